@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+// Playwright cannot download its own browsers here: drive the system Chromium (Debian's
+// `chromium`), with WebGPU on its software adapter. `--enable-gpu` would break that.
+const candidates = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const executablePath = candidates.find((p): p is string => !!p && existsSync(p));
+
+export default defineConfig({
+  testDir: "e2e",
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: "http://localhost:4173",
+    viewport: { width: 1400, height: 900 },
+    launchOptions: {
+      ...(executablePath ? { executablePath } : {}),
+      args: [
+        "--no-sandbox",
+        "--enable-unsafe-webgpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "npx vite preview --port 4173 --strictPort",
+    url: "http://localhost:4173",
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

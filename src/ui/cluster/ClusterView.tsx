@@ -1,0 +1,3 @@
+export function ClusterView() {
+  return <p>Cluster view.</p>;
+}

@@ -1,0 +1,3 @@
+export function LabView() {
+  return <p>The WebGPU lab arrives with its issue.</p>;
+}
