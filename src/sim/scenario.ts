@@ -210,14 +210,14 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     catchUp: {
       kind: "enum",
       values: ["nonBlocking", "blocking"],
-      label: "Catch-up",
+      label: "Catch-up mode",
       help: "Do the others wait while it fetches state?",
     },
     catchUpSeconds: {
       kind: "number",
       min: 0,
       max: 86_400,
-      label: "Catch-up",
+      label: "Catch-up time",
       unit: "s",
       help: "Fetch weights and optimizer state from a peer.",
     },

@@ -1,0 +1,20 @@
+/** Number formats shared by the views, so a figure reads the same everywhere. */
+
+/** 0.80123 → "80.1%" (the form the ETTR figures take everywhere). */
+export function pct(x: number, digits = 1): string {
+  return `${(x * 100).toFixed(digits)}%`;
+}
+
+/** Seconds as the largest sensible unit: "45 s", "7.0 min", "3.2 h", "1.5 d". */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "∞";
+  const a = Math.abs(seconds);
+  if (a < 90) return `${seconds.toFixed(a < 10 ? 1 : 0)} s`;
+  if (a < 90 * 60) return `${(seconds / 60).toFixed(1)} min`;
+  if (a < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86_400).toFixed(1)} d`;
+}
+
+export function count(n: number, digits = 0): string {
+  return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
