@@ -1,0 +1,118 @@
+/**
+ * Monte Carlo over seeds: seed i is (s.seed + i) >>> 0 for i = 0..N−1, so one seed is exactly
+ * runScenario(s). The accumulator lets a worker run the seeds in slices (and stop between them);
+ * monteCarlo is the same loop in one go.
+ *
+ * Percentiles are nearest-rank on the sorted sample: the p-th percentile of N values is the
+ * value of rank ceil(p/100 · N) (1-based), so p5 and p95 are always values that occurred.
+ */
+import { closedForms } from "./closedForms.ts";
+import { runScenario } from "./engine.ts";
+import type { Scenario } from "./scenario.ts";
+import type {
+  MetricsSummary,
+  MonteCarloResult,
+  PolicyMetrics,
+  RunResult,
+  SummarizedMetric,
+  Summary,
+} from "./types.ts";
+
+/** Seeds a Monte Carlo runs when nobody says otherwise (the CLI's default, and the app's). */
+export const DEFAULT_SEEDS = 200;
+
+export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
+  "ettr",
+  "failures",
+  "stallSeconds",
+  "stallSecondsPerFailure",
+  "lostWorkSeconds",
+  "checkpoints",
+  "degradedSeconds",
+  "meanHealthyReplicas",
+];
+
+/** Nearest-rank percentile of an ascending sample (see the file comment). */
+export function nearestRank(sorted: Float64Array, p: number): number {
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+export function summarize(values: Float64Array): Summary {
+  let sum = 0;
+  for (const v of values) sum += v;
+  const sorted = values.slice().sort();
+  return { mean: sum / values.length, p5: nearestRank(sorted, 5), p95: nearestRank(sorted, 95) };
+}
+
+/** One column of samples per policy and metric, in seed order. */
+class Samples {
+  private readonly columns: Record<SummarizedMetric, Float64Array>;
+
+  constructor(capacity: number) {
+    this.columns = Object.fromEntries(
+      SUMMARIZED_METRICS.map((m) => [m, new Float64Array(capacity)]),
+    ) as Record<SummarizedMetric, Float64Array>;
+  }
+
+  set(i: number, m: PolicyMetrics): void {
+    for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
+  }
+
+  summary(n: number): MetricsSummary {
+    return Object.fromEntries(
+      SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
+    ) as MetricsSummary;
+  }
+}
+
+export class MonteCarloAccumulator {
+  private readonly sync: Samples;
+  private readonly ft: Samples;
+  private count = 0;
+
+  /** seeds: how many runs will be added (at most). */
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly seeds: number,
+  ) {
+    this.sync = new Samples(seeds);
+    this.ft = new Samples(seeds);
+  }
+
+  get added(): number {
+    return this.count;
+  }
+
+  add(run: RunResult): void {
+    if (this.count >= this.seeds) throw new RangeError(`more than the ${this.seeds} runs announced`);
+    this.sync.set(this.count, run.synchronous);
+    this.ft.set(this.count, run.ftHsdp);
+    this.count++;
+  }
+
+  /** The summary of the runs added so far (at least one). */
+  finish(): MonteCarloResult {
+    if (this.count === 0) throw new RangeError("no runs to summarize");
+    return {
+      scenario: this.scenario,
+      seeds: this.count,
+      synchronous: this.sync.summary(this.count),
+      ftHsdp: this.ft.summary(this.count),
+      closedForm: closedForms(this.scenario),
+    };
+  }
+}
+
+export function monteCarlo(
+  s: Scenario,
+  seeds: number,
+  onProgress?: (done: number, total: number) => void,
+): MonteCarloResult {
+  const acc = new MonteCarloAccumulator(s, seeds);
+  for (let i = 0; i < seeds; i++) {
+    acc.add(runScenario(s, { seed: (s.seed + i) >>> 0 }));
+    onProgress?.(i + 1, seeds);
+  }
+  return acc.finish();
+}

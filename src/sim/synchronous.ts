@@ -1,0 +1,177 @@
+/**
+ * Synchronous training (SIMULATION.md §1 "Synchronous training"), event-driven over failures.
+ *
+ * The job alternates training segments and recoveries. Within a segment, checkpoints follow a
+ * fixed cycle (C of training, then a blocking write of W), so where a failure lands in that
+ * cycle, what it rolls back and how many checkpoints completed are arithmetic: nothing loops
+ * over steps or checkpoints unless the run records its timeline.
+ */
+import { CurveBuilder, f64, u8 } from "./columns.ts";
+import type { FailureTrace } from "./failureTrace.ts";
+import { derived, type Scenario } from "./scenario.ts";
+import { type PolicyMetrics, type ProgressCurve, type SyncIntervals, SyncState } from "./types.ts";
+
+export interface SyncRecording {
+  intervals: SyncIntervals;
+  progress: ProgressCurve;
+  /** Recovery time attributed to each failure: from it until the next failure or the recovery's end. */
+  stallPerFailure: Float64Array;
+  lostPerFailure: Float64Array;
+}
+
+class SyncRecorder {
+  readonly state = u8();
+  readonly start = f64();
+  readonly end = f64();
+  readonly curve = new CurveBuilder();
+
+  constructor(
+    readonly stallPerFailure: Float64Array,
+    readonly lostPerFailure: Float64Array,
+  ) {}
+
+  interval(state: SyncState, start: number, end: number): void {
+    if (end <= start) return;
+    this.state.push(state);
+    this.start.push(start);
+    this.end.push(end);
+  }
+
+  build(): SyncRecording {
+    return {
+      intervals: { state: this.state.toArray(), start: this.start.toArray(), end: this.end.toArray() },
+      progress: this.curve.build(),
+      stallPerFailure: this.stallPerFailure,
+      lostPerFailure: this.lostPerFailure,
+    };
+  }
+}
+
+export function runSynchronous(
+  s: Scenario,
+  trace: FailureTrace,
+  record: boolean,
+): { metrics: PolicyMetrics; recording?: SyncRecording } {
+  const { horizonSeconds: H } = derived(s);
+  const R = s.cluster.replicas;
+  const restart = s.sync.restartSeconds;
+  // checkpointMinutes = 0: a checkpoint at every step at no cost, so nothing is ever rolled back.
+  const C = s.sync.checkpointMinutes * 60;
+  const W = C > 0 ? s.sync.checkpointWriteSeconds : 0;
+  const cycle = C + W;
+  const n = trace.count;
+  const times = trace.time;
+  const rec = record ? new SyncRecorder(new Float64Array(n), new Float64Array(n)) : null;
+
+  let useful = 0;
+  let lost = 0;
+  let stall = 0;
+  let checkpoints = 0;
+  let checkpointSeconds = 0;
+
+  /** Where the training that a failure would roll back began (the last completed checkpoint). */
+  let pendingFrom = 0;
+
+  /**
+   * Train from `a` (right after a restart, or 0) until `b`, a failure or the horizon. Returns
+   * the training since the last completed checkpoint, which a failure at `b` rolls back.
+   */
+  const train = (a: number, b: number): number => {
+    rec?.curve.point(a, useful);
+    const len = b - a;
+    if (C <= 0) {
+      useful += len;
+      rec?.curve.point(b, useful);
+      return 0;
+    }
+    const k = Math.floor(len / cycle);
+    const p = len - k * cycle;
+    const pending = Math.min(p, C);
+    pendingFrom = a + k * cycle;
+    if (rec) {
+      for (let j = 0; j < k; j++) {
+        const writeStart = a + j * cycle + C;
+        rec.curve.point(writeStart, useful + (j + 1) * C);
+        rec.interval(SyncState.checkpointing, writeStart, writeStart + W);
+        rec.curve.point(writeStart + W, useful + (j + 1) * C);
+      }
+      rec.curve.point(pendingFrom + pending, useful + k * C + pending);
+      // A write cut short by a failure or the horizon.
+      rec.interval(SyncState.checkpointing, pendingFrom + C, b);
+      rec.curve.point(b, useful + k * C + pending);
+    }
+    checkpoints += k;
+    checkpointSeconds += k * W + Math.max(0, p - C);
+    useful += k * C + pending;
+    return pending;
+  };
+
+  let segmentStart = 0;
+  let recovering = false;
+  let recoveryEnd = 0;
+  /** Where the current piece of recovery began, and the failure it belongs to. */
+  let pieceStart = 0;
+  let pieceOwner = -1;
+
+  const endPiece = (at: number) => {
+    stall += at - pieceStart;
+    if (rec) {
+      rec.stallPerFailure[pieceOwner] = at - pieceStart;
+      rec.interval(SyncState.recovering, pieceStart, at);
+    }
+  };
+
+  for (let i = 0; i < n; i++) {
+    const f = times[i]!;
+    if (recovering && f >= recoveryEnd) {
+      endPiece(recoveryEnd);
+      recovering = false;
+      segmentStart = recoveryEnd;
+    }
+    if (recovering) {
+      // Hit while recovering: the recovery starts again, with this failure's detection delay.
+      endPiece(f);
+    } else {
+      const rolledBack = train(segmentStart, f);
+      if (rolledBack > 0) {
+        useful -= rolledBack;
+        lost += rolledBack;
+        if (rec) {
+          rec.lostPerFailure[i] = rolledBack;
+          rec.interval(SyncState.rolledBack, pendingFrom, pendingFrom + rolledBack);
+          rec.curve.point(f, useful);
+        }
+      }
+      recovering = true;
+    }
+    pieceStart = f;
+    pieceOwner = i;
+    recoveryEnd = f + trace.detectSeconds[i]! + restart;
+  }
+
+  // At the horizon, pending progress counts: nothing rolls it back.
+  if (!recovering) train(segmentStart, H);
+  else if (recoveryEnd < H) {
+    endPiece(recoveryEnd);
+    train(recoveryEnd, H);
+  } else {
+    endPiece(H);
+    rec?.curve.point(H, useful);
+  }
+
+  const metrics: PolicyMetrics = {
+    ettr: useful / H,
+    usefulSeconds: useful,
+    wallSeconds: H,
+    failures: n,
+    stallSeconds: stall,
+    stallSecondsPerFailure: n > 0 ? stall / n : 0,
+    lostWorkSeconds: lost,
+    checkpoints,
+    checkpointSeconds,
+    degradedSeconds: 0,
+    meanHealthyReplicas: (R * (H - stall)) / H,
+    secondsWithKDown: new Float64Array(0),
+  };
+  return rec ? { metrics, recording: rec.build() } : { metrics };
+}
