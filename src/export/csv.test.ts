@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
+import { axisInfo } from "../sim/sweep.ts";
+import type { MetricsSummary, MonteCarloResult } from "../sim/types.ts";
+import { csvField, sweepCsv, toCsv } from "./csv.ts";
+
+describe("csv", () => {
+  it("quotes fields that hold commas, quotes, line breaks or edge spaces, doubling quotes", () => {
+    expect(csvField("plain")).toBe("plain");
+    expect(csvField("a,b")).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField("two\nlines")).toBe('"two\nlines"');
+    expect(csvField(" pad")).toBe('" pad"');
+    expect(csvField(0.1 + 0.2)).toBe("0.30000000000000004");
+    expect(csvField(null)).toBe("");
+    expect(csvField(Number.NaN)).toBe("");
+  });
+
+  it("joins rows with CRLF and ends with one", () => {
+    expect(toCsv(["a", "b"], [[1, "x,y"]])).toBe('a,b\r\n1,"x,y"\r\n');
+  });
+
+  it("writes one row per sweep point with both policies' ETTR band", () => {
+    const band = (m: number) => ({ mean: m, p5: m - 0.01, p95: m + 0.01 });
+    const summary = (m: number) =>
+      Object.fromEntries(
+        [
+          "ettr",
+          "failures",
+          "stallSeconds",
+          "stallSecondsPerFailure",
+          "lostWorkSeconds",
+          "checkpoints",
+          "degradedSeconds",
+          "meanHealthyReplicas",
+        ].map((k) => [k, band(m)]),
+      ) as unknown as MetricsSummary;
+    const mc = (gpus: number): MonteCarloResult => ({
+      scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } },
+      seeds: 200,
+      synchronous: summary(0.5),
+      ftHsdp: summary(0.8),
+      closedForm: { fixed: { synchronous: 0, ftHsdp: 0 }, poissonSyncNoRollback: 0, metaFirstOrder: null },
+    });
+    const text = sweepCsv(axisInfo("gpus"), [
+      { x: 960, mc: mc(960) },
+      { x: 1920, mc: mc(1920) },
+    ]);
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]?.startsWith("Cluster size (GPUs),gpus,replicas")).toBe(true);
+    expect(lines[1]?.split(",").slice(0, 3)).toEqual(["960", "960", "12"]);
+    expect(lines[2]).toContain(",200,0.5,0.49,0.51,0.8,");
+    // The scenario JSON has commas and quotes: it must come back whole from an RFC 4180 reader.
+    const quoted = lines[1]?.slice(lines[1].indexOf('"{'));
+    expect(JSON.parse((quoted ?? "").slice(1, -1).replace(/""/g, '"')).cluster.gpus).toBe(960);
+  });
+});
