@@ -1,0 +1,66 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const resnet = join(import.meta.dirname, "../step/models/resnet50.json");
+
+function step(...args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "step.ts"), ...args], {
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempFile(text: string): string {
+  const path = join(mkdtempSync(join(tmpdir(), "step-cli-")), "model.json");
+  writeFileSync(path, text);
+  return path;
+}
+
+describe("npm run step", { timeout: 30_000 }, () => {
+  it("--json prints buckets in all-reduce order with names, bytes and dtype, plus timeline and metrics", () => {
+    const r = step(resnet, "--cap-mb", "25", "--json");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      buckets: { params: string[]; bytes: number; dtype: string }[];
+      timeline: { comm: { bucket: number; start: number }[] };
+      metrics: { stepMs: number; overlapRatio: number; bucketCount: number };
+    };
+    expect(Object.keys(out)).toEqual(["buckets", "timeline", "metrics"]);
+    expect(out.buckets).toHaveLength(5);
+    expect(out.buckets[0]).toEqual({ params: ["fc.bias", "fc.weight"], bytes: 8_196_000, dtype: "float32" });
+    expect(out.buckets.flatMap((b) => b.params)).toHaveLength(161);
+    expect(out.timeline.comm.map((c) => c.bucket)).toEqual([0, 1, 2, 3, 4]);
+    expect(out.metrics.bucketCount).toBe(5);
+  });
+
+  it("takes a plain list and both bucket limits", () => {
+    const list = JSON.stringify([
+      { name: "a", shape: [262144], dtype: "torch.float32" },
+      { name: "b", shape: [262144], dtype: "torch.float32" },
+      { name: "c", shape: [262144], dtype: "torch.float32" },
+    ]);
+    const r = step(tempFile(list), "--cap-mb", "2", "--first-bucket-mb=2", "--json");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { buckets: { params: string[] }[] };
+    // 1 MiB each, ready c, b, a: c + b = 2 MiB closes the first (2 MiB) bucket.
+    expect(out.buckets.map((b) => b.params)).toEqual([["c", "b"], ["a"]]);
+  });
+
+  it("exits 2 with one line on stderr for bad input", () => {
+    for (const args of [
+      [tempFile('[{"name": "a", "shape": [1], "dtype": "float99"}]')],
+      [tempFile("[{")],
+      [resnet, "--cap-mb", "zero"],
+      ["/nonexistent/model.json"],
+      [],
+    ]) {
+      const r = step(...args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n"), r.stderr).toHaveLength(1);
+    }
+  });
+});

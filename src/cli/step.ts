@@ -1,0 +1,140 @@
+/**
+ * `npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]`
+ *
+ * Prints PyTorch DDP's gradient buckets for a model's `named_parameters()` list (plain list or the
+ * `{"parameters": [...]}` wrapper) in the order they are all-reduced, and the step they make
+ * (DDP over 4 × 8 GPUs by default, see presetCatalog.ts). Bad input: one line on stderr, exit 2.
+ */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { MIB } from "../step/bucketAssignment.ts";
+import { type Param, parseModelList } from "../step/modelList.ts";
+import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
+import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
+
+const USAGE = "usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]";
+
+class UsageError extends Error {}
+
+interface Options {
+  file: string;
+  capMb: number;
+  firstBucketMb: number;
+  json: boolean;
+}
+
+function positiveNumber(flag: string, raw: string | undefined): number {
+  const n = Number(raw);
+  if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(
+      `${flag} needs a positive number of MiB, got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+    );
+  }
+  return n;
+}
+
+export function parseArgs(argv: readonly string[]): Options {
+  let file: string | null = null;
+  let capMb = DEFAULT_STEP_CONFIG.capMb;
+  let firstBucketMb = DEFAULT_STEP_CONFIG.firstBucketMb;
+  let json = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split("=", 2) : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    if (flag === "--json") json = true;
+    else if (flag === "--cap-mb") capMb = positiveNumber("--cap-mb", value());
+    else if (flag === "--first-bucket-mb") firstBucketMb = positiveNumber("--first-bucket-mb", value());
+    else if (flag?.startsWith("-")) throw new UsageError(`unknown option ${flag}; ${USAGE}`);
+    else if (file === null) file = arg;
+    else throw new UsageError(`one model file expected, got a second: ${arg}`);
+  }
+  if (file === null) throw new UsageError(USAGE);
+  return { file, capMb, firstBucketMb, json };
+}
+
+export function stepJson(params: readonly Param[], r: StepResult): unknown {
+  const t = r.overlapped;
+  return {
+    buckets: r.buckets.map((b) => ({
+      params: b.params.map((i) => params[i]?.name),
+      bytes: b.bytes,
+      dtype: b.dtype,
+    })),
+    timeline: {
+      unit: "ms",
+      forward: t.forward,
+      backward: t.backward.map((b) => ({
+        param: params[b.param]?.name,
+        bucket: b.bucket,
+        start: b.start,
+        end: b.end,
+      })),
+      comm: t.comm.map((c) => ({
+        bucket: c.bucket,
+        ready: c.ready,
+        start: c.start,
+        end: c.end,
+        phases: c.phases,
+        algbwGBps: c.algbw / 1e9,
+        busbwGBps: c.busbw / 1e9,
+      })),
+      optimizer: t.optimizer,
+    },
+    metrics: { ...r.metrics, noOverlapStepMs: r.baselineMetrics.stepMs },
+  };
+}
+
+const mib = (bytes: number) => `${(bytes / MIB).toFixed(2)} MiB`;
+
+function report(name: string, params: readonly Param[], config: StepConfig, r: StepResult): string {
+  const total = params.reduce((s, p) => s + p.bytes, 0);
+  const lines = [
+    `${name}: ${params.length} parameters, ${mib(total)} of gradients`,
+    `bucket_cap_mb ${config.capMb}, first bucket ${config.firstBucketMb} MiB → ${r.buckets.length} buckets, in all-reduce order:`,
+    ...r.buckets.map((b, i) => {
+      const first = params[b.params[0] as number]?.name;
+      const last = params[b.params.at(-1) as number]?.name;
+      const span = b.params.length > 1 ? `${first} … ${last}` : first;
+      return `  ${String(i).padStart(3)}  ${b.dtype.padEnd(9)} ${String(b.params.length).padStart(4)} params  ${mib(b.bytes).padStart(12)}  ${span}`;
+    }),
+  ];
+  const m = r.metrics;
+  const p = config.parallel;
+  lines.push(
+    `step (${p.mode.toUpperCase()}, ${p.replicas} × ${p.gpusPerReplica} GPUs, ${p.interLink.label}): ` +
+      `${m.stepMs.toFixed(2)} ms vs ${r.baselineMetrics.stepMs.toFixed(2)} ms without overlap; ` +
+      `communication ${m.commMs.toFixed(2)} ms, exposed ${m.exposedCommMs.toFixed(2)} ms, overlap ratio ${m.overlapRatio.toFixed(3)}`,
+  );
+  return lines.join("\n");
+}
+
+function main(argv: readonly string[]): number {
+  try {
+    const opts = parseArgs(argv);
+    let text: string;
+    try {
+      text = readFileSync(opts.file, "utf8");
+    } catch (e) {
+      throw new UsageError(`cannot read ${opts.file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const params = parseModelList(text);
+    const config: StepConfig = {
+      ...DEFAULT_STEP_CONFIG,
+      capMb: opts.capMb,
+      firstBucketMb: opts.firstBucketMb,
+    };
+    const result = runStep(params, config);
+    const out = opts.json
+      ? JSON.stringify(stepJson(params, result))
+      : report(basename(opts.file), params, config, result);
+    process.stdout.write(`${out}\n`);
+    return 0;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`step: ${message.replaceAll("\n", " ")}\n`);
+    return 2;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
