@@ -1,10 +1,12 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { startClusterRunner } from "./state/clusterRunner.ts";
 import { App } from "./ui/App.tsx";
 import "./ui/styles.css";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+startClusterRunner();
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+
+const PERCENT = /^\d{1,3}\.\d%$/;
+
+/** The CLI, as a person would run it: `npm run sim -- <file> ...`. */
+function cli(args: string[]): string {
+  return execFileSync("npx", ["tsx", "src/cli/sim.ts", ...args], { encoding: "utf8" });
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+test("opens on the default scenario with both ETTRs", async ({ page }) => {
+  await page.goto("/");
+  const sync = page.getByTestId("ettr-synchronous");
+  const ft = page.getByTestId("ettr-ftHsdp");
+  await expect(sync).toHaveText(PERCENT);
+  await expect(ft).toHaveText(PERCENT);
+  const s = Number.parseFloat((await sync.textContent()) ?? "");
+  const f = Number.parseFloat((await ft.textContent()) ?? "");
+  // The headline: Poisson arrivals on the FT-HSDP paper's cluster; FT-HSDP well ahead.
+  expect(f).toBeGreaterThan(s + 10);
+  await expect(page.getByLabel("GPUs", { exact: true })).toHaveValue("98304");
+  // The Monte Carlo band fills in without blocking anything.
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/%.*\(.*%.*–.*%\)/);
+});
+
+test("a share link in a fresh browser shows the same numbers as the CLI", async ({ browser }) => {
+  const dir = mkdtempSync(join(tmpdir(), "ftx-"));
+  const file = join(dir, "scenario.json");
+  writeFileSync(
+    file,
+    JSON.stringify({
+      seed: 7,
+      cluster: { gpus: 16_384, gpusPerHost: 8, replicas: 16 },
+      training: { days: 14 },
+      failures: { perHostDay: 0.02, hangFraction: 0.1 },
+      sync: { checkpointMinutes: 30, checkpointWriteSeconds: 20 },
+      ft: { catchUpSeconds: 60 },
+    }),
+  );
+  const link = cli([file, "--link"]).trim();
+  const hash = link.slice(link.indexOf("#"));
+  const expected = JSON.parse(cli([file, "--json", "--seeds", "1"])) as {
+    synchronous: { ettr: { mean: number } };
+    ftHsdp: { ettr: { mean: number } };
+  };
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`/${hash}`);
+  await expect(page.getByTestId("ettr-synchronous")).toHaveText(pct(expected.synchronous.ettr.mean));
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(pct(expected.ftHsdp.ettr.mean));
+  await expect(page.getByLabel("Replicas (R)")).toHaveValue("16");
+  await context.close();
+});
+
+test("a broken link shows a message and the default scenario, not a crash", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto("/#s=1.thisIsNotAScenario");
+  await expect(page.getByTestId("link-error")).toContainText("could not be opened");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(PERCENT);
+  await page.goto("/#s=7.abc");
+  await page.reload();
+  await expect(page.getByTestId("link-error")).toContainText("format");
+  expect(errors).toEqual([]);
+});
+
+test("knobs validate, update the results and the link", async ({ page, context }) => {
+  await page.goto("/");
+  const ft = page.getByTestId("ettr-ftHsdp");
+  await expect(ft).toHaveText(PERCENT);
+  const before = await ft.textContent();
+  const replicas = page.getByLabel("Replicas (R)");
+  await replicas.fill("10");
+  await expect(page.getByRole("alert").filter({ hasText: "cluster.replicas" })).toContainText("12,288 hosts");
+  await expect(ft).toHaveText(before ?? "");
+  await replicas.fill("48");
+  await expect(ft).not.toHaveText(before ?? "");
+  await expect(page).toHaveURL(/#s=1\./);
+  const after = await ft.textContent();
+  // The address bar is the share link: a fresh page on it shows the same.
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("ettr-ftHsdp")).toHaveText(after ?? "");
+  await expect(other.getByLabel("Replicas (R)")).toHaveValue("48");
+});

@@ -1,0 +1,63 @@
+/**
+ * The cluster model's worker endpoints. Results with a trace carry typed arrays; they are
+ * transferred to the UI thread, not copied (a 98K-GPU month is tens of thousands of rows).
+ */
+import { transfer } from "comlink";
+import { runScenario } from "../sim/engine.ts";
+import { MonteCarloAccumulator } from "../sim/monteCarlo.ts";
+import type { Scenario } from "../sim/scenario.ts";
+import type { MonteCarloResult, RunResult, Trace } from "../sim/types.ts";
+
+function traceBuffers(trace: Trace): ArrayBuffer[] {
+  const arrays = [
+    ...Object.values(trace.failures),
+    ...Object.values(trace.ft),
+    ...Object.values(trace.ftStalls),
+    ...Object.values(trace.sync),
+    ...Object.values(trace.progress.synchronous),
+    ...Object.values(trace.progress.ftHsdp),
+  ] as ArrayBufferView[];
+  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
+}
+
+/** Seeds per slice of a Monte Carlo: small enough that a cancel or a progress tick is never far. */
+const SLICE = 25;
+
+const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+let generation = 0;
+
+export const clusterApi = {
+  /** One run at the scenario's seed, with its trace when `record` (for timelines). */
+  clusterRun(scenario: Scenario, record: boolean): RunResult {
+    const result = runScenario(scenario, { record });
+    return result.trace ? transfer(result, traceBuffers(result.trace)) : result;
+  },
+
+  /**
+   * Monte Carlo over `seeds` seeds, in slices that yield to the event loop, so that a newer
+   * request (or clusterCancel) stops this one. Resolves null when superseded.
+   */
+  async clusterMonteCarlo(
+    scenario: Scenario,
+    seeds: number,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<MonteCarloResult | null> {
+    const mine = ++generation;
+    const acc = new MonteCarloAccumulator(scenario, seeds);
+    for (let i = 0; i < seeds; i++) {
+      acc.add(runScenario(scenario, { seed: (scenario.seed + i) >>> 0 }));
+      if ((i + 1) % SLICE === 0 && i + 1 < seeds) {
+        onProgress?.(i + 1, seeds);
+        await yieldToEvents();
+        if (mine !== generation) return null;
+      }
+    }
+    onProgress?.(seeds, seeds);
+    return acc.finish();
+  },
+
+  clusterCancel(): void {
+    generation++;
+  },
+};
