@@ -26,6 +26,11 @@ export class Column<T extends TypedArray> {
     return this.length++;
   }
 
+  /** The last row's value (only when length > 0). */
+  last(): number {
+    return this.data[this.length - 1]!;
+  }
+
   get(row: number): number {
     return this.data[row]!;
   }

@@ -91,6 +91,13 @@ class FtRecorder {
     this.end.set(this.row[r]!, t);
   }
 
+  /** Stall spans are merged: one that starts where the last ended continues it. */
+  stallTransition(stalled: boolean, t: number): void {
+    if (!stalled) this.stallEnd.push(t);
+    else if (this.stallEnd.length > 0 && this.stallEnd.last() === t) this.stallEnd.length--;
+    else this.stallStart.push(t);
+  }
+
   attributeStall(dt: number, stallPhases: number): void {
     const owners = stallPhases > 0 ? this.stalling : this.down;
     if (owners.size > 0) this.stallPerFailure[this.failureOf[owners.top()]!]! += dt;
@@ -215,7 +222,7 @@ export function runFtHsdp(
 
     const isStalled = stalled();
     if (rec) {
-      if (isStalled !== wasStalled) (isStalled ? rec.stallStart : rec.stallEnd).push(t);
+      if (isStalled !== wasStalled) rec.stallTransition(isStalled, t);
       if ((isStalled ? 0 : R - down) !== rateBefore) rec.curve.point(t, healthyTime / R);
     }
     wasStalled = isStalled;

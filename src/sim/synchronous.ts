@@ -74,9 +74,10 @@ export function runSynchronous(
 
   /**
    * Train from `a` (right after a restart, or 0) until `b`, a failure or the horizon. Returns
-   * the training since the last completed checkpoint, which a failure at `b` rolls back.
+   * the training since the last completed checkpoint, which a failure at `b` rolls back. A
+   * checkpoint that completes at `b` itself counts as completed.
    */
-  const train = (a: number, b: number): number => {
+  const train = (a: number, b: number, failed: boolean): number => {
     rec?.curve.point(a, useful);
     const len = b - a;
     if (C <= 0) {
@@ -84,20 +85,29 @@ export function runSynchronous(
       rec?.curve.point(b, useful);
       return 0;
     }
-    const k = Math.floor(len / cycle);
-    const p = len - k * cycle;
+    let k = Math.floor(len / cycle);
+    let p = len - k * cycle;
+    // len / cycle can round up to an integer k when len is a hair below k cycles.
+    if (p < 0) {
+      k--;
+      p += cycle;
+    }
     const pending = Math.min(p, C);
     pendingFrom = a + k * cycle;
     if (rec) {
       for (let j = 0; j < k; j++) {
-        const writeStart = a + j * cycle + C;
+        const writeEnd = a + (j + 1) * cycle;
+        const writeStart = Math.min(a + j * cycle + C, writeEnd);
         rec.curve.point(writeStart, useful + (j + 1) * C);
-        rec.interval(SyncState.checkpointing, writeStart, writeStart + W);
-        rec.curve.point(writeStart + W, useful + (j + 1) * C);
+        rec.interval(SyncState.checkpointing, writeStart, writeEnd);
+        rec.curve.point(writeEnd, useful + (j + 1) * C);
       }
-      rec.curve.point(pendingFrom + pending, useful + k * C + pending);
+      // Computed, not summed, so rounding can never put it after b.
+      const pendingEnd = p <= C ? b : pendingFrom + C;
+      rec.curve.point(pendingEnd, useful + k * C + pending);
+      if (failed) rec.interval(SyncState.rolledBack, pendingFrom, pendingEnd);
       // A write cut short by a failure or the horizon.
-      rec.interval(SyncState.checkpointing, pendingFrom + C, b);
+      rec.interval(SyncState.checkpointing, pendingEnd, b);
       rec.curve.point(b, useful + k * C + pending);
     }
     checkpoints += k;
@@ -132,13 +142,12 @@ export function runSynchronous(
       // Hit while recovering: the recovery starts again, with this failure's detection delay.
       endPiece(f);
     } else {
-      const rolledBack = train(segmentStart, f);
+      const rolledBack = train(segmentStart, f, true);
       if (rolledBack > 0) {
         useful -= rolledBack;
         lost += rolledBack;
         if (rec) {
           rec.lostPerFailure[i] = rolledBack;
-          rec.interval(SyncState.rolledBack, pendingFrom, pendingFrom + rolledBack);
           rec.curve.point(f, useful);
         }
       }
@@ -150,10 +159,10 @@ export function runSynchronous(
   }
 
   // At the horizon, pending progress counts: nothing rolls it back.
-  if (!recovering) train(segmentStart, H);
+  if (!recovering) train(segmentStart, H, false);
   else if (recoveryEnd < H) {
     endPiece(recoveryEnd);
-    train(recoveryEnd, H);
+    train(recoveryEnd, H, false);
   } else {
     endPiece(H);
     rec?.curve.point(H, useful);
