@@ -18,9 +18,6 @@ import type {
   Summary,
 } from "./types.ts";
 
-/** Seeds a Monte Carlo runs when nobody says otherwise (the CLI's default, and the app's). */
-export const DEFAULT_SEEDS = 200;
-
 export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "ettr",
   "failures",

@@ -1,0 +1,146 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runScenario } from "../sim/engine.ts";
+import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
+import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { encodeLinkPayload, encodeScenarioHash } from "../state/shareLink.ts";
+import { APP_URL, simCommand } from "./simCommand.ts";
+
+/** The real entry point in a child process, as `npm run sim` runs it. */
+function sim(...args: string[]) {
+  const r = spawnSync(process.execPath, ["--import", "tsx", join(import.meta.dirname, "sim.ts"), ...args], {
+    encoding: "utf8",
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "sim-cli-"));
+function tempFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const small = { name: "small", seed: 7, cluster: { gpus: 4096, replicas: 8 }, training: { days: 2 } };
+const smallFile = tempFile("small.json", JSON.stringify(small));
+
+describe("npm run sim (child process)", { timeout: 60_000 }, () => {
+  it("--json prints one object: the completed scenario, the seeds, both policies' summaries, the closed forms", () => {
+    const r = sim(smallFile, "--seeds", "5", "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(Object.keys(out)).toEqual(["scenario", "seeds", "synchronous", "ftHsdp", "closedForm"]);
+    expect(out.scenario).toEqual(parseScenario(small));
+    expect(out.seeds).toBe(5);
+    for (const policy of [out.synchronous, out.ftHsdp]) {
+      expect(Object.keys(policy).sort()).toEqual([...SUMMARIZED_METRICS].sort());
+      for (const m of SUMMARIZED_METRICS) expect(Object.keys(policy[m])).toEqual(["mean", "p5", "p95"]);
+    }
+    expect(Object.keys(out.closedForm)).toEqual(["fixed", "poissonSyncNoRollback", "metaFirstOrder"]);
+  });
+
+  it("a share link and the scenario file it came from give the same output, byte for byte", () => {
+    const link = sim(smallFile, "--link");
+    expect(link.code).toBe(0);
+    expect(link.stdout.startsWith(`${APP_URL}#s=`)).toBe(true);
+    const fromLink = sim(link.stdout.trim(), "--seeds", "3", "--json");
+    const fromFile = sim(smallFile, "--seeds", "3", "--json");
+    expect(fromLink.code).toBe(0);
+    expect(fromLink.stdout).toBe(fromFile.stdout);
+  });
+
+  it("bad input: one line on stderr, nothing on stdout, exit status 2", () => {
+    const r = sim(join(dir, "missing.json"));
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^sim: cannot read scenario file .*missing\.json: no such file\n$/);
+  });
+});
+
+describe("simCommand", () => {
+  it("without --seeds runs the scenario's own seed: the same numbers as the app's run", () => {
+    const out = JSON.parse(simCommand([smallFile, "--json"]).stdout);
+    const run = runScenario(parseScenario(small));
+    expect(out.seeds).toBe(1);
+    expect(out.synchronous.ettr.mean).toBe(run.synchronous.ettr);
+    expect(out.ftHsdp.ettr.mean).toBe(run.ftHsdp.ettr);
+  });
+
+  it("a link without a scenario means the defaults", () => {
+    const out = JSON.parse(simCommand([APP_URL, "--json", "--seeds=1"]).stdout);
+    expect(out.scenario).toEqual(DEFAULT_SCENARIO);
+  });
+
+  it("--link prints a link that decodes to the same scenario, from a file or a link", () => {
+    const fromFile = simCommand([smallFile, "--link"]).stdout;
+    expect(fromFile).toBe(`${APP_URL}${encodeScenarioHash(parseScenario(small))}\n`);
+    expect(simCommand([fromFile.trim(), "--link"]).stdout).toBe(fromFile);
+  });
+
+  it("prints a table of both policies by default", () => {
+    const { code, stdout } = simCommand([smallFile, "--seeds", "4"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ETTR\s+\d+\.\d% \[\d+\.\d%, \d+\.\d%\]\s+\d+\.\d% \[/m);
+    expect(stdout).toContain("4 seeds from 7");
+  });
+
+  const goodLink = encodeScenarioHash(parseScenario(small));
+  const badInputs: [string, string[], RegExp][] = [
+    ["a missing file", [join(dir, "nope.json")], /cannot read scenario file .*nope\.json: no such file/],
+    ["a directory", [dir], /cannot read scenario file .*: it is a directory/],
+    ["invalid JSON", [tempFile("bad.json", "{ cluster: ")], /bad\.json is not valid JSON/],
+    ["not an object", [tempFile("array.json", "[1, 2]")], /scenario: got an array; must be a JSON object/],
+    [
+      "an unknown field",
+      [tempFile("unknown.json", '{"cluster": {"gpu": 8}}')],
+      /cluster\.gpu: unknown field/,
+    ],
+    [
+      "an out-of-range value",
+      [tempFile("range.json", '{"training": {"days": 400}}')],
+      /training\.days: got 400; must be a number in \(0, 365\]/,
+    ],
+    [
+      "hosts not divisible by replicas",
+      [tempFile("split.json", '{"cluster": {"replicas": 7}}')],
+      /cluster\.replicas: 12,288 hosts do not split into 7 equal replicas/,
+    ],
+    [
+      "a 10^12-GPU cluster",
+      [tempFile("huge.json", '{"cluster": {"gpus": 1000000000000}}')],
+      /cluster\.gpus: got 1000000000000; must be an integer in \[1, 1,000,000\]/,
+    ],
+    ["a truncated share link", [goodLink.slice(0, -6)], /bad share link: .*could not be decoded/],
+    ["a tampered share link", [`#s=1.${"A".repeat(30)}`], /bad share link: .*could not be decoded/],
+    ["an oversized share link", [`${APP_URL}#s=1.${"z".repeat(5000)}`], /bad share link: .*at most 4096/],
+    [
+      "a share link to an invalid scenario",
+      [`${APP_URL}#s=${encodeLinkPayload({ cluster: { gpus: 1e12 } })}`],
+      /bad share link: .*cluster\.gpus: got 1000000000000; must be an integer in \[1, 1,000,000\]/,
+    ],
+    [
+      "a share link with hosts not divisible by replicas",
+      [`#s=${encodeLinkPayload({ cluster: { replicas: 7 } })}`],
+      /bad share link: .*cluster\.replicas: 12,288 hosts do not split into 7 equal replicas/,
+    ],
+    ["a share link of another format", ["#s=9.abc"], /bad share link: .*format/],
+    ["an unknown flag", [smallFile, "--fast"], /unknown option --fast/],
+    ["--seeds 0", [smallFile, "--seeds", "0"], /--seeds must be an integer in \[1, 100,000\], got "0"/],
+    ["--seeds too many", [smallFile, "--seeds=100001"], /--seeds must be an integer in \[1, 100,000\]/],
+    ["--seeds not a number", [smallFile, "--seeds", "1e3"], /--seeds must be an integer/],
+    ["--seeds without a value", [smallFile, "--seeds"], /--seeds must be an integer .* got nothing/],
+    ["no scenario", ["--json"], /no scenario given; usage/],
+    ["two scenarios", [smallFile, smallFile], /one scenario expected/],
+  ];
+  it.each(badInputs)("%s: one line naming the problem, exit 2", (_, args, message) => {
+    const r = simCommand(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/^sim: [^\n]+\n$/);
+    expect(r.stderr).toMatch(message);
+  });
+});

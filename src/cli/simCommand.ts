@@ -1,0 +1,182 @@
+/**
+ * `npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link]`: the cluster model
+ * in a terminal (DESIGN.md "Public contracts", CLI). Kept apart from the entry point (sim.ts) so
+ * tests can run it in-process; it never exits or prints, it returns what to print.
+ *
+ * Without --seeds it runs the scenario's own seed, the same run the app shows; --seeds N runs
+ * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank).
+ */
+import { readFileSync } from "node:fs";
+import { monteCarlo } from "../sim/monteCarlo.ts";
+import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
+import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import { decodeScenarioLink, encodeScenarioHash, LinkError } from "../state/shareLink.ts";
+
+export const USAGE = "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link]";
+export const MAX_SEEDS = 100_000;
+/** Where `npm start` serves the app (README); --link prints links to it. */
+export const APP_URL = "http://localhost:4173/";
+
+/** Bad input: the message is printed as one line on stderr, and the exit status is 2. */
+export class InputError extends Error {}
+
+export interface SimOptions {
+  input: string;
+  seeds: number;
+  json: boolean;
+  link: boolean;
+}
+
+function seedsValue(raw: string | undefined): number {
+  const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(n >= 1 && n <= MAX_SEEDS)) {
+    throw new InputError(
+      `--seeds must be an integer in [1, ${MAX_SEEDS.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+    );
+  }
+  return n;
+}
+
+export function parseArgs(argv: readonly string[]): SimOptions {
+  let input: string | null = null;
+  let seeds = 1;
+  let json = false;
+  let link = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf("=");
+    const [flag, inline] =
+      arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    if (flag === "--json" && inline === undefined) json = true;
+    else if (flag === "--link" && inline === undefined) link = true;
+    else if (flag === "--seeds") seeds = seedsValue(inline ?? argv[++i]);
+    else if (flag.startsWith("-")) throw new InputError(`unknown option ${arg}; ${USAGE}`);
+    else if (input === null) input = arg;
+    else throw new InputError(`one scenario expected, got a second: ${arg}`);
+  }
+  if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
+  return { input, seeds, json, link };
+}
+
+/** A share link as a person pastes it: a URL, `#s=...` or `s=...`. Anything else is a file path. */
+function looksLikeLink(input: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(input) || input.startsWith("#") || input.startsWith("s=");
+}
+
+export function loadScenario(input: string): Scenario {
+  if (looksLikeLink(input)) {
+    try {
+      return decodeScenarioLink(input) ?? DEFAULT_SCENARIO;
+    } catch (e) {
+      if (e instanceof LinkError) throw new InputError(`bad share link: ${e.message}`);
+      throw e;
+    }
+  }
+  let text: string;
+  try {
+    text = readFileSync(input, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (e as Error).message;
+    throw new InputError(`cannot read scenario file ${input}: ${why}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${input} is not valid JSON: ${(e as Error).message}`);
+  }
+  try {
+    return parseScenario(value);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${input}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The --json object: the contract of DESIGN.md, keys in this order. */
+export function resultJson(r: MonteCarloResult) {
+  return {
+    scenario: r.scenario,
+    seeds: r.seeds,
+    synchronous: r.synchronous,
+    ftHsdp: r.ftHsdp,
+    closedForm: r.closedForm,
+  };
+}
+
+const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [
+  { metric: "ettr", label: "ETTR", format: (v) => `${(100 * v).toFixed(1)}%` },
+  { metric: "failures", label: "failures", format: (v) => group(v, 1) },
+  { metric: "stallSeconds", label: "stall (h)", format: (v) => group(v / 3600, 1) },
+  { metric: "stallSecondsPerFailure", label: "stall per failure (s)", format: (v) => group(v, 1) },
+  { metric: "lostWorkSeconds", label: "rolled-back work (h)", format: (v) => group(v / 3600, 1) },
+  { metric: "checkpoints", label: "checkpoints written", format: (v) => group(v, 1) },
+  { metric: "degradedSeconds", label: "degraded (h)", format: (v) => group(v / 3600, 1) },
+  { metric: "meanHealthyReplicas", label: "mean healthy replicas", format: (v) => group(v, 2) },
+];
+
+function group(v: number, digits: number): string {
+  return v.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+
+function cell(s: Summary, format: (v: number) => string, seeds: number): string {
+  return seeds === 1 ? format(s.mean) : `${format(s.mean)} [${format(s.p5)}, ${format(s.p95)}]`;
+}
+
+function pct(v: number): string {
+  return `${(100 * v).toFixed(1)}%`;
+}
+
+export function resultTable(r: MonteCarloResult): string {
+  const s = r.scenario;
+  const d = derived(s);
+  const fmt = (v: number) => v.toLocaleString("en-US");
+  const mtbf = Number.isFinite(d.mtbfSeconds) ? `MTBF ${(d.mtbfSeconds / 60).toFixed(1)} min` : "no failures";
+  const seeds =
+    r.seeds === 1 ? `seed ${s.seed}` : `${fmt(r.seeds)} seeds from ${s.seed}: mean [p5, p95], nearest rank`;
+  const header = [
+    `${s.name}`,
+    `${fmt(s.cluster.gpus)} GPUs = ${fmt(d.hosts)} hosts × ${s.cluster.gpusPerHost}, ${fmt(s.cluster.replicas)} replicas; ` +
+      `${fmt(s.training.days)} days; ${s.failures.perHostDay} failures per host-day (${mtbf}, ${s.failures.arrivals} arrivals)`,
+    seeds,
+    "",
+  ];
+  const table: string[][] = [
+    ["", "synchronous", "FT-HSDP"],
+    ...ROWS.map(({ metric, label, format }) => [
+      label,
+      cell((r.synchronous as MetricsSummary)[metric], format, r.seeds),
+      cell((r.ftHsdp as MetricsSummary)[metric], format, r.seeds),
+    ]),
+  ];
+  const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => row[c]!.length)));
+  const lines = table.map((row) =>
+    row.map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!))).join("   "),
+  );
+  const cf = r.closedForm;
+  const closed = [
+    "",
+    "closed forms:",
+    `  fixed arrivals              synchronous ${pct(cf.fixed.synchronous)}, FT-HSDP ${pct(cf.fixed.ftHsdp)}`,
+    `  Poisson, sync, no rollback  E[e^(−λD)] = ${pct(cf.poissonSyncNoRollback)}`,
+    `  Meta first-order (sync)     ${cf.metaFirstOrder === null ? "— (needs a checkpoint interval)" : pct(cf.metaFirstOrder)}`,
+  ];
+  return [...header, ...lines, ...closed].join("\n");
+}
+
+/** Run the command; returns the exit status and what to print. Throws only on a bug. */
+export function simCommand(argv: readonly string[]): { code: number; stdout: string; stderr: string } {
+  try {
+    const opts = parseArgs(argv);
+    const scenario = loadScenario(opts.input);
+    if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
+    const result = monteCarlo(scenario, opts.seeds);
+    const out = opts.json ? JSON.stringify(resultJson(result), null, 2) : resultTable(result);
+    return { code: 0, stdout: `${out}\n`, stderr: "" };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    return { code: 2, stdout: "", stderr: `sim: ${e.message.replace(/\s*\n\s*/g, " ")}\n` };
+  }
+}
