@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "./presets.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "./scenario.ts";
-import { buildSweep, SWEEP_AXES, SWEEP_GPU_RANGE } from "./sweep.ts";
+import { buildSweep, SWEEP_AXES, SWEEP_GPU_RANGE, sweepValue } from "./sweep.ts";
 
 const bases: Scenario[] = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
@@ -13,7 +13,10 @@ describe("buildSweep", () => {
           const pts = buildSweep(base, axis.id, n);
           expect(pts.length, `${base.name} ${axis.id}`).toBeGreaterThan(0);
           expect(pts.length).toBeLessThanOrEqual(n);
-          for (const p of pts) expect(() => parseScenario(p.scenario)).not.toThrow();
+          for (const p of pts) {
+            expect(() => parseScenario(p.scenario)).not.toThrow();
+            expect(sweepValue(p.scenario, axis.id)).toBeCloseTo(p.x, 6);
+          }
           const xs = pts.map((p) => p.x);
           expect(xs).toEqual([...xs].sort((a, b) => a - b));
           expect(new Set(xs).size).toBe(xs.length);

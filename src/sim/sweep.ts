@@ -163,6 +163,18 @@ function knobPoints(base: Scenario, id: KnobAxisId, n: number): SweepPoint[] {
   return xs.map((x) => ({ x, scenario: { ...base, [group]: { ...base[group], [key]: x } } }));
 }
 
+/** Where a scenario sits on a sweep axis, in the axis's unit (null: MTBF of a cluster that never fails). */
+export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
+  if (axis === "gpus") return s.cluster.gpus;
+  if (axis === "replicas") return s.cluster.replicas;
+  if (axis === "mtbf") {
+    const m = derived(s).mtbfSeconds;
+    return Number.isFinite(m) ? m / 60 : null;
+  }
+  const { group, key } = KNOBS[axis];
+  return (s[group] as unknown as Record<string, number>)[key] ?? null;
+}
+
 /**
  * The scenarios of a sweep along `axis`, `points` of them at most (fewer when rounding to valid
  * values makes two coincide). Every other field is the base scenario's.

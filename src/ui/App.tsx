@@ -1,5 +1,6 @@
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
 import { ClusterView } from "./cluster/ClusterView.tsx";
+import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { LabView } from "./lab/LabView.tsx";
 import { StepView } from "./step/StepView.tsx";
 
@@ -30,6 +31,7 @@ export function App() {
             </button>
           ))}
         </div>
+        <ThemeToggle />
       </header>
       <main>
         {tab === "cluster" && <ClusterView />}

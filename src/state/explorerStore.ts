@@ -1,0 +1,169 @@
+/**
+ * View state of the explorer: the timeline's time window (shared by the timeline, the goodput
+ * chart and the failure log, and carried in the link as `w=<start>,<end>` seconds), the selected
+ * failure, the theme and the what-if sweep. Vanilla zustand, like the app store.
+ */
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
+import type { Scenario } from "../sim/scenario.ts";
+import { buildSweep, type SweepAxisId } from "../sim/sweep.ts";
+import type { MonteCarloResult } from "../sim/types.ts";
+import { readHash, writeHash } from "./hash.ts";
+import { appStore } from "./store.ts";
+import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
+
+export type TimeWindow = readonly [number, number];
+export type Theme = "light" | "dark";
+
+export interface SweepResultPoint {
+  x: number;
+  scenario: Scenario;
+  mc: MonteCarloResult | null;
+}
+
+export interface SweepState {
+  axis: SweepAxisId;
+  points: number;
+  seeds: number;
+  status: "idle" | "running" | "done" | "cancelled" | "error";
+  progress: { done: number; total: number } | null;
+  /** The last sweep's points (filled in as they finish), its axis and the scenario it varied. */
+  results: SweepResultPoint[];
+  resultAxis: SweepAxisId;
+  baseName: string;
+  elapsedMs: number | null;
+  error: string | null;
+}
+
+export interface ExplorerState {
+  /** The timeline's visible span in simulated seconds; null = the whole horizon. */
+  window: TimeWindow | null;
+  selectedFailure: number | null;
+  theme: Theme;
+  sweep: SweepState;
+  setWindow(w: TimeWindow | null): void;
+  /** Select failure i and show the time around it. */
+  focusFailure(i: number, time: number, span: number): void;
+  setTheme(t: Theme): void;
+  setSweepOptions(o: Partial<Pick<SweepState, "axis" | "points" | "seeds">>): void;
+  runSweep(): void;
+  cancelSweep(): void;
+}
+
+/** `w=12.5,3600` → [12.5, 3600]; anything else → null (the whole horizon). */
+export function parseWindowParam(v: string | undefined): TimeWindow | null {
+  if (!v) return null;
+  const m = /^(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)$/.exec(v);
+  if (!m) return null;
+  const a = Number(m[1]);
+  const b = Number(m[2]);
+  return b > a ? [a, b] : null;
+}
+
+export function windowParam(w: TimeWindow | null): string {
+  return w ? `${w[0].toFixed(1)},${w[1].toFixed(1)}` : "";
+}
+
+function initialTheme(): Theme {
+  if (typeof document !== "undefined" && document.documentElement.dataset.theme === "dark") return "dark";
+  if (typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches) return "dark";
+  return "light";
+}
+
+let job: SweepJob | null = null;
+
+export const explorerStore = createStore<ExplorerState>()((set, get) => ({
+  window: typeof location === "undefined" ? null : parseWindowParam(readHash(location.hash).get("w")),
+  selectedFailure: null,
+  theme: initialTheme(),
+  sweep: {
+    axis: "gpus",
+    points: 20,
+    seeds: 200,
+    status: "idle",
+    progress: null,
+    results: [],
+    resultAxis: "gpus",
+    baseName: "",
+    elapsedMs: null,
+    error: null,
+  },
+  setWindow: (window) => set({ window }),
+  focusFailure: (i, time, span) =>
+    set({ selectedFailure: i, window: [Math.max(0, time - span / 4), time + (3 * span) / 4] }),
+  setTheme: (theme) => {
+    document.documentElement.dataset.theme = theme;
+    set({ theme });
+  },
+  setSweepOptions: (o) => set({ sweep: { ...get().sweep, ...o } }),
+  runSweep: () => {
+    job?.cancel();
+    const base = appStore.getState().scenario;
+    const { axis, points, seeds } = get().sweep;
+    const pts = buildSweep(base, axis, points);
+    const started = performance.now();
+    const patch = (p: Partial<SweepState>) => set({ sweep: { ...get().sweep, ...p } });
+    patch({
+      status: "running",
+      progress: { done: 0, total: pts.length * seeds },
+      results: pts.map((p) => ({ ...p, mc: null })),
+      resultAxis: axis,
+      baseName: base.name,
+      elapsedMs: null,
+      error: null,
+    });
+    const mine = runSweepInPool(pts, seeds, {
+      onProgress: (done, total) => patch({ progress: { done, total } }),
+      onPoint: (i, mc) => patch({ results: get().sweep.results.map((r, k) => (k === i ? { ...r, mc } : r)) }),
+    });
+    job = mine;
+    mine.done.then(
+      (res) => {
+        if (job !== mine) return;
+        job = null;
+        patch(res ? { status: "done", elapsedMs: performance.now() - started } : { status: "cancelled" });
+      },
+      (e: unknown) => {
+        if (job !== mine) return;
+        job = null;
+        patch({ status: "error", error: e instanceof Error ? e.message : String(e) });
+      },
+    );
+  },
+  cancelSweep: () => {
+    const current = job;
+    job = null;
+    current?.cancel();
+    set({ sweep: { ...get().sweep, status: "cancelled" } });
+  },
+}));
+
+export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
+  return useStore(explorerStore, selector);
+}
+
+/**
+ * Keep the link's `w=` in step with the window, and start from the whole horizon whenever the
+ * scenario changes (a new horizon makes the old window meaningless). Returns a stop function.
+ */
+export function startWindowSync(): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const offExplorer = explorerStore.subscribe((s, prev) => {
+    if (s.window === prev.window) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      const params = readHash(location.hash);
+      params.set("w", windowParam(explorerStore.getState().window));
+      const next = writeHash(params);
+      if (next !== location.hash) history.replaceState(null, "", next || location.pathname + location.search);
+    }, 250);
+  });
+  const offApp = appStore.subscribe((s, prev) => {
+    if (s.scenario !== prev.scenario) explorerStore.setState({ window: null, selectedFailure: null });
+  });
+  return () => {
+    clearTimeout(timer);
+    offExplorer();
+    offApp();
+  };
+}

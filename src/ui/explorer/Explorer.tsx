@@ -1,0 +1,200 @@
+/**
+ * The explorer's views below the knobs and headline results: presets, replica timelines,
+ * goodput over time with the detailed metrics, the failure log, what-if sweeps, and exports.
+ * Each view carries a few lines that say how to read it.
+ */
+import { useEffect, useRef } from "react";
+import { clusterTraceJson } from "../../export/clusterTrace.ts";
+import { sweepCsv } from "../../export/csv.ts";
+import { downloadBlob, downloadText } from "../../export/download.ts";
+import { canvasToPng, svgToPng } from "../../export/png.ts";
+import { axisInfo } from "../../sim/sweep.ts";
+import type { MonteCarloResult } from "../../sim/types.ts";
+import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
+import { useAppStore } from "../../state/store.ts";
+import { FailureLog } from "./FailureLog.tsx";
+import { GoodputChart } from "./GoodputChart.tsx";
+import { Legend } from "./Legend.tsx";
+import { MetricsPanel } from "./MetricsPanel.tsx";
+import { Presets } from "./Presets.tsx";
+import { Sweeps } from "./Sweeps.tsx";
+import { Timeline } from "./Timeline.tsx";
+import "./explorer.css";
+
+function panelBackground(): string {
+  return getComputedStyle(document.documentElement).getPropertyValue("--panel").trim() || "#fff";
+}
+
+function fileStem(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "scenario"
+  );
+}
+
+export function Explorer() {
+  const run = useAppStore((s) => s.run);
+  const mc = useAppStore((s) => s.mc);
+  const runError = useAppStore((s) => s.runError);
+  const timelineCanvas = useRef<HTMLCanvasElement | null>(null);
+  const goodputSvg = useRef<SVGSVGElement | null>(null);
+  const sweepSvg = useRef<SVGSVGElement | null>(null);
+
+  useEffect(() => startWindowSync(), []);
+
+  const stem = fileStem(run?.scenario.name ?? "scenario");
+  const trace = run?.trace;
+
+  return (
+    <div className="explorer">
+      <section className="panel" aria-labelledby="presets-h">
+        <h2 id="presets-h">Presets: scenarios from published figures</h2>
+        <Presets />
+      </section>
+
+      <section className="panel" aria-labelledby="timeline-h">
+        <div className="panel-head">
+          <h2 id="timeline-h">Timeline: the same failures, two policies</h2>
+          <div className="panel-actions">
+            <button
+              type="button"
+              disabled={!trace}
+              onClick={() =>
+                run?.trace &&
+                downloadText(
+                  clusterTraceJson(run.scenario, run.trace),
+                  `${stem}.perfetto.json`,
+                  "application/json",
+                )
+              }
+            >
+              Perfetto trace (.json)
+            </button>
+            <button
+              type="button"
+              disabled={!trace}
+              onClick={async () => {
+                if (timelineCanvas.current)
+                  downloadBlob(
+                    await canvasToPng(timelineCanvas.current, panelBackground()),
+                    `${stem}-timeline.png`,
+                  );
+              }}
+            >
+              Timeline PNG
+            </button>
+          </div>
+        </div>
+        <p className="teach">
+          The top lane is the <strong>synchronous job</strong>: one unit, so any failure stops all of it.
+          Below, each lane is one <strong>FT-HSDP replica</strong>, a complete copy of the model sharded over
+          its own hosts. Both jobs meet the same failures (▼). Under FT-HSDP only the failed replica goes
+          down; the others keep training and wait only while the failure is detected and while the replica
+          rejoins. Scroll to zoom (down to seconds), drag to pan, hover for details; open the trace in
+          ui.perfetto.dev.
+        </p>
+        {runError && <p className="error-text">The simulation failed: {runError}</p>}
+        {run && trace ? (
+          <Timeline scenario={run.scenario} trace={trace} canvasRef={timelineCanvas} />
+        ) : (
+          <p className="muted placeholder">Simulating…</p>
+        )}
+        <Legend />
+      </section>
+
+      {run && (
+        <div className="explorer-grid">
+          <section className="panel" aria-labelledby="goodput-h">
+            <div className="panel-head">
+              <h2 id="goodput-h">Useful training over time</h2>
+              <div className="panel-actions">
+                <button
+                  type="button"
+                  onClick={async () => {
+                    if (goodputSvg.current)
+                      downloadBlob(
+                        await svgToPng(goodputSvg.current, panelBackground()),
+                        `${stem}-goodput.png`,
+                      );
+                  }}
+                >
+                  Chart PNG
+                </button>
+              </div>
+            </div>
+            <GoodputChart run={run} svgRef={goodputSvg} />
+            <p className="teach">
+              <strong>Why does the synchronous job lose more than its stall?</strong> A failure also throws
+              away everything trained since the last completed checkpoint (hatched on the timeline; the curve
+              drops), and every checkpoint write stops the job too. FT-HSDP rolls nothing back: the healthy
+              replicas hold the current weights, so it only trains with one replica fewer for a few minutes.
+            </p>
+          </section>
+          <section className="panel" aria-labelledby="metrics-h">
+            <h2 id="metrics-h">Details: both policies on this trace</h2>
+            <MetricsPanel run={run} mc={mc} />
+          </section>
+        </div>
+      )}
+
+      {trace && (
+        <section className="panel" aria-labelledby="log-h">
+          <h2 id="log-h">Failure log</h2>
+          <p className="teach">
+            Every failure of this run. Its FT-HSDP stall is the new time it made every replica wait; the sync
+            stall is the new time the whole job stopped, and lost work is training rolled back to the last
+            checkpoint. Click a time to see that failure on the timeline.
+          </p>
+          <FailureLog log={trace.failures} />
+        </section>
+      )}
+
+      <section className="panel" aria-labelledby="sweeps-h">
+        <div className="panel-head">
+          <h2 id="sweeps-h">What if? Sweeps</h2>
+          <SweepExports svgRef={sweepSvg} />
+        </div>
+        <p className="teach">
+          ETTR of both policies as one thing changes: the cluster's size, how often it fails, how many
+          replicas it is split into, or one recovery time. Lines are Monte Carlo means, bands the 5th–95th
+          percentiles over seeds. Click a point to load that scenario.
+        </p>
+        <Sweeps svgRef={sweepSvg} />
+      </section>
+    </div>
+  );
+}
+
+function SweepExports({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
+  const sweep = useExplorerStore((s) => s.sweep);
+  const rows = sweep.results.filter((r): r is typeof r & { mc: MonteCarloResult } => r.mc !== null);
+  return (
+    <div className="panel-actions">
+      <button
+        type="button"
+        disabled={rows.length === 0}
+        onClick={() =>
+          downloadText(
+            sweepCsv(axisInfo(explorerStore.getState().sweep.resultAxis), rows),
+            `sweep-${sweep.resultAxis}.csv`,
+            "text/csv",
+          )
+        }
+      >
+        Sweep CSV
+      </button>
+      <button
+        type="button"
+        disabled={rows.length === 0}
+        onClick={async () => {
+          if (svgRef.current)
+            downloadBlob(await svgToPng(svgRef.current, panelBackground()), `sweep-${sweep.resultAxis}.png`);
+        }}
+      >
+        Sweep PNG
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * What-if sweeps: both policies' ETTR along one axis (cluster size, failure rate, replicas or a
+ * recovery knob), Monte Carlo mean with its p5–p95 band, computed by the worker pool. Clicking a
+ * point loads that scenario.
+ */
+import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from "d3";
+import { useEffect, useMemo, useRef } from "react";
+import {
+  axisInfo,
+  MAX_POINTS,
+  MIN_POINTS,
+  SWEEP_AXES,
+  type SweepAxisId,
+  sweepValue,
+} from "../../sim/sweep.ts";
+import type { Summary } from "../../sim/types.ts";
+import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
+import { appStore, useAppStore } from "../../state/store.ts";
+import { poolSize } from "../../state/sweepPool.ts";
+import { count, pct } from "../format.ts";
+import { useWidth } from "./useWidth.ts";
+
+const H = 300;
+const M = { top: 16, right: 20, bottom: 44, left: 56 };
+
+export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
+  const sweep = useExplorerStore((s) => s.sweep);
+  const { setSweepOptions, runSweep, cancelSweep } = explorerStore.getState();
+  const running = sweep.status === "running";
+  const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
+  return (
+    <div>
+      <div className="sweep-controls">
+        <label>
+          Sweep axis
+          <select
+            value={sweep.axis}
+            onChange={(e) => setSweepOptions({ axis: e.target.value as SweepAxisId })}
+            disabled={running}
+          >
+            {SWEEP_AXES.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.label}
+                {a.unit ? ` (${a.unit})` : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Points
+          <input
+            type="number"
+            min={MIN_POINTS}
+            max={MAX_POINTS}
+            value={sweep.points}
+            disabled={running}
+            onChange={(e) => setSweepOptions({ points: clampInt(e.target.value, MIN_POINTS, MAX_POINTS) })}
+          />
+        </label>
+        <label>
+          Seeds per point
+          <input
+            type="number"
+            min={1}
+            max={2000}
+            value={sweep.seeds}
+            disabled={running}
+            onChange={(e) => setSweepOptions({ seeds: clampInt(e.target.value, 1, 2000) })}
+          />
+        </label>
+        <button type="button" className="primary" onClick={runSweep} disabled={running}>
+          Run sweep
+        </button>
+        <button type="button" onClick={cancelSweep} disabled={!running}>
+          Cancel
+        </button>
+        <progress
+          aria-label="Sweep progress"
+          data-testid="sweep-progress"
+          max={1}
+          value={frac}
+          className={running ? "" : "idle"}
+        />
+        <span className="muted" data-testid="sweep-status" aria-live="polite">
+          {statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)}
+        </span>
+      </div>
+      <p className="muted small">
+        Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
+        seeds, so differences between points are the knob's doing, not luck.
+      </p>
+      {sweep.results.length > 0 && (
+        <SweepChart results={sweep.results} axisId={sweep.resultAxis} svgRef={svgRef} />
+      )}
+    </div>
+  );
+}
+
+function clampInt(v: string, lo: number, hi: number): number {
+  const n = Math.round(Number(v));
+  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : lo;
+}
+
+function statusText(
+  status: string,
+  frac: number,
+  elapsedMs: number | null,
+  points: number,
+  seeds: number,
+): string {
+  switch (status) {
+    case "running":
+      return `Running… ${Math.round(frac * 100)}%`;
+    case "done":
+      return `Done: ${points} points × ${seeds} seeds in ${((elapsedMs ?? 0) / 1000).toFixed(1)} s`;
+    case "cancelled":
+      return "Cancelled";
+    case "error":
+      return "Failed (see below)";
+    default:
+      return "";
+  }
+}
+
+function SweepChart({
+  results,
+  axisId,
+  svgRef,
+}: {
+  results: SweepResultPoint[];
+  axisId: SweepAxisId;
+  svgRef: React.RefObject<SVGSVGElement | null>;
+}) {
+  const boxRef = useRef<HTMLDivElement>(null);
+  const width = useWidth(boxRef);
+  const current = useAppStore((s) => s.scenario);
+  const error = useExplorerStore((s) => s.sweep.error);
+  const baseName = useExplorerStore((s) => s.sweep.baseName);
+  const info = axisInfo(axisId);
+  const innerW = Math.max(50, width - M.left - M.right);
+  const innerH = H - M.top - M.bottom;
+  const xs = results.map((r) => r.x);
+  const lo = Math.min(...xs);
+  const hi = Math.max(...xs);
+  const x = useMemo(
+    () =>
+      (info.log && lo > 0 ? scaleLog() : scaleLinear())
+        .domain(lo === hi ? [lo * 0.9 || -1, hi * 1.1 || 1] : [lo, hi])
+        .range([0, innerW]),
+    [info.log, lo, hi, innerW],
+  );
+  const y = useMemo(() => scaleLinear().domain([0, 1]).range([innerH, 0]), [innerH]);
+  const xAxisRef = useRef<SVGGElement>(null);
+  const yAxisRef = useRef<SVGGElement>(null);
+  useEffect(() => {
+    if (xAxisRef.current)
+      select(xAxisRef.current).call(
+        axisBottom(x).ticks(Math.max(2, Math.floor(innerW / 90)), info.log ? "~s" : undefined),
+      );
+    if (yAxisRef.current) select(yAxisRef.current).call(axisLeft(y).ticks(5, "%"));
+  }, [x, y, innerW, info.log]);
+
+  const done = results.filter((r) => r.mc !== null);
+  const series = (pick: "synchronous" | "ftHsdp") => {
+    const s = (r: SweepResultPoint): Summary => (r.mc as NonNullable<SweepResultPoint["mc"]>)[pick].ettr;
+    return {
+      band:
+        area<SweepResultPoint>()
+          .x((r) => x(r.x))
+          .y0((r) => y(s(r).p5))
+          .y1((r) => y(s(r).p95))(done) ?? "",
+      mean:
+        line<SweepResultPoint>()
+          .x((r) => x(r.x))
+          .y((r) => y(s(r).mean))(done) ?? "",
+    };
+  };
+  const sync = series("synchronous");
+  const ft = series("ftHsdp");
+  const currentX = sweepValue(current, axisId);
+
+  return (
+    <div ref={boxRef} className="chart-box">
+      <svg ref={svgRef} width={width} height={H} data-testid="sweep-chart">
+        <title>ETTR of both policies against {info.label.toLowerCase()}</title>
+        <g transform={`translate(${M.left},${M.top})`}>
+          <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
+          <g ref={yAxisRef} className="axis" />
+          {currentX !== null && currentX >= lo && currentX <= hi && (
+            <line className="sweep-current" x1={x(currentX)} x2={x(currentX)} y1={0} y2={innerH} />
+          )}
+          <path className="band band-sync" d={sync.band} />
+          <path className="band band-ft" d={ft.band} />
+          <path className="mean mean-sync" d={sync.mean} />
+          <path className="mean mean-ft" d={ft.mean} />
+          {done.map((r, i) =>
+            (["synchronous", "ftHsdp"] as const).map((p) => {
+              const e = r.mc?.[p].ettr;
+              if (!e) return null;
+              const name = p === "ftHsdp" ? "FT-HSDP" : "Synchronous";
+              return (
+                // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>
+                <circle
+                  key={`${r.x}-${p}`}
+                  className={`sweep-point ${p === "ftHsdp" ? "pt-ft" : "pt-sync"}`}
+                  cx={x(r.x)}
+                  cy={y(e.mean)}
+                  r={5}
+                  role="button"
+                  tabIndex={0}
+                  data-testid={`sweep-point-${i}-${p}`}
+                  aria-label={`${name} at ${info.label} ${count(r.x, r.x < 10 ? 2 : 0)}: ETTR ${pct(e.mean)} (${pct(e.p5)}–${pct(e.p95)}). Load this scenario.`}
+                  onClick={() => appStore.getState().setScenario(r.scenario)}
+                  onKeyDown={(ev) => {
+                    if (ev.key === "Enter" || ev.key === " ") {
+                      ev.preventDefault();
+                      appStore.getState().setScenario(r.scenario);
+                    }
+                  }}
+                >
+                  <title>
+                    {name}: {pct(e.mean)} (p5–p95 {pct(e.p5)}–{pct(e.p95)}) at {count(r.x, r.x < 10 ? 2 : 0)}{" "}
+                    {info.unit}. Click to load.
+                  </title>
+                </circle>
+              );
+            }),
+          )}
+          <text className="axis-title" x={innerW / 2} y={innerH + 36} textAnchor="middle">
+            {info.label}
+            {info.unit ? ` (${info.unit})` : ""}
+          </text>
+          <text
+            className="axis-title"
+            transform={`translate(-42,${innerH / 2}) rotate(-90)`}
+            textAnchor="middle"
+          >
+            ETTR
+          </text>
+          <g transform={`translate(${innerW - 210},${innerH - 46})`} className="sweep-legend">
+            <rect className="band band-ft" width={14} height={10} y={0} />
+            <text x={20} y={9}>
+              FT-HSDP mean, p5–p95
+            </text>
+            <rect className="band band-sync" width={14} height={10} y={18} />
+            <text x={20} y={27}>
+              Synchronous mean, p5–p95
+            </text>
+          </g>
+        </g>
+      </svg>
+      <p className="muted small">
+        Varying {info.label.toLowerCase()} of “{baseName}”; every other knob as it was. The dashed line marks
+        the scenario now loaded.
+      </p>
+      {error && <p className="error-text">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+/** Light / dark theme switch for the header; the choice is remembered on this device. */
+import { useEffect } from "react";
+import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
+
+const KEY = "ft-hsdp-theme";
+
+export function ThemeToggle() {
+  const theme = useExplorerStore((s) => s.theme);
+  useEffect(() => {
+    const saved = localStorage.getItem(KEY);
+    explorerStore
+      .getState()
+      .setTheme(saved === "dark" || saved === "light" ? saved : explorerStore.getState().theme);
+  }, []);
+  const next = theme === "dark" ? "light" : "dark";
+  return (
+    <button
+      type="button"
+      className="theme-toggle"
+      aria-pressed={theme === "dark"}
+      onClick={() => {
+        localStorage.setItem(KEY, next);
+        explorerStore.getState().setTheme(next);
+      }}
+    >
+      ☾ Dark theme
+    </button>
+  );
+}

@@ -1,0 +1,296 @@
+/**
+ * The replica timelines: canvas drawing (timelineRenderer.ts), d3-zoom for wheel / drag / pinch,
+ * keyboard zoom and pan, a hover tooltip. The visible window lives in the explorer store so the
+ * goodput chart, the failure log and the share link follow it.
+ */
+import { type D3ZoomEvent, select, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Scenario } from "../../sim/scenario.ts";
+import type { Trace } from "../../sim/types.ts";
+import { explorerStore, type TimeWindow, useExplorerStore } from "../../state/explorerStore.ts";
+import { duration } from "../format.ts";
+import { formatClock } from "./timeAxis.ts";
+import { type HoverInfo, type Palette, readPalette, TimelineRenderer } from "./timelineRenderer.ts";
+
+/** The narrowest window the zoom allows: seconds are still readable. */
+const MIN_WINDOW_SECONDS = 10;
+
+interface Props {
+  scenario: Scenario;
+  trace: Trace;
+  /** Hands the canvas to the panel's PNG export. */
+  canvasRef: React.RefObject<HTMLCanvasElement | null>;
+}
+
+interface Tip extends HoverInfo {
+  x: number;
+  y: number;
+}
+
+export function Timeline({ scenario, trace, canvasRef }: Props) {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const [tip, setTip] = useState<Tip | null>(null);
+  const theme = useExplorerStore((s) => s.theme);
+  // Everything the draw loop needs, kept out of React state so panning never re-renders.
+  const live = useRef<{
+    renderer: TimelineRenderer | null;
+    palette: Palette | null;
+    zoom: ZoomBehavior<HTMLCanvasElement, unknown> | null;
+    transform: ZoomTransform;
+    window: TimeWindow;
+    lastStored: TimeWindow | null;
+    frame: number;
+    measures: number;
+  }>({
+    renderer: null,
+    palette: null,
+    zoom: null,
+    transform: zoomIdentity,
+    window: [0, 1],
+    lastStored: null,
+    frame: 0,
+    measures: 0,
+  });
+
+  const draw = useCallback(() => {
+    const s = live.current;
+    const canvas = canvasRef.current;
+    const ctx = canvas?.getContext("2d");
+    if (!canvas || !ctx || !s.renderer || !s.palette) return;
+    const started = performance.now();
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    s.renderer.draw(ctx, s.window[0], s.window[1], s.palette, explorerStore.getState().selectedFailure);
+    // User Timing entries let the UI bench read the cost of each frame; keep the buffer bounded.
+    if (++s.measures > 5000) {
+      performance.clearMeasures("timeline-draw");
+      s.measures = 0;
+    }
+    performance.measure("timeline-draw", { start: started, end: performance.now() });
+  }, [canvasRef]);
+
+  const requestDraw = useCallback(() => {
+    const s = live.current;
+    if (s.frame) return;
+    s.frame = requestAnimationFrame(() => {
+      s.frame = 0;
+      draw();
+    });
+  }, [draw]);
+
+  /** The zoom transform that shows window w, for the current layout. */
+  const transformFor = useCallback((w: TimeWindow | null): ZoomTransform => {
+    const r = live.current.renderer;
+    if (!r || !w) return zoomIdentity;
+    const { plotLeft, plotWidth } = r.currentLayout;
+    const H = r.horizonSeconds;
+    const a = Math.max(0, Math.min(w[0], H - MIN_WINDOW_SECONDS));
+    const b = Math.max(a + MIN_WINDOW_SECONDS, Math.min(w[1], H));
+    const k = H / (b - a);
+    return zoomIdentity.translate(plotLeft - k * (plotLeft + (a / H) * plotWidth), 0).scale(k);
+  }, []);
+
+  // Build the renderer and the zoom behaviour for this trace.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const wrap = wrapRef.current;
+    if (!canvas || !wrap) return;
+    const s = live.current;
+    const renderer = new TimelineRenderer(scenario, trace, Math.max(320, wrap.clientWidth));
+    s.renderer = renderer;
+    s.palette = readPalette(canvas);
+    const H = renderer.horizonSeconds;
+    const sel = select(canvas);
+
+    const fitCanvas = () => {
+      const L = renderer.currentLayout;
+      const dpr = window.devicePixelRatio || 1;
+      canvas.width = Math.round(L.width * dpr);
+      canvas.height = Math.round(L.height * dpr);
+      canvas.style.width = `${L.width}px`;
+      canvas.style.height = `${L.height}px`;
+      const extent: [[number, number], [number, number]] = [
+        [L.plotLeft, 0],
+        [L.plotLeft + L.plotWidth, L.height],
+      ];
+      z.extent(extent).translateExtent(extent);
+    };
+
+    const z = zoom<HTMLCanvasElement, unknown>()
+      .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
+      .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
+        const L = renderer.currentLayout;
+        const t = ev.transform;
+        s.transform = t;
+        const toTime = (x: number) => ((t.invertX(x) - L.plotLeft) / L.plotWidth) * H;
+        s.window = [Math.max(0, toTime(L.plotLeft)), Math.min(H, toTime(L.plotLeft + L.plotWidth))];
+        const whole = t.k === 1;
+        s.lastStored = whole ? null : s.window;
+        explorerStore.getState().setWindow(s.lastStored);
+        requestDraw();
+      });
+    s.zoom = z;
+    fitCanvas();
+    sel.call(z).on("dblclick.zoom", null);
+    const initial = explorerStore.getState().window;
+    sel.call(z.transform, transformFor(initial));
+
+    const ro = new ResizeObserver(() => {
+      const width = Math.max(320, wrap.clientWidth);
+      if (width === renderer.currentLayout.width) return;
+      const w = explorerStore.getState().window;
+      renderer.resize(width);
+      fitCanvas();
+      sel.call(z.transform, transformFor(w));
+    });
+    ro.observe(wrap);
+
+    const unsub = explorerStore.subscribe((st, prev) => {
+      if (st.window !== prev.window && st.window !== s.lastStored)
+        sel.call(z.transform, transformFor(st.window));
+      if (st.selectedFailure !== prev.selectedFailure) requestDraw();
+    });
+    return () => {
+      ro.disconnect();
+      unsub();
+      sel.on(".zoom", null);
+      cancelAnimationFrame(s.frame);
+      s.frame = 0;
+      s.renderer = null;
+    };
+  }, [scenario, trace, canvasRef, requestDraw, transformFor]);
+
+  // The theme changes the palette.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas || theme === undefined) return;
+    live.current.palette = readPalette(canvas);
+    requestDraw();
+  }, [theme, canvasRef, requestDraw]);
+
+  const zoomBy = useCallback(
+    (factor: number) => {
+      const { zoom: z, renderer } = live.current;
+      const canvas = canvasRef.current;
+      if (!z || !canvas || !renderer) return;
+      const L = renderer.currentLayout;
+      select(canvas).call(z.scaleBy, factor, [L.plotLeft + L.plotWidth / 2, 0]);
+    },
+    [canvasRef],
+  );
+  const panBy = useCallback(
+    (fraction: number) => {
+      const { zoom: z, renderer, transform } = live.current;
+      const canvas = canvasRef.current;
+      if (!z || !canvas || !renderer) return;
+      select(canvas).call(z.translateBy, (-fraction * renderer.currentLayout.plotWidth) / transform.k, 0);
+    },
+    [canvasRef],
+  );
+  const reset = useCallback(() => explorerStore.getState().setWindow(null), []);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    switch (e.key) {
+      case "+":
+      case "=":
+        zoomBy(2);
+        break;
+      case "-":
+      case "_":
+        zoomBy(0.5);
+        break;
+      case "ArrowLeft":
+        panBy(-0.2);
+        break;
+      case "ArrowRight":
+        panBy(0.2);
+        break;
+      case "Home":
+      case "0":
+        reset();
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const r = live.current.renderer;
+    if (!r || e.buttons !== 0) {
+      setTip(null);
+      return;
+    }
+    const rect = e.currentTarget.getBoundingClientRect();
+    const x = e.clientX - rect.left;
+    const y = e.clientY - rect.top;
+    const info = r.hover(x, y, live.current.window[0], live.current.window[1]);
+    setTip(info ? { ...info, x, y } : null);
+  };
+
+  const onClick = () => {
+    if (tip?.failure != null) explorerStore.setState({ selectedFailure: tip.failure });
+  };
+
+  const wrapWidth = wrapRef.current?.clientWidth ?? 800;
+  return (
+    <div className="timeline">
+      <div className="timeline-tools" role="toolbar" aria-label="Timeline zoom">
+        <button type="button" onClick={() => zoomBy(2)} aria-label="Zoom in">
+          Zoom in (+)
+        </button>
+        <button type="button" onClick={() => zoomBy(0.5)} aria-label="Zoom out">
+          Zoom out (−)
+        </button>
+        <button type="button" onClick={() => panBy(-0.5)} aria-label="Pan earlier">
+          ←
+        </button>
+        <button type="button" onClick={() => panBy(0.5)} aria-label="Pan later">
+          →
+        </button>
+        <button type="button" onClick={reset}>
+          Whole run
+        </button>
+        <WindowText />
+      </div>
+      <div className="timeline-canvas-wrap" ref={wrapRef}>
+        <canvas
+          ref={canvasRef}
+          tabIndex={0}
+          role="img"
+          data-testid="timeline-canvas"
+          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run.`}
+          onKeyDown={onKeyDown}
+          onPointerMove={onPointerMove}
+          onPointerLeave={() => setTip(null)}
+          onClick={onClick}
+        />
+        {tip && (
+          <div
+            className="timeline-tip"
+            role="status"
+            data-testid="timeline-tooltip"
+            style={{
+              left: Math.min(tip.x + 14, wrapWidth - 360),
+              top: tip.y + 16,
+            }}
+          >
+            <strong>{tip.title}</strong>
+            {tip.lines.map((l) => (
+              <div key={l}>{l}</div>
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function WindowText() {
+  const w = useExplorerStore((s) => s.window);
+  return (
+    <span className="muted timeline-window" data-testid="timeline-window" aria-live="polite">
+      {w ? `Showing ${duration(w[1] - w[0])} from ${formatClock(w[0])}` : "Showing the whole run"}
+    </span>
+  );
+}
