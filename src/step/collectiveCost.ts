@@ -25,14 +25,14 @@ const US = 1e-6;
 export const LINK_PRESETS: readonly Link[] = [
   {
     id: "nvlink-h100",
-    label: "H100 NVLink (intra-node)",
+    label: "H100 NVLink",
     alpha: 3 * US,
     bandwidth: 370 * GB,
     source: "FACTS.md: ring all-reduce busbw ≈ 370 GB/s on 8 H100 (450 GB/s each way)",
   },
   {
     id: "roce-400",
-    label: "400 Gb/s RoCE/IB per GPU",
+    label: "400 Gb/s RoCE/IB",
     alpha: 8 * US,
     bandwidth: 47 * GB,
     source: "FACTS.md: 400 Gb/s NIC per GPU ≈ 46–48 GB/s busbw (Llama 3 fabric)",

@@ -1,3 +1,219 @@
+/**
+ * "One step": how DDP / HSDP gradient buckets overlap communication with backward, for a preset or
+ * a pasted model. The worker computes everything; this view draws it.
+ */
+import { useState } from "react";
+import { downloadText } from "../../export/download.ts";
+import { useStepStore } from "../../state/stepStore.ts";
+import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
+import { pct } from "../format.ts";
+import { StepControls } from "./StepControls.tsx";
+import { StepGantt } from "./StepGantt.tsx";
+import { SweepChart } from "./SweepChart.tsx";
+import { bucketColor, bytes, ms } from "./units.ts";
+import "./step.css";
+
+function Metric({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  testId?: string;
+}) {
+  return (
+    <div className="step-metric">
+      <div className="muted small">{label}</div>
+      <div className="step-metric-value" data-testid={testId}>
+        {value}
+      </div>
+      {note && <div className="muted small">{note}</div>}
+    </div>
+  );
+}
+
+function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
+  const saved = baseline.stepMs - m.stepMs;
+  return (
+    <section className="step-metrics panel" aria-label="Step metrics">
+      <Metric
+        label="Step time"
+        value={ms(m.stepMs)}
+        note={`${ms(baseline.stepMs)} without overlap`}
+        testId="step-time"
+      />
+      <Metric label="Saved by overlap" value={ms(saved)} note={pct(saved / baseline.stepMs)} />
+      <Metric label="Communication" value={ms(m.commMs)} note="sum of all reductions" />
+      <Metric label="Exposed communication" value={ms(m.exposedCommMs)} note="after backward ends" />
+      <Metric label="Overlap ratio" value={pct(m.overlapRatio)} note="HTA: comm hidden under compute" />
+      <Metric label="Buckets" value={String(m.bucketCount)} testId="bucket-count" />
+    </section>
+  );
+}
+
+function BucketTable({
+  result,
+  hovered,
+  onHover,
+}: {
+  result: StepResult;
+  hovered: number | null;
+  onHover(b: number | null): void;
+}) {
+  const comm = result.overlapped.comm;
+  return (
+    <div className="step-table-wrap">
+      <table className="step-table">
+        <caption className="visually-hidden">Buckets in all-reduce order</caption>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>dtype</th>
+            <th className="num">params</th>
+            <th className="num">size</th>
+            <th className="num">ready (ms)</th>
+            <th className="num">reduced (ms)</th>
+            <th className="num">algbw (GB/s)</th>
+            <th className="num">busbw (GB/s)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {result.buckets.map((b, i) => {
+            const c = comm[i];
+            return (
+              <tr
+                // biome-ignore lint/suspicious/noArrayIndexKey: buckets are identified by their position
+                key={i}
+                className={hovered === i ? "hovered" : ""}
+                onPointerEnter={() => onHover(i)}
+                onPointerLeave={() => onHover(null)}
+              >
+                <td>
+                  <span className="step-swatch" style={{ background: bucketColor(i) }} />
+                  {i}
+                </td>
+                <td>{b.dtype}</td>
+                <td className="num">{b.params.length}</td>
+                <td className="num">{bytes(b.bytes)}</td>
+                <td className="num">{c ? c.ready.toFixed(2) : ""}</td>
+                <td className="num">{c ? `${c.start.toFixed(2)}–${c.end.toFixed(2)}` : ""}</td>
+                <td className="num">{c ? (c.algbw / 1e9).toFixed(1) : ""}</td>
+                <td className="num">{c ? (c.busbw / 1e9).toFixed(1) : ""}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ExportButton() {
+  const exportTrace = useStepStore((s) => s.exportTrace);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <span className="step-export">
+      <button
+        type="button"
+        onClick={async () => {
+          const reply = await exportTrace();
+          if (reply.ok) {
+            setError(null);
+            downloadText(reply.json, reply.filename, "application/json");
+          } else setError(reply.error);
+        }}
+      >
+        Export to Perfetto (.json)
+      </button>
+      {error && <span className="error-text small">{error}</span>}
+    </span>
+  );
+}
+
 export function StepView() {
-  return <p>The step model arrives with its issue.</p>;
+  const result = useStepStore((s) => s.result);
+  const model = useStepStore((s) => s.model);
+  const sweep = useStepStore((s) => s.sweep);
+  const config = useStepStore((s) => s.config);
+  const busy = useStepStore((s) => s.busy);
+  const problem = useStepStore((s) => s.problem);
+  const setCapMb = useStepStore((s) => s.setCapMb);
+  const [hovered, setHovered] = useState<number | null>(null);
+  const hsdp = config.parallel.mode === "hsdp";
+  const computeMs = config.compute.forwardMs + config.compute.backwardMs + config.compute.optimizerMs;
+  return (
+    <div className="step-layout">
+      <StepControls />
+      <div className="step-main">
+        <section className="step-intro">
+          <div>
+            <h2>One training step, bucket by bucket</h2>
+            <p>
+              Backward produces gradients from the last layer to the first. DDP packs them into buckets (in
+              the order they became ready, the first capped at 1 MiB) and all-reduces each bucket as soon as
+              it is full, while backward goes on with earlier layers: only communication still running when
+              backward ends (<em>exposed</em>) lengthens the step. Small buckets start early but pay the
+              latency α many times; big ones move bytes well, but the last one waits for most of backward.
+            </p>
+          </div>
+          <ExportButton />
+        </section>
+        {model && (
+          <p className="muted small step-model-line" aria-live="polite">
+            {model.name}: {model.params.length.toLocaleString("en-US")} parameters, {bytes(model.bytes)} of
+            gradients
+            {busy ? " · computing…" : ""}
+          </p>
+        )}
+        {result && model ? (
+          <>
+            <Metrics m={result.metrics} baseline={result.baselineMetrics} />
+            <section className="panel" aria-label="Step timeline">
+              <div className="step-section-head">
+                <h3>Timeline (one GPU; every replica runs the same step)</h3>
+                <span className="muted small">
+                  colours = buckets · dashed line = end of backward
+                  {hsdp ? " · solid: reduce-scatter in the replica, faded: all-reduce across replicas" : ""}
+                </span>
+              </div>
+              <StepGantt
+                result={result}
+                params={model.params}
+                hsdp={hsdp}
+                hovered={hovered}
+                onHover={setHovered}
+              />
+            </section>
+            <div className="step-bottom">
+              <section className="panel" aria-label="Bucket size sweep">
+                <div className="step-section-head">
+                  <h3>Step time vs bucket_cap_mb</h3>
+                  <span className="muted small">40 sizes, 0.5–512 MiB</span>
+                </div>
+                {sweep ? (
+                  <SweepChart sweep={sweep} capMb={config.capMb} computeMs={computeMs} onPick={setCapMb} />
+                ) : (
+                  <p className="muted">Sweeping…</p>
+                )}
+              </section>
+              <section className="panel" aria-label="Buckets">
+                <div className="step-section-head">
+                  <h3>Buckets, in all-reduce order</h3>
+                  <span className="muted small">hover a row to find it in the timeline</span>
+                </div>
+                <BucketTable result={result} hovered={hovered} onHover={setHovered} />
+              </section>
+            </div>
+          </>
+        ) : (
+          <p className="muted panel">
+            {problem ? "Fix the parameter list (see the message under Model) to see its step." : "Computing…"}
+          </p>
+        )}
+      </div>
+    </div>
+  );
 }

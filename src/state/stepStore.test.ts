@@ -1,0 +1,59 @@
+import { describe, expect, it, vi } from "vitest";
+import { stepApi } from "../worker/stepApi.ts";
+import type { StepWorker } from "./stepClient.ts";
+import { createStepStore } from "./stepStore.ts";
+
+/** The real endpoints, called in-process, counting calls. */
+function fakeWorker() {
+  const w = {
+    stepRun: vi.fn(async (req: Parameters<typeof stepApi.stepRun>[0]) => stepApi.stepRun(req)),
+    stepSweep: vi.fn(async (req: Parameters<typeof stepApi.stepSweep>[0]) => stepApi.stepSweep(req)),
+    stepTrace: vi.fn(async (req: Parameters<typeof stepApi.stepTrace>[0]) => stepApi.stepTrace(req)),
+  };
+  return w;
+}
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe("step store", () => {
+  it("computes the preset, then recomputes on a cap change without redoing the sweep", async () => {
+    const w = fakeWorker();
+    const { store, start } = createStepStore(() => w as unknown as StepWorker);
+    await start();
+    await settle();
+    expect(store.getState().result?.buckets).toHaveLength(5);
+    expect(store.getState().sweep?.points).toHaveLength(40);
+    store.getState().setCapMb(1);
+    await settle();
+    expect(store.getState().result?.buckets).toHaveLength(35);
+    expect(w.stepSweep).toHaveBeenCalledTimes(1);
+    store.getState().setParallel({ replicas: 8 });
+    await settle();
+    expect(w.stepSweep).toHaveBeenCalledTimes(2);
+  });
+
+  it("reports a bad paste with its entry and clears the result", async () => {
+    const w = fakeWorker();
+    const { store, start } = createStepStore(() => w as unknown as StepWorker);
+    await start();
+    store
+      .getState()
+      .setPasteText('[{"name": "w", "shape": [4], "dtype": "float32"}, {"name": "b", "dtype": "float32"}]');
+    store.getState().applyPaste();
+    await settle();
+    expect(store.getState().problem).toMatchObject({ entry: 1 });
+    expect(store.getState().problem?.error).toMatch(/"b"/);
+    expect(store.getState().result).toBeNull();
+  });
+
+  it("takes a preset's compute times when it is picked", async () => {
+    const w = fakeWorker();
+    const { store } = createStepStore(() => w as unknown as StepWorker);
+    store.getState().pickPreset("llama3-8b");
+    await settle();
+    expect(store.getState().config.compute.forwardMs).toBeGreaterThan(100);
+    expect(store.getState().model?.params).toHaveLength(291);
+  });
+});

@@ -1,0 +1,278 @@
+import { useId } from "react";
+import { useStepStore } from "../../state/stepStore.ts";
+import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
+import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
+import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
+import { NumberField } from "./NumberField.tsx";
+import { mib } from "./units.ts";
+
+const SLIDER_STEPS = 1000;
+const LOG_RANGE = Math.log(SWEEP_MAX_MB / SWEEP_MIN_MB);
+
+/** Slider position ↔ cap in MiB on a log scale, snapped to two significant digits. */
+export function sliderToCap(v: number): number {
+  const raw = SWEEP_MIN_MB * Math.exp((LOG_RANGE * v) / SLIDER_STEPS);
+  return Number(raw.toPrecision(2));
+}
+function capToSlider(cap: number): number {
+  return Math.round((SLIDER_STEPS * Math.log(cap / SWEEP_MIN_MB)) / LOG_RANGE);
+}
+
+const PASTE_HINT = `[{"name": n, "shape": list(p.shape), "dtype": str(p.dtype)}
+ for n, p in model.named_parameters()]`;
+
+function ModelPicker() {
+  const source = useStepStore((s) => s.source);
+  const pasteText = useStepStore((s) => s.pasteText);
+  const problem = useStepStore((s) => s.problem);
+  const pickPreset = useStepStore((s) => s.pickPreset);
+  const setPasteText = useStepStore((s) => s.setPasteText);
+  const applyPaste = useStepStore((s) => s.applyPaste);
+  const pasteId = useId();
+  const value = source.kind === "preset" ? source.id : "paste";
+  return (
+    <fieldset className="step-group">
+      <legend>Model</legend>
+      <label className="step-field">
+        <span>Parameter list</span>
+        <select
+          value={value}
+          onChange={(e) => (e.target.value === "paste" ? applyPaste() : pickPreset(e.target.value))}
+        >
+          {PRESET_CATALOG.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+          <option value="paste">Pasted list</option>
+        </select>
+      </label>
+      <details className="step-paste" open={source.kind === "paste"}>
+        <summary>Paste your model's parameters</summary>
+        <p className="muted small">
+          Print this in Python and paste the output (JSON or Python's own print both work):
+        </p>
+        <pre className="mono small step-snippet">{PASTE_HINT}</pre>
+        <label htmlFor={pasteId} className="visually-hidden">
+          Parameter list to paste
+        </label>
+        <textarea
+          id={pasteId}
+          className="mono"
+          rows={6}
+          spellCheck={false}
+          placeholder='[{"name": "fc.weight", "shape": [1000, 2048], "dtype": "torch.float32"}, …]'
+          value={pasteText}
+          onChange={(e) => setPasteText(e.target.value)}
+        />
+        <button type="button" className="primary" onClick={applyPaste} disabled={pasteText.trim() === ""}>
+          Use pasted list
+        </button>
+      </details>
+      {problem && (
+        <p role="alert" className="error-text small step-problem">
+          {problem.error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+function BucketKnobs() {
+  const capMb = useStepStore((s) => s.config.capMb);
+  const firstBucketMb = useStepStore((s) => s.config.firstBucketMb);
+  const setCapMb = useStepStore((s) => s.setCapMb);
+  const setFirstBucketMb = useStepStore((s) => s.setFirstBucketMb);
+  const sliderId = useId();
+  return (
+    <fieldset className="step-group">
+      <legend>Buckets</legend>
+      <label htmlFor={sliderId} className="step-slider-label">
+        <span>bucket_cap_mb</span>
+        <strong className="mono" data-testid="cap-value">
+          {mib(capMb)} MiB
+        </strong>
+      </label>
+      <input
+        id={sliderId}
+        type="range"
+        className="step-slider"
+        aria-label="bucket_cap_mb (log scale)"
+        aria-valuetext={`${mib(capMb)} MiB`}
+        min={0}
+        max={SLIDER_STEPS}
+        value={capToSlider(capMb)}
+        onChange={(e) => setCapMb(sliderToCap(Number(e.target.value)))}
+      />
+      <div className="step-slider-scale muted small">
+        <span>{SWEEP_MIN_MB} MiB</span>
+        <button type="button" className="link-button" onClick={() => setCapMb(25)} disabled={capMb === 25}>
+          PyTorch default: 25
+        </button>
+        <span>{SWEEP_MAX_MB} MiB</span>
+      </div>
+      <NumberField
+        label="First bucket"
+        unit="MiB"
+        value={firstBucketMb}
+        min={0.001}
+        onChange={setFirstBucketMb}
+        title="dist._DEFAULT_FIRST_BUCKET_BYTES: 1 MiB"
+      />
+    </fieldset>
+  );
+}
+
+function ComputeKnobs() {
+  const compute = useStepStore((s) => s.config.compute);
+  const setCompute = useStepStore((s) => s.setCompute);
+  return (
+    <fieldset className="step-group">
+      <legend>Compute per step (one GPU)</legend>
+      <NumberField
+        label="Forward"
+        unit="ms"
+        value={compute.forwardMs}
+        onChange={(forwardMs) => setCompute({ forwardMs })}
+      />
+      <NumberField
+        label="Backward"
+        unit="ms"
+        value={compute.backwardMs}
+        onChange={(backwardMs) => setCompute({ backwardMs })}
+        title="Shared among the parameters in proportion to their element counts"
+      />
+      <NumberField
+        label="Optimizer"
+        unit="ms"
+        value={compute.optimizerMs}
+        onChange={(optimizerMs) => setCompute({ optimizerMs })}
+      />
+    </fieldset>
+  );
+}
+
+function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: string }) {
+  const link = useStepStore((s) => s.config.parallel[which]);
+  const setLink = useStepStore((s) => s.setLink);
+  const preset = linkPreset(link.id);
+  const edited = preset.alpha !== link.alpha || preset.bandwidth !== link.bandwidth;
+  return (
+    <div className="step-link">
+      <label className="step-field">
+        <span>{label}</span>
+        <select
+          value={link.id}
+          onChange={(e) => setLink(which, { ...linkPreset(e.target.value) })}
+          title={preset.source}
+        >
+          {LINK_PRESETS.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.label}
+              {l.id === link.id && edited ? " (edited)" : ""}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="step-pair">
+        <NumberField
+          label="α"
+          unit="µs"
+          value={Number((link.alpha * 1e6).toPrecision(6))}
+          onChange={(v) => setLink(which, { alpha: v / 1e6 })}
+          title="Latency per algorithm step"
+        />
+        <NumberField
+          label="B"
+          unit="GB/s"
+          min={0.001}
+          value={Number((link.bandwidth / 1e9).toPrecision(6))}
+          onChange={(v) => setLink(which, { bandwidth: v * 1e9 })}
+          title="Bandwidth per rank (bus bandwidth)"
+        />
+      </div>
+    </div>
+  );
+}
+
+function ParallelKnobs() {
+  const p = useStepStore((s) => s.config.parallel);
+  const setParallel = useStepStore((s) => s.setParallel);
+  const hsdp = p.mode === "hsdp";
+  return (
+    <fieldset className="step-group">
+      <legend>Data parallelism</legend>
+      <div className="step-segmented" role="radiogroup" aria-label="Mode">
+        {(["ddp", "hsdp"] as const).map((m) => (
+          <label key={m} className={p.mode === m ? "active" : ""}>
+            <input
+              type="radio"
+              name="step-mode"
+              checked={p.mode === m}
+              onChange={() => setParallel({ mode: m })}
+            />
+            {m === "ddp" ? "DDP" : "HSDP"}
+          </label>
+        ))}
+      </div>
+      <p className="muted small step-mode-note">
+        {hsdp
+          ? "Reduce-scatter inside each replica, then all-reduce of the shard across replicas (FTAR)."
+          : "One flat all-reduce over every GPU; across nodes the ring runs at the slower link."}
+      </p>
+      <div className="step-pair">
+        <NumberField
+          label={hsdp ? "GPUs per replica" : "GPUs per node"}
+          value={p.gpusPerReplica}
+          min={1}
+          max={1024}
+          step={1}
+          onChange={(v) => setParallel({ gpusPerReplica: Math.round(v) })}
+        />
+        <NumberField
+          label={hsdp ? "Replicas R" : "Nodes"}
+          value={p.replicas}
+          min={1}
+          max={100_000}
+          step={1}
+          onChange={(v) => setParallel({ replicas: Math.round(v) })}
+        />
+      </div>
+      <label
+        className="step-check"
+        title={hsdp ? "" : "Synchronous DDP cannot step without a rank: the whole job restarts."}
+      >
+        <input
+          type="checkbox"
+          checked={hsdp && p.missingReplica}
+          disabled={!hsdp || p.replicas < 2}
+          onChange={(e) => setParallel({ missingReplica: e.target.checked })}
+        />
+        One replica missing (FT-HSDP steps on with R−1)
+      </label>
+      <label className="step-field">
+        <span>Algorithm</span>
+        <select value={p.algorithm} onChange={(e) => setParallel({ algorithm: e.target.value as Algorithm })}>
+          {(Object.keys(ALGORITHM_LABELS) as Algorithm[]).map((a) => (
+            <option key={a} value={a}>
+              {ALGORITHM_LABELS[a]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <LinkKnobs which="intraLink" label={hsdp ? "Link inside a replica" : "Link inside a node"} />
+      <LinkKnobs which="interLink" label={hsdp ? "Link across replicas" : "Link across nodes"} />
+    </fieldset>
+  );
+}
+
+export function StepControls() {
+  return (
+    <aside className="step-controls panel" aria-label="Step knobs">
+      <ModelPicker />
+      <BucketKnobs />
+      <ParallelKnobs />
+      <ComputeKnobs />
+    </aside>
+  );
+}

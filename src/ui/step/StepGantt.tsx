@@ -1,0 +1,234 @@
+/**
+ * The step as a Gantt: compute and communication streams, with and without overlap, on one time
+ * axis. Backward is drawn in the colour of the bucket each gradient lands in, so a person can
+ * follow a bucket from its gradients to its all-reduce. Hovering a bucket names its parameters.
+ */
+import { scaleLinear } from "d3";
+import { type ReactNode, useState } from "react";
+import type { Bucket } from "../../step/bucketAssignment.ts";
+import type { Param } from "../../step/modelList.ts";
+import type { StepMetrics, StepResult, StepTimeline } from "../../step/stepTimeline.ts";
+import { bucketColor, bytes, gbps, ms } from "./units.ts";
+import { useWidth } from "./useWidth.ts";
+
+const LABEL_W = 150;
+const ROW_H = 22;
+const ROW_GAP = 6;
+const GROUP_GAP = 36;
+const TOP = 22;
+const AXIS_H = 26;
+
+interface Props {
+  result: StepResult;
+  params: readonly Param[];
+  hsdp: boolean;
+  hovered: number | null;
+  onHover(bucket: number | null): void;
+}
+
+/** Consecutive gradients of one bucket merged into one run, so thousands of parameters stay cheap to draw. */
+function backwardRuns(t: StepTimeline): { bucket: number; start: number; end: number }[] {
+  const runs: { bucket: number; start: number; end: number }[] = [];
+  for (const b of t.backward) {
+    const last = runs.at(-1);
+    if (last && last.bucket === b.bucket) last.end = b.end;
+    else runs.push({ bucket: b.bucket, start: b.start, end: b.end });
+  }
+  return runs;
+}
+
+function Tooltip({
+  bucket,
+  index,
+  t,
+  params,
+}: {
+  bucket: Bucket;
+  index: number;
+  t: StepTimeline;
+  params: readonly Param[];
+}) {
+  const c = t.comm[index];
+  const shown = bucket.params.slice(0, 8);
+  return (
+    <div className="step-tooltip" role="tooltip">
+      <div>
+        <strong>Bucket {index}</strong> · {bucket.dtype} · {bytes(bucket.bytes)} · {bucket.params.length}{" "}
+        parameter
+        {bucket.params.length === 1 ? "" : "s"}
+      </div>
+      {c && (
+        <div className="muted">
+          ready {ms(c.ready)} → reduced {ms(c.start)}–{ms(c.end)} · algbw {gbps(c.algbw)} · busbw{" "}
+          {gbps(c.busbw)}
+        </div>
+      )}
+      <ul className="mono">
+        {shown.map((i) => (
+          <li key={i}>
+            {params[i]?.name} <span className="muted">{bytes(params[i]?.bytes ?? 0)}</span>
+          </li>
+        ))}
+        {bucket.params.length > shown.length && (
+          <li className="muted">… {bucket.params.length - shown.length} more</li>
+        )}
+      </ul>
+    </div>
+  );
+}
+
+export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
+  const end = Math.max(result.baselineMetrics.stepMs, result.metrics.stepMs);
+  const x = scaleLinear()
+    .domain([0, end])
+    .range([LABEL_W, width - 12]);
+  const w = (a: number, b: number) => Math.max(0.5, x(b) - x(a));
+  const groups: { title: string; t: StepTimeline; m: StepMetrics }[] = [
+    { title: "With overlap (what DDP does)", t: result.overlapped, m: result.metrics },
+    { title: "Without overlap (all-reduce after backward)", t: result.baseline, m: result.baselineMetrics },
+  ];
+  const groupH = 2 * ROW_H + ROW_GAP + GROUP_GAP;
+  const height = TOP + groups.length * groupH + AXIS_H;
+  const dim = (b: number) => (hovered === null || hovered === b ? 1 : 0.25);
+  const hover = (b: number | null) => (e: React.PointerEvent) => {
+    onHover(b);
+    const box = ref.current?.getBoundingClientRect();
+    if (box && b !== null) setPointer({ x: e.clientX - box.left, y: e.clientY - box.top });
+  };
+
+  const rows: ReactNode[] = groups.map(({ title, t, m }, g) => {
+    const y0 = TOP + g * groupH;
+    const yc = y0 + 14;
+    const ym = yc + ROW_H + ROW_GAP;
+    const backwardEnd = t.backward.at(-1)?.end ?? t.forward.end;
+    const commEnd = t.comm.at(-1)?.end ?? backwardEnd;
+    return (
+      <g key={title}>
+        <text x={LABEL_W} y={y0 + 4} className="step-gantt-title">
+          {title}: <tspan fontWeight={700}>{ms(m.stepMs)}</tspan>
+        </text>
+        <text x={LABEL_W - 8} y={yc + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
+          compute
+        </text>
+        <text x={LABEL_W - 8} y={ym + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
+          communication
+        </text>
+        <rect x={LABEL_W} y={yc} width={width - 12 - LABEL_W} height={ROW_H} className="step-gantt-lane" />
+        <rect x={LABEL_W} y={ym} width={width - 12 - LABEL_W} height={ROW_H} className="step-gantt-lane" />
+        <rect
+          x={x(t.forward.start)}
+          y={yc}
+          width={w(t.forward.start, t.forward.end)}
+          height={ROW_H}
+          className="step-fwd"
+        >
+          <title>forward {ms(t.forward.end - t.forward.start)}</title>
+        </rect>
+        {x(t.forward.end) - x(t.forward.start) > 60 && (
+          <text
+            x={(x(t.forward.start) + x(t.forward.end)) / 2}
+            y={yc + ROW_H / 2 + 4}
+            textAnchor="middle"
+            className="step-bar-text"
+          >
+            forward
+          </text>
+        )}
+        {backwardRuns(t).map((r) => (
+          <rect
+            key={`b${r.start}`}
+            x={x(r.start)}
+            y={yc}
+            width={w(r.start, r.end)}
+            height={ROW_H}
+            fill={bucketColor(r.bucket)}
+            opacity={0.55 * dim(r.bucket)}
+            onPointerMove={hover(r.bucket)}
+            onPointerLeave={hover(null)}
+          />
+        ))}
+        <rect
+          x={x(t.optimizer.start)}
+          y={yc}
+          width={w(t.optimizer.start, t.optimizer.end)}
+          height={ROW_H}
+          className="step-opt"
+        >
+          <title>optimizer {ms(t.optimizer.end - t.optimizer.start)}</title>
+        </rect>
+        {t.comm.map((c) =>
+          c.phases.map((ph, k) => (
+            <rect
+              key={`c${c.bucket}-${ph.kind}`}
+              x={x(ph.start)}
+              y={ym}
+              width={w(ph.start, ph.end)}
+              height={ROW_H}
+              fill={bucketColor(c.bucket)}
+              opacity={(hsdp && k === 1 ? 0.6 : 1) * dim(c.bucket)}
+              className="step-comm"
+              data-bucket={c.bucket}
+              onPointerMove={hover(c.bucket)}
+              onPointerLeave={hover(null)}
+            />
+          )),
+        )}
+        <line
+          x1={x(backwardEnd)}
+          x2={x(backwardEnd)}
+          y1={yc - 4}
+          y2={ym + ROW_H + 4}
+          className="step-bwd-end"
+        />
+        {commEnd > backwardEnd + 1e-9 && (
+          <g className="step-exposed">
+            <line x1={x(backwardEnd)} x2={x(commEnd)} y1={ym + ROW_H + 6} y2={ym + ROW_H + 6} />
+            <text x={x(commEnd)} y={ym + ROW_H + 19} textAnchor="end">
+              exposed {ms(commEnd - backwardEnd)}
+            </text>
+          </g>
+        )}
+      </g>
+    );
+  });
+
+  const ticks = x.ticks(8);
+  const axisY = TOP + groups.length * groupH - 4;
+  const hoveredBucket = hovered === null ? undefined : result.buckets[hovered];
+  return (
+    <div className="step-gantt" ref={ref}>
+      <svg
+        width={width}
+        height={height}
+        role="img"
+        aria-label="Gantt of the step: compute and communication streams"
+      >
+        {rows}
+        <g className="step-axis">
+          <line x1={LABEL_W} x2={width - 12} y1={axisY} y2={axisY} />
+          {ticks.map((v) => (
+            <g key={v} transform={`translate(${x(v)},${axisY})`}>
+              <line y2={5} />
+              <text y={18} textAnchor="middle">
+                {v}
+              </text>
+            </g>
+          ))}
+          <text x={LABEL_W - 8} y={axisY + 18} textAnchor="end">
+            ms
+          </text>
+        </g>
+      </svg>
+      {hoveredBucket && hovered !== null && pointer && (
+        <div
+          className="step-tooltip-anchor"
+          style={{ left: Math.min(pointer.x + 14, width - 380), top: pointer.y + 14 }}
+        >
+          <Tooltip bucket={hoveredBucket} index={hovered} t={result.overlapped} params={params} />
+        </div>
+      )}
+    </div>
+  );
+}

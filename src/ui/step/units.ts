@@ -1,0 +1,36 @@
+/** How the step view writes times, sizes and rates. */
+import { schemeTableau10 } from "d3";
+
+/** Milliseconds, with more digits when small: "0.042 ms", "3.51 ms", "95.5 ms", "16,612 ms". */
+export function ms(x: number): string {
+  const a = Math.abs(x);
+  if (a >= 10_000) return `${Math.round(x).toLocaleString("en-US")} ms`;
+  if (a >= 100) return `${x.toFixed(1)} ms`;
+  if (a >= 1) return `${x.toFixed(2)} ms`;
+  return `${x.toFixed(3)} ms`;
+}
+
+/** Bytes in binary units, as bucket_cap_mb counts them. */
+export function bytes(b: number): string {
+  if (b >= 1024 ** 3) return `${(b / 1024 ** 3).toFixed(2)} GiB`;
+  if (b >= 1024 ** 2) return `${(b / 1024 ** 2).toFixed(2)} MiB`;
+  if (b >= 1024) return `${(b / 1024).toFixed(1)} KiB`;
+  return `${b} B`;
+}
+
+/** A cap in MiB with sensible precision: "0.50", "6.3", "25", "512". */
+export function mib(x: number): string {
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1).replace(/\.0$/, "");
+  if (x >= 1) return x.toFixed(2).replace(/0$/, "");
+  return x.toFixed(2);
+}
+
+export function gbps(bytesPerSecond: number): string {
+  return `${(bytesPerSecond / 1e9).toFixed(bytesPerSecond >= 1e11 ? 0 : 1)} GB/s`;
+}
+
+/** Bucket i's colour: one categorical palette, so a bucket looks the same on every row. */
+export function bucketColor(i: number): string {
+  return schemeTableau10[i % schemeTableau10.length] as string;
+}
