@@ -130,8 +130,9 @@ export function runFtHsdp(
   const { minReplicas, reconfigureSeconds, replicaRestartSeconds, catchUpSeconds, rejoinSeconds } = s.ft;
   const blocking = s.ft.catchUp === "blocking";
   // Indexed by phase; the detect phase's length depends on the failure and is set per failure.
-  const duration = [0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds];
-  const stallsIn = [false, true, false, blocking, true];
+  // Index LAST_PHASE + 1 is "healthy again": a zero-length step out of the last phase.
+  const duration = Float64Array.of(0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, 0);
+  const stallsIn = Uint8Array.of(0, 1, 0, blocking ? 1 : 0, 1, 0);
 
   const { phase, phaseEnd, queue } = replicaState(R);
   const rec = record ? new FtRecorder(R, trace.count) : null;
@@ -166,7 +167,7 @@ export function runFtHsdp(
     phaseEnd[r] = end;
     queue.upsert(r);
     if (stallsIn[p]) stallPhases++;
-    rec?.enter(r, p, start, end, stallsIn[p]!);
+    rec?.enter(r, p, start, end, stallsIn[p] === 1);
   };
 
   /** The current phase of r ends (or is cancelled) at t. */
@@ -206,7 +207,7 @@ export function runFtHsdp(
       const r = queue.top();
       const p = phase[r]!;
       leave(r, next);
-      enter(r, p + 1, next, next + (duration[p + 1] ?? 0));
+      enter(r, p + 1, next, next + duration[p + 1]!);
     } else {
       const r = trace.replica[i]!;
       if (phase[r] === HEALTHY) down++;

@@ -1,0 +1,140 @@
+/**
+ * `npm run bench`: how fast the cluster engine is (issue 2's targets: one 30-day run of the
+ * default scenario under 2 ms, 1,000 seeds under 2 s, in Node). Each case is warmed up, then
+ * timed several times; the table shows the median, and bench/results.json keeps every figure.
+ * Timings live here only, never in pass/fail tests.
+ */
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { runScenario } from "../src/sim/engine.ts";
+import { generateFailureTrace } from "../src/sim/failureTrace.ts";
+import { monteCarlo } from "../src/sim/monteCarlo.ts";
+import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
+
+interface Case {
+  name: string;
+  /** Failures simulated by one call of `run` (events that drive the engine). */
+  failures: number;
+  warmUp: number;
+  repeats: number;
+  run: () => void;
+  target?: { ms: number; label: string };
+}
+
+interface Row {
+  name: string;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  repeats: number;
+  failures: number;
+  failuresPerSecond: number;
+  target: string | null;
+  meetsTarget: boolean | null;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+function measure(c: Case): Row {
+  for (let i = 0; i < c.warmUp; i++) c.run();
+  const times: number[] = [];
+  for (let i = 0; i < c.repeats; i++) {
+    const t0 = performance.now();
+    c.run();
+    times.push(performance.now() - t0);
+  }
+  const medianMs = median(times);
+  return {
+    name: c.name,
+    medianMs,
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    repeats: c.repeats,
+    failures: c.failures,
+    failuresPerSecond: c.failures / (medianMs / 1000),
+    target: c.target ? c.target.label : null,
+    meetsTarget: c.target ? medianMs < c.target.ms : null,
+  };
+}
+
+const failuresOf = (s: Scenario, seeds = 1) => {
+  let n = 0;
+  for (let i = 0; i < seeds; i++) n += generateFailureTrace(s, (s.seed + i) >>> 0).count;
+  return n;
+};
+
+const s = DEFAULT_SCENARIO;
+const huge = parseScenario({ cluster: { gpus: 800_000, gpusPerHost: 8, replicas: 100_000 } });
+const MC_SEEDS = 1000;
+
+const cases: Case[] = [
+  {
+    name: "failure trace only (default, 30 days)",
+    failures: failuresOf(s),
+    warmUp: 300,
+    repeats: 301,
+    run: () => generateFailureTrace(s, s.seed),
+  },
+  {
+    name: "one run (default, 30 days)",
+    failures: failuresOf(s),
+    warmUp: 300,
+    repeats: 301,
+    run: () => runScenario(s),
+    target: { ms: 2, label: "< 2 ms" },
+  },
+  {
+    name: "one run, recorded (timelines, log, curves)",
+    failures: failuresOf(s),
+    warmUp: 100,
+    repeats: 101,
+    run: () => runScenario(s, { record: true }),
+  },
+  {
+    name: `Monte Carlo, ${MC_SEEDS.toLocaleString("en-US")} seeds (default)`,
+    failures: failuresOf(s, MC_SEEDS),
+    warmUp: 1,
+    repeats: 5,
+    run: () => monteCarlo(s, MC_SEEDS),
+    target: { ms: 2000, label: "< 2 s" },
+  },
+  {
+    name: "one run, 800K GPUs in 100K replicas",
+    failures: failuresOf(huge),
+    warmUp: 10,
+    repeats: 21,
+    run: () => runScenario(huge),
+  },
+];
+
+const rows = cases.map(measure);
+
+const fmt = (v: number, digits: number) =>
+  v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const table = [
+  ["case", "median ms", "min ms", "failures", "failures/s", "target"],
+  ...rows.map((r) => [
+    r.name,
+    fmt(r.medianMs, 3),
+    fmt(r.minMs, 3),
+    r.failures.toLocaleString("en-US"),
+    `${fmt(r.failuresPerSecond / 1e6, 2)} M`,
+    r.target === null ? "" : `${r.target} ${r.meetsTarget ? "✓" : "✗"}`,
+  ]),
+];
+const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+const lines = table.map((row) =>
+  row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "),
+);
+const machine = `Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}`;
+console.log(`${machine}\n`);
+console.log(lines.join("\n"));
+
+const out = join(import.meta.dirname, "results.json");
+writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);
+console.log(`\nwritten to ${out}`);
