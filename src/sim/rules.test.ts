@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf } from "./failureTrace.ts";
 import { parseScenario, type ScenarioInput } from "./scenario.ts";
+import { MAX_RECORDED_WRITES } from "./synchronous.ts";
 import { FtPhase, SyncState } from "./types.ts";
 
 const H = 10_800;
@@ -289,5 +290,23 @@ describe("the horizon", () => {
     // FT: 40 s on 3 of 4 replicas before the horizon.
     expect(r.ftHsdp.usefulSeconds).toBe(H - 100 + 40 * (3 / 4));
     expect(r.trace!.ft.end.every((e) => e <= H)).toBe(true);
+  });
+});
+
+describe("recording", () => {
+  it("leaves out individual checkpoint writes when there would be too many, and changes no metric", () => {
+    // A 0.4 s cycle over 10,800 s: 27,000 writes.
+    const overrides: ScenarioInput = { sync: { checkpointMinutes: 0.3 / 60, checkpointWriteSeconds: 0.1 } };
+    expect(H / 0.4).toBeGreaterThan(MAX_RECORDED_WRITES);
+    const s = scenario(overrides);
+    const rows = [{ time: 5000.2, host: 0 }];
+    const recorded = runOnTrace(s, failureTraceOf(s, rows), true);
+    const plain = runOnTrace(s, failureTraceOf(s, rows), false);
+    expect(recorded.synchronous).toEqual(plain.synchronous);
+    expect(recorded.synchronous.checkpoints).toBeGreaterThan(MAX_RECORDED_WRITES);
+    const t = recorded.trace!;
+    expect(t.sync.state.length).toBeLessThan(10);
+    expect(t.progress.synchronous.t.length).toBeLessThan(20);
+    expect(t.progress.synchronous.useful.at(-1)).toBe(plain.synchronous.usefulSeconds);
   });
 });

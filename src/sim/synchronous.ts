@@ -11,6 +11,8 @@ import type { FailureTrace } from "./failureTrace.ts";
 import { derived, type Scenario } from "./scenario.ts";
 import { type PolicyMetrics, type ProgressCurve, type SyncIntervals, SyncState } from "./types.ts";
 
+export const MAX_RECORDED_WRITES = 20_000;
+
 export interface SyncRecording {
   intervals: SyncIntervals;
   progress: ProgressCurve;
@@ -62,6 +64,10 @@ export function runSynchronous(
   const n = trace.count;
   const times = trace.time;
   const rec = record ? new SyncRecorder(new Float64Array(n), new Float64Array(n)) : null;
+  // A timeline of a million checkpoint writes helps nobody and could exhaust a tab's memory:
+  // past this many, the writes of a segment are left out of the recording, and its progress is
+  // drawn at the average rate up to its last completed checkpoint. The metrics are unaffected.
+  const recordEachWrite = C > 0 && H / cycle <= MAX_RECORDED_WRITES;
 
   let useful = 0;
   let lost = 0;
@@ -95,13 +101,14 @@ export function runSynchronous(
     const pending = Math.min(p, C);
     pendingFrom = a + k * cycle;
     if (rec) {
-      for (let j = 0; j < k; j++) {
+      for (let j = 0; j < (recordEachWrite ? k : 0); j++) {
         const writeEnd = a + (j + 1) * cycle;
         const writeStart = Math.min(a + j * cycle + C, writeEnd);
         rec.curve.point(writeStart, useful + (j + 1) * C);
         rec.interval(SyncState.checkpointing, writeStart, writeEnd);
         rec.curve.point(writeEnd, useful + (j + 1) * C);
       }
+      if (!recordEachWrite) rec.curve.point(pendingFrom, useful + k * C);
       // Computed, not summed, so rounding can never put it after b.
       const pendingEnd = p <= C ? b : pendingFrom + C;
       rec.curve.point(pendingEnd, useful + k * C + pending);
