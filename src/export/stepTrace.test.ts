@@ -82,4 +82,25 @@ describe("stepTrace (Perfetto / Trace Event JSON)", () => {
     const phases = events.filter((e) => e.pid === 1 && e.name.startsWith("reduce-scatter"));
     expect(phases.length).toBeGreaterThan(0);
   });
+
+  it("nests slices properly on every thread (Perfetto drops slices that straddle their parent)", () => {
+    for (const config of [DEFAULT_STEP_CONFIG, hsdpMissing, { ...hsdpMissing, capMb: 0.5 }]) {
+      const threads = new Map<string, StepTraceEvent[]>();
+      for (const e of traceOf(config)) {
+        if (e.ph !== "X") continue;
+        const key = `${e.pid}/${e.tid}`;
+        threads.set(key, [...(threads.get(key) ?? []), e]);
+      }
+      for (const xs of threads.values()) {
+        xs.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+        const open: number[] = [];
+        for (const x of xs) {
+          while (open.length > 0 && (open.at(-1) as number) <= x.ts) open.pop();
+          const end = x.ts + (x.dur ?? 0);
+          if (open.length > 0) expect(end).toBeLessThanOrEqual(open.at(-1) as number);
+          open.push(end);
+        }
+      }
+    }
+  });
 });

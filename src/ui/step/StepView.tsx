@@ -6,6 +6,7 @@ import { useState } from "react";
 import { downloadText } from "../../export/download.ts";
 import { useStepStore } from "../../state/stepStore.ts";
 import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
+import type { SweepResult } from "../../step/sweep.ts";
 import { pct } from "../format.ts";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
@@ -111,6 +112,12 @@ function BucketTable({
   );
 }
 
+/** Every size within 0.5 % of the best: compute dwarfs communication, or it is hidden at any size. */
+function flatSweep(sweep: SweepResult): boolean {
+  const times = sweep.points.map((p) => p.stepMs);
+  return Math.max(...times) <= 1.005 * Math.min(...times);
+}
+
 function ExportButton() {
   const exportTrace = useStepStore((s) => s.exportTrace);
   const [error, setError] = useState<string | null>(null);
@@ -191,7 +198,10 @@ export function StepView() {
               <section className="panel" aria-label="Bucket size sweep">
                 <div className="step-section-head">
                   <h3>Step time vs bucket_cap_mb</h3>
-                  <span className="muted small">40 sizes, 0.5–512 MiB</span>
+                  <span className="muted small">
+                    40 sizes, 0.5–512 MiB
+                    {sweep && flatSweep(sweep) ? " · flat: the size barely matters here" : ""}
+                  </span>
                 </div>
                 {sweep ? (
                   <SweepChart sweep={sweep} capMb={config.capMb} computeMs={computeMs} onPick={setCapMb} />
