@@ -5,7 +5,7 @@
  * Timings live here only, never in pass/fail tests.
  */
 import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { runScenario } from "../src/sim/engine.ts";
 import { generateFailureTrace } from "../src/sim/failureTrace.ts";
@@ -131,7 +131,10 @@ const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.le
 const lines = table.map((row) =>
   row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  "),
 );
-const machine = `Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}`;
+// The load average says how much other work shared the CPUs: medians are wall-clock times.
+const machine = `Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} × ${cpus().length}, load average ${loadavg()
+  .map((l) => l.toFixed(2))
+  .join(" ")}`;
 console.log(`${machine}\n`);
 console.log(lines.join("\n"));
 
