@@ -133,4 +133,56 @@ describe("assignBuckets (PyTorch's rebuilt buckets)", () => {
       expect(buckets.at(-1)?.params.at(-1)).toBe(byName("conv1.weight"));
     });
   });
+
+  describe("ResNet-18, against all-reduce sizes PyTorch itself produced", () => {
+    /** torchvision's resnet18().named_parameters(), built from its layer shapes. */
+    function resnet18(): Param[] {
+      const list: [string, number[]][] = [
+        ["conv1.weight", [64, 3, 7, 7]],
+        ["bn1.weight", [64]],
+        ["bn1.bias", [64]],
+      ];
+      let inC = 64;
+      for (const [layer, c] of [
+        [1, 64],
+        [2, 128],
+        [3, 256],
+        [4, 512],
+      ] as const) {
+        for (const block of [0, 1]) {
+          const p = `layer${layer}.${block}`;
+          const cin = block === 0 ? inC : c;
+          list.push(
+            [`${p}.conv1.weight`, [c, cin, 3, 3]],
+            [`${p}.bn1.weight`, [c]],
+            [`${p}.bn1.bias`, [c]],
+            [`${p}.conv2.weight`, [c, c, 3, 3]],
+            [`${p}.bn2.weight`, [c]],
+            [`${p}.bn2.bias`, [c]],
+          );
+          if (block === 0 && layer > 1) {
+            list.push(
+              [`${p}.downsample.0.weight`, [c, cin, 1, 1]],
+              [`${p}.downsample.1.weight`, [c]],
+              [`${p}.downsample.1.bias`, [c]],
+            );
+          }
+        }
+        inC = c;
+      }
+      list.push(["fc.weight", [1000, 512]], ["fc.bias", [1000]]);
+      return list.map(([name, shape]) => makeParam({ name, shape, dtype: "float32" }));
+    }
+
+    it("matches the NCCL all-reduce sizes reported from DDP on ResNet-18 (pytorch/pytorch#48880)", () => {
+      // The issue measured, per step, all-reduces of 2,052,000 / 28,852,224 / 15,853,824 bytes with
+      // the default 25 MiB cap and 2,052,000 / 38,297,600 / 6,408,448 with bucket_cap_mb=35.
+      const ps = resnet18();
+      expect(ps.reduce((s, p) => s + p.numel, 0)).toBe(11_689_512);
+      const sizes = (capMb: number) =>
+        assignBuckets(ps, { capBytes: mibToBytes(capMb), firstBucketBytes: MIB }).map((b) => b.bytes);
+      expect(sizes(25)).toEqual([2_052_000, 28_852_224, 15_853_824]);
+      expect(sizes(35)).toEqual([2_052_000, 38_297_600, 6_408_448]);
+    });
+  });
 });
