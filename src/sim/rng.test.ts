@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { Rng } from "./rng.ts";
+
+const draws = (seed: number, n: number, f: (r: Rng) => number) => {
+  const r = new Rng(seed);
+  return Array.from({ length: n }, () => f(r));
+};
+
+describe("Rng", () => {
+  it("repeats its sequence for a seed, and consecutive seeds give unrelated sequences", () => {
+    expect(draws(42, 100, (r) => r.uniform())).toEqual(draws(42, 100, (r) => r.uniform()));
+    const a = draws(1, 1000, (r) => r.uniform());
+    const b = draws(2, 1000, (r) => r.uniform());
+    // Pearson correlation of the two sequences: about 0 ± 1/√1000 for independent ones.
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const ma = mean(a);
+    const mb = mean(b);
+    const cov = mean(a.map((x, i) => (x - ma) * (b[i]! - mb)));
+    const sd = (xs: number[], m: number) => Math.sqrt(mean(xs.map((x) => (x - m) ** 2)));
+    expect(Math.abs(cov / (sd(a, ma) * sd(b, mb)))).toBeLessThan(4 / Math.sqrt(1000));
+  });
+
+  it("draws uniforms in [0, 1) on the 2^-53 grid, evenly spread", () => {
+    const n = 20_000;
+    const us = draws(7, n, (r) => r.uniform());
+    expect(us.every((u) => u >= 0 && u < 1 && Number.isInteger(u * 2 ** 53))).toBe(true);
+    // Kolmogorov–Smirnov distance against U(0, 1); 1.63/√n is its 1 % critical value.
+    const sorted = [...us].sort((x, y) => x - y);
+    const ks = Math.max(...sorted.map((u, i) => Math.max((i + 1) / n - u, u - i / n)));
+    expect(ks).toBeLessThan(1.63 / Math.sqrt(n));
+  });
+
+  it("draws exponentials with mean 1/rate", () => {
+    const n = 20_000;
+    const rate = 0.25;
+    const xs = draws(9, n, (r) => r.exponential(rate));
+    expect(xs.every((x) => x >= 0 && Number.isFinite(x))).toBe(true);
+    const mean = xs.reduce((s, x) => s + x, 0) / n;
+    // The standard deviation of an exponential equals its mean.
+    expect(Math.abs(mean - 1 / rate)).toBeLessThan((4 * (1 / rate)) / Math.sqrt(n));
+  });
+
+  it("draws integers below n, each about equally often", () => {
+    const counts = new Array(5).fill(0);
+    for (const k of draws(3, 10_000, (r) => r.below(5))) counts[k]++;
+    for (const c of counts) expect(Math.abs(c - 2000)).toBeLessThan(4 * Math.sqrt(2000 * 0.8));
+  });
+});
