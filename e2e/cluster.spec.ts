@@ -53,7 +53,7 @@ test("a share link in a fresh browser shows the same numbers as the CLI", async 
   await page.goto(`/${hash}`);
   await expect(page.getByTestId("ettr-synchronous")).toHaveText(pct(expected.synchronous.ettr.mean));
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(pct(expected.ftHsdp.ettr.mean));
-  await expect(page.getByLabel("Replicas (R)")).toHaveValue("16");
+  await expect(page.getByLabel("Replicas (R)", { exact: true })).toHaveValue("16");
   await context.close();
 });
 
@@ -74,7 +74,7 @@ test("knobs validate, update the results and the link", async ({ page, context }
   const ft = page.getByTestId("ettr-ftHsdp");
   await expect(ft).toHaveText(PERCENT);
   const before = await ft.textContent();
-  const replicas = page.getByLabel("Replicas (R)");
+  const replicas = page.getByLabel("Replicas (R)", { exact: true });
   await replicas.fill("10");
   await expect(page.getByRole("alert").filter({ hasText: "cluster.replicas" })).toContainText("12,288 hosts");
   await expect(ft).toHaveText(before ?? "");
@@ -86,5 +86,5 @@ test("knobs validate, update the results and the link", async ({ page, context }
   const other = await context.newPage();
   await other.goto(page.url());
   await expect(other.getByTestId("ettr-ftHsdp")).toHaveText(after ?? "");
-  await expect(other.getByLabel("Replicas (R)")).toHaveValue("48");
+  await expect(other.getByLabel("Replicas (R)", { exact: true })).toHaveValue("48");
 });
