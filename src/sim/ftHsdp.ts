@@ -103,15 +103,31 @@ class FtRecorder {
     if (owners.size > 0) this.stallPerFailure[this.failureOf[owners.top()]!]! += dt;
   }
 
+  /**
+   * The intervals, clipped to the horizon, without the empty ones: a phase entered at the very
+   * instant a new failure cancels it.
+   */
   build(H: number): FtRecording {
+    const replica = this.replica.toArray();
+    const phase = this.phase.toArray();
+    const start = this.start.toArray();
     const end = this.end.toArray();
-    for (let i = 0; i < end.length; i++) if (end[i]! > H) end[i] = H;
+    let kept = 0;
+    for (let i = 0; i < end.length; i++) {
+      const e = Math.min(end[i]!, H);
+      if (e <= start[i]!) continue;
+      replica[kept] = replica[i]!;
+      phase[kept] = phase[i]!;
+      start[kept] = start[i]!;
+      end[kept] = e;
+      kept++;
+    }
     return {
       intervals: {
-        replica: this.replica.toArray(),
-        phase: this.phase.toArray(),
-        start: this.start.toArray(),
-        end,
+        replica: replica.slice(0, kept),
+        phase: phase.slice(0, kept),
+        start: start.slice(0, kept),
+        end: end.slice(0, kept),
       },
       stalls: { start: this.stallStart.toArray(), end: this.stallEnd.toArray() },
       progress: this.curve.build(),

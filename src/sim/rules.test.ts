@@ -147,6 +147,20 @@ describe("FT-HSDP: a failure during a replica's recovery restarts its phase sequ
     expect(r.ftHsdp.stallSeconds).toBe(60 + 20 + 60 + 120);
   });
 
+  it("at the very instant a phase ends: the new sequence starts, and no empty phase is drawn", () => {
+    const r = run([
+      { time: 1000, host: 0 },
+      { time: 1060, host: 0 },
+    ]);
+    expect(ftRows(r, 0)).toEqual([
+      [FtPhase.detect, 1000, 1060],
+      [FtPhase.detect, 1060, 1120],
+      [FtPhase.restart, 1120, 1540],
+      [FtPhase.rejoin, 1540, 1660],
+    ]);
+    expect(r.ftHsdp.stallSeconds).toBe(120 + 120);
+  });
+
   it("a failure of another replica leaves the first one's phases alone", () => {
     const r = run([
       { time: 1000, host: 0 },
