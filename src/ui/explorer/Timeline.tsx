@@ -14,6 +14,7 @@ import { type HoverInfo, type Palette, readPalette, TimelineRenderer } from "./t
 
 /** The narrowest window the zoom allows: seconds are still readable. */
 const MIN_WINDOW_SECONDS = 10;
+const STORE_EVERY_MS = 150;
 
 interface Props {
   scenario: Scenario;
@@ -40,6 +41,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     window: TimeWindow;
     lastStored: TimeWindow | null;
     frame: number;
+    storeTimer: number;
     measures: number;
   }>({
     renderer: null,
@@ -49,6 +51,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     window: [0, 1],
     lastStored: null,
     frame: 0,
+    storeTimer: 0,
     measures: 0,
   });
 
@@ -124,11 +127,18 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         s.transform = t;
         const toTime = (x: number) => ((t.invertX(x) - L.plotLeft) / L.plotWidth) * H;
         s.window = [Math.max(0, toTime(L.plotLeft)), Math.min(H, toTime(L.plotLeft + L.plotWidth))];
-        const whole = t.k === 1;
-        s.lastStored = whole ? null : s.window;
-        explorerStore.getState().setWindow(s.lastStored);
         requestDraw();
-      });
+        // The store (and the React views that follow it) hears of the window at most every
+        // STORE_EVERY_MS while a gesture lasts, so panning costs one canvas draw per frame.
+        if (!s.storeTimer) s.storeTimer = window.setTimeout(storeWindow, STORE_EVERY_MS);
+      })
+      .on("end", storeWindow);
+    function storeWindow() {
+      clearTimeout(s.storeTimer);
+      s.storeTimer = 0;
+      s.lastStored = s.transform.k === 1 ? null : s.window;
+      explorerStore.getState().setWindow(s.lastStored);
+    }
     s.zoom = z;
     fitCanvas();
     sel.call(z).on("dblclick.zoom", null);
@@ -155,7 +165,9 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       unsub();
       sel.on(".zoom", null);
       cancelAnimationFrame(s.frame);
+      clearTimeout(s.storeTimer);
       s.frame = 0;
+      s.storeTimer = 0;
       s.renderer = null;
     };
   }, [scenario, trace, canvasRef, requestDraw, transformFor]);
