@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 
 /** Twenty 1 MiB float32 gradients, as `named_parameters()` would list them. */
@@ -62,4 +63,13 @@ test("exports the step as a Perfetto trace", async ({ page }) => {
   expect(names).toContain("thread_name");
   expect(trace.traceEvents.some((e) => e.ph === "X" && e.name.startsWith("all-reduce bucket"))).toBe(true);
   expect(trace.traceEvents.some((e) => e.ph === "s")).toBe(true);
+});
+
+test("the step view has no accessibility violations axe can find", async ({ page }) => {
+  await openStepTab(page);
+  await expect(page.getByTestId("sweep-best")).toBeVisible();
+  const results = await new AxeBuilder({ page }).include(".step-layout").analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+  ).toEqual([]);
 });
