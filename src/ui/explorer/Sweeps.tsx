@@ -21,7 +21,7 @@ import { count, pct } from "../format.ts";
 import { useWidth } from "./useWidth.ts";
 
 const H = 300;
-const M = { top: 16, right: 20, bottom: 44, left: 56 };
+const M = { top: 34, right: 20, bottom: 44, left: 56 };
 
 export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
   const sweep = useExplorerStore((s) => s.sweep);
@@ -237,14 +237,17 @@ function SweepChart({
           >
             ETTR
           </text>
-          <g transform={`translate(${innerW - 210},${innerH - 46})`} className="sweep-legend">
-            <rect className="band band-ft" width={14} height={10} y={0} />
+          {/* Above the plot, where no curve can run under it. */}
+          <g transform="translate(0,-26)" className="sweep-legend">
+            <rect className="band band-ft" width={14} height={10} />
+            <line className="mean-ft" x1={0} x2={14} y1={5} y2={5} />
             <text x={20} y={9}>
-              FT-HSDP mean, p5–p95
+              FT-HSDP: mean, band p5–p95
             </text>
-            <rect className="band band-sync" width={14} height={10} y={18} />
-            <text x={20} y={27}>
-              Synchronous mean, p5–p95
+            <rect className="band band-sync" x={200} width={14} height={10} />
+            <line className="mean-sync" x1={200} x2={214} y1={5} y2={5} />
+            <text x={220} y={9}>
+              Synchronous: mean, band p5–p95
             </text>
           </g>
         </g>
