@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validScenario } from "../sim/scenario.test.ts";
+import { validScenario } from "../sim/scenario.arbitrary.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
 import {
   decodeScenarioLink,

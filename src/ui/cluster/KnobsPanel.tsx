@@ -19,8 +19,8 @@ type Patch = (s: Scenario) => unknown;
 
 /** How the enum values read in a menu (the scenario JSON keeps its own spelling). */
 const OPTION_LABELS: Record<string, string> = {
-  poisson: "Poisson (random)",
-  fixed: "Fixed (every 1/λ)",
+  poisson: "Poisson",
+  fixed: "Fixed (1/λ)",
   nonBlocking: "Non-blocking",
   blocking: "Blocking",
 };
