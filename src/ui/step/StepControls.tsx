@@ -49,10 +49,10 @@ function ModelPicker() {
       </label>
       <details className="step-paste" open={source.kind === "paste"}>
         <summary>Paste your model's parameters</summary>
-        <p className="muted small">
+        <p className="muted step-small">
           Print this in Python and paste the output (JSON or Python's own print both work):
         </p>
-        <pre className="mono small step-snippet">{PASTE_HINT}</pre>
+        <pre className="mono step-small step-snippet">{PASTE_HINT}</pre>
         <label htmlFor={pasteId} className="visually-hidden">
           Parameter list to paste
         </label>
@@ -70,7 +70,7 @@ function ModelPicker() {
         </button>
       </details>
       {problem && (
-        <p role="alert" className="error-text small step-problem">
+        <p role="alert" className="error-text step-small step-problem">
           {problem.error}
         </p>
       )}
@@ -104,7 +104,7 @@ function BucketKnobs() {
         value={capToSlider(capMb)}
         onChange={(e) => setCapMb(sliderToCap(Number(e.target.value)))}
       />
-      <div className="step-slider-scale muted small">
+      <div className="step-slider-scale muted step-small">
         <span>{SWEEP_MIN_MB} MiB</span>
         <button type="button" className="link-button" onClick={() => setCapMb(25)} disabled={capMb === 25}>
           PyTorch default: 25
@@ -215,7 +215,7 @@ function ParallelKnobs() {
           </label>
         ))}
       </div>
-      <p className="muted small step-mode-note">
+      <p className="muted step-small step-mode-note">
         {hsdp
           ? "Reduce-scatter inside each replica, then all-reduce of the shard across replicas (FTAR)."
           : "One flat all-reduce over every GPU; across nodes the ring runs at the slower link."}

@@ -27,11 +27,11 @@ function Metric({
 }) {
   return (
     <div className="step-metric">
-      <div className="muted small">{label}</div>
+      <div className="muted step-small">{label}</div>
       <div className="step-metric-value" data-testid={testId}>
         {value}
       </div>
-      {note && <div className="muted small">{note}</div>}
+      {note && <div className="muted step-small">{note}</div>}
     </div>
   );
 }
@@ -135,7 +135,7 @@ function ExportButton() {
       >
         Export to Perfetto (.json)
       </button>
-      {error && <span className="error-text small">{error}</span>}
+      {error && <span className="error-text step-small">{error}</span>}
     </span>
   );
 }
@@ -169,7 +169,7 @@ export function StepView() {
           <ExportButton />
         </section>
         {model && (
-          <p className="muted small step-model-line" aria-live="polite">
+          <p className="muted step-small step-model-line" aria-live="polite">
             {model.name}: {model.params.length.toLocaleString("en-US")} parameters, {bytes(model.bytes)} of
             gradients
             {busy ? " · computing…" : ""}
@@ -181,7 +181,7 @@ export function StepView() {
             <section className="panel" aria-label="Step timeline">
               <div className="step-section-head">
                 <h3>Timeline (one GPU; every replica runs the same step)</h3>
-                <span className="muted small">
+                <span className="muted step-small">
                   colours = buckets · dashed line = end of backward
                   {hsdp ? " · solid: reduce-scatter in the replica, faded: all-reduce across replicas" : ""}
                 </span>
@@ -198,7 +198,7 @@ export function StepView() {
               <section className="panel" aria-label="Bucket size sweep">
                 <div className="step-section-head">
                   <h3>Step time vs bucket_cap_mb</h3>
-                  <span className="muted small">
+                  <span className="muted step-small">
                     40 sizes, 0.5–512 MiB
                     {sweep && flatSweep(sweep) ? " · flat: the size barely matters here" : ""}
                   </span>
@@ -212,7 +212,7 @@ export function StepView() {
               <section className="panel" aria-label="Buckets">
                 <div className="step-section-head">
                   <h3>Buckets, in all-reduce order</h3>
-                  <span className="muted small">hover a row to find it in the timeline</span>
+                  <span className="muted step-small">hover a row to find it in the timeline</span>
                 </div>
                 <BucketTable result={result} hovered={hovered} onHover={setHovered} />
               </section>
