@@ -241,10 +241,15 @@ export class TimelineRenderer {
       .sort((a, b) => a - b);
     for (const k of kinds) {
       ctx.fillStyle = styles[k] as string | CanvasPattern;
+      let alpha = -1;
       for (let i = 0; i < r.n; i++) {
         if (r.kind[i] !== k) continue;
         // A merged column is painted as strongly as its intervals cover it.
-        ctx.globalAlpha = 0.12 + 0.88 * (r.cover[i] as number);
+        const a = 0.12 + 0.88 * (r.cover[i] as number);
+        if (a !== alpha) {
+          ctx.globalAlpha = a;
+          alpha = a;
+        }
         ctx.fillRect(r.x0[i] as number, y, (r.x1[i] as number) - (r.x0[i] as number), h);
       }
     }
@@ -257,30 +262,31 @@ export class TimelineRenderer {
     // Dense failures (zoomed far out) become short ticks along the lane's top edge, not a carpet.
     const dense = r.n > this.layout.plotWidth / 14;
     const size = dense ? 0 : Math.min(7, h - 1);
-    if (dense) ctx.globalAlpha = 0.55;
-    for (let i = 0; i < r.n; i++) {
-      const x = Math.round(r.x0[i] as number) + 0.5;
-      const hang = r.kind[i] === 2;
+    // One path per class: a single fill call however many markers are visible.
+    for (const hang of [false, true]) {
       ctx.fillStyle = hang ? p.hang : p.text;
-      if (size < 4) {
-        ctx.fillRect(x - 0.5, y, 1, Math.min(h, 4));
-      } else if (hang) {
-        // A diamond: hangs are found by a watchdog, not by the process dying.
-        ctx.beginPath();
-        ctx.moveTo(x, y);
-        ctx.lineTo(x + size / 2, y + size / 2);
-        ctx.lineTo(x, y + size);
-        ctx.lineTo(x - size / 2, y + size / 2);
-        ctx.closePath();
-        ctx.fill();
-      } else {
-        ctx.beginPath();
-        ctx.moveTo(x - size / 2, y);
-        ctx.lineTo(x + size / 2, y);
-        ctx.lineTo(x, y + size);
-        ctx.closePath();
-        ctx.fill();
+      ctx.globalAlpha = dense ? 0.55 : 1;
+      ctx.beginPath();
+      for (let i = 0; i < r.n; i++) {
+        if ((r.kind[i] === 2) !== hang) continue;
+        const x = Math.round(r.x0[i] as number) + 0.5;
+        if (size < 4) {
+          ctx.rect(x - 0.5, y, 1, Math.min(h, 4));
+        } else if (hang) {
+          // A diamond: hangs are found by a watchdog, not by the process dying.
+          ctx.moveTo(x, y);
+          ctx.lineTo(x + size / 2, y + size / 2);
+          ctx.lineTo(x, y + size);
+          ctx.lineTo(x - size / 2, y + size / 2);
+          ctx.closePath();
+        } else {
+          ctx.moveTo(x - size / 2, y);
+          ctx.lineTo(x + size / 2, y);
+          ctx.lineTo(x, y + size);
+          ctx.closePath();
+        }
       }
+      ctx.fill();
     }
     ctx.globalAlpha = 1;
   }
