@@ -302,7 +302,9 @@ function WindowText() {
   const w = useExplorerStore((s) => s.window);
   return (
     <span className="muted timeline-window" data-testid="timeline-window" aria-live="polite">
-      {w ? `Showing ${duration(w[1] - w[0])} from ${formatClock(w[0])}` : "Showing the whole run"}
+      {w
+        ? `Showing ${duration(w[1] - w[0])} from ${formatClock(w[0])}`
+        : "Showing the whole run: scroll or press + to zoom in"}
     </span>
   );
 }
