@@ -239,22 +239,37 @@ export class TimelineRenderer {
     const kinds = Object.keys(styles)
       .map(Number)
       .sort((a, b) => a - b);
+    let issued = 0;
     for (const k of kinds) {
       ctx.fillStyle = styles[k] as string | CanvasPattern;
+      // Neighbouring marks of one kind and (quantised) strength become one rectangle.
+      let a0 = 0;
+      let a1 = -1;
       let alpha = -1;
+      const flush = () => {
+        if (a1 <= a0) return;
+        ctx.globalAlpha = alpha;
+        ctx.fillRect(a0, y, a1 - a0, h);
+        issued++;
+      };
       for (let i = 0; i < r.n; i++) {
         if (r.kind[i] !== k) continue;
         // A merged column is painted as strongly as its intervals cover it.
-        const a = 0.12 + 0.88 * (r.cover[i] as number);
-        if (a !== alpha) {
-          ctx.globalAlpha = a;
-          alpha = a;
+        const a = Math.round((0.12 + 0.88 * (r.cover[i] as number)) * 16) / 16;
+        const x0 = r.x0[i] as number;
+        if (a === alpha && x0 <= a1 + 0.01) {
+          a1 = Math.max(a1, r.x1[i] as number);
+          continue;
         }
-        ctx.fillRect(r.x0[i] as number, y, (r.x1[i] as number) - (r.x0[i] as number), h);
+        flush();
+        a0 = x0;
+        a1 = r.x1[i] as number;
+        alpha = a;
       }
+      flush();
     }
     ctx.globalAlpha = 1;
-    return r.n;
+    return issued;
   }
 
   private drawMarkers(ctx: CanvasRenderingContext2D, y: number, h: number, p: Palette): void {
@@ -267,11 +282,19 @@ export class TimelineRenderer {
       ctx.fillStyle = hang ? p.hang : p.text;
       ctx.globalAlpha = dense ? 0.55 : 1;
       ctx.beginPath();
+      let tickStart = 0;
+      let tickEnd = 0;
       for (let i = 0; i < r.n; i++) {
         if ((r.kind[i] === 2) !== hang) continue;
         const x = Math.round(r.x0[i] as number) + 0.5;
         if (size < 4) {
-          ctx.rect(x - 0.5, y, 1, Math.min(h, 4));
+          // Ticks in neighbouring columns join into one rectangle.
+          if (x - 0.5 === tickEnd) tickEnd++;
+          else {
+            if (tickEnd > tickStart) ctx.rect(tickStart, y, tickEnd - tickStart, Math.min(h, 4));
+            tickStart = x - 0.5;
+            tickEnd = x + 0.5;
+          }
         } else if (hang) {
           // A diamond: hangs are found by a watchdog, not by the process dying.
           ctx.moveTo(x, y);
@@ -286,6 +309,7 @@ export class TimelineRenderer {
           ctx.closePath();
         }
       }
+      if (tickEnd > tickStart) ctx.rect(tickStart, y, tickEnd - tickStart, Math.min(h, 4));
       ctx.fill();
     }
     ctx.globalAlpha = 1;
