@@ -37,6 +37,13 @@ describe("buildSweep", () => {
     expect(pts.at(-1)?.x).toBeGreaterThan(SWEEP_GPU_RANGE.max * 0.99);
   });
 
+  it("the cluster-size range stretches to take in a cluster outside 1K–200K", () => {
+    const small = parseScenario({ cluster: { gpus: 64, gpusPerHost: 8, replicas: 4 } });
+    const pts = buildSweep(small, "gpus", 12);
+    expect(pts[0]?.x).toBe(64);
+    expect(pts.at(-1)?.x).toBeGreaterThan(SWEEP_GPU_RANGE.max * 0.99);
+  });
+
   it("the MTBF axis sets the failure rate so the job's MTBF is the point's x", () => {
     for (const p of buildSweep(DEFAULT_SCENARIO, "mtbf", 9)) {
       expect(derived(p.scenario).mtbfSeconds / 60).toBeCloseTo(p.x, 6);

@@ -107,9 +107,12 @@ function withinFailureBound(s: Scenario): boolean {
 function gpuPoints(base: Scenario, n: number): SweepPoint[] {
   const unit = base.cluster.gpusPerHost * base.cluster.replicas;
   const xs = distinctSorted(
-    logSpaced(SWEEP_GPU_RANGE.min, SWEEP_GPU_RANGE.max, n).map((g) =>
-      Math.max(unit, Math.round(g / unit) * unit),
-    ),
+    // 1K–200K GPUs, stretched to take in the base cluster so its own point is on the curve.
+    logSpaced(
+      Math.min(SWEEP_GPU_RANGE.min, base.cluster.gpus),
+      Math.max(SWEEP_GPU_RANGE.max, base.cluster.gpus),
+      n,
+    ).map((g) => Math.max(unit, Math.round(g / unit) * unit)),
   );
   return xs.map((gpus) => ({ x: gpus, scenario: { ...base, cluster: { ...base.cluster, gpus } } }));
 }

@@ -253,8 +253,10 @@ function SweepChart({
         </g>
       </svg>
       <p className="muted small">
-        Varying {info.label.toLowerCase()} of “{baseName}”; every other knob as it was. The dashed line marks
-        the scenario now loaded.
+        Varying {info.label.toLowerCase()} of “{baseName}”; every other knob as it was.{" "}
+        {currentX !== null && currentX >= lo && currentX <= hi
+          ? "The dashed line marks the scenario now loaded."
+          : "The scenario now loaded lies outside this range."}
       </p>
       {error && <p className="error-text">{error}</p>}
     </div>

@@ -280,7 +280,6 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         {tip && (
           <div
             className="timeline-tip"
-            role="status"
             data-testid="timeline-tooltip"
             style={{
               left: Math.min(tip.x + 14, wrapWidth - 360),
