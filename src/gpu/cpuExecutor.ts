@@ -1,6 +1,6 @@
 /**
  * The CPU fallback: the same schedules run over typed arrays, for when there is no WebGPU (and as
- * the bench's CPU row). Sums are stored to float32 after each operation, as the GPU kernels do.
+ * the bench's CPU row). Sums are rounded to float32 after each addition, as the GPU kernels do.
  */
 import type { BufRef, Op, Schedule } from "./schedule.ts";
 
@@ -32,11 +32,14 @@ export function runOpCpu(op: Op, b: CpuBuffers): void {
   } else if (srcs.length === 2 && second) {
     for (let i = offset; i < end; i++) dst[i] = (first[i] as number) + (second[i] as number);
   } else {
-    for (let i = offset; i < end; i++) {
-      let s = 0;
-      for (const a of srcs) s += a[i] as number;
-      dst[i] = s;
+    // Source by source (streaming, like the GPU's grouped dispatches), not element by element.
+    const firstSum = srcs.indexOf(dst) >= 0 ? dst : null;
+    const rest = srcs.filter((a) => a !== firstSum);
+    if (!firstSum) {
+      const [a, b] = rest.splice(0, 2) as [Float32Array, Float32Array];
+      for (let i = offset; i < end; i++) dst[i] = (a[i] as number) + (b[i] as number);
     }
+    for (const a of rest) for (let i = offset; i < end; i++) dst[i] = (dst[i] as number) + (a[i] as number);
   }
 }
 

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:gpu`: the WebGPU lab's benchmark in a real headless Chromium. Builds the app if
+ * the build is missing or older than src/, serves it, calls the lab's bench (exposed on `window`
+ * with `?bench`), prints a table and writes bench/gpu-results.json: an array of
+ * {mode, algorithm, devices, bytesPerDevice, seconds, algbw, busbw, efficiency, verified} (GB/s),
+ * plus how each was timed and the ceilings they were divided by.
+ *
+ * On a software adapter (SwiftShader: the "GPU" is the CPU) sizes stop at 64 MiB per device for
+ * the shared mode (8 devices × in + out = 1 GiB resident), 4 MiB for the separate mode (every hop is
+ * a host round trip) and 16 MiB for the CPU fallback, so the whole run takes a few minutes on two
+ * cores. A hardware adapter gets the full 4 KiB–256 MiB range, capped by its limits.
+ * BENCH_QUICK=1: a smoke run (small sizes only).
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "@playwright/test";
+import type { BenchPlan, BenchReport } from "../src/gpu/lab.ts";
+
+const PORT = Number(process.env.BENCH_PORT ?? 4393);
+const DIST = "dist-gpubench";
+const QUICK = process.env.BENCH_QUICK === "1";
+const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
+  (p): p is string => !!p && existsSync(p),
+);
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const SIZES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144].map((k) => k * KiB);
+
+function newestMtime(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+function buildIfNeeded(): void {
+  const index = join(DIST, "index.html");
+  if (
+    existsSync(index) &&
+    statSync(index).mtimeMs > Math.max(newestMtime("src"), statSync("index.html").mtimeMs)
+  )
+    return;
+  console.log(`building into ${DIST}/ …`);
+  // Vite refuses a second build of the project at once; others may be building: wait our turn.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "warn"], {
+        stdio: ["ignore", "inherit", "pipe"],
+      });
+      return;
+    } catch (e) {
+      const stderr = String((e as { stderr?: Buffer }).stderr ?? "");
+      if (attempt >= 30 || !stderr.includes("Found another Vite")) {
+        process.stderr.write(stderr);
+        throw e;
+      }
+      execFileSync("sleep", ["2"]);
+    }
+  }
+}
+
+async function waitForServer(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the preview server at ${url} did not start`);
+}
+
+function planFor(kind: string): BenchPlan {
+  const soft = kind !== "hardware";
+  const upTo = (b: number) => SIZES.filter((s) => s <= b);
+  return {
+    modes: ["shared", "separate", "cpu"],
+    devices: [2, 4, 8],
+    sizes: QUICK ? upTo(256 * KiB) : SIZES,
+    algorithms: {
+      shared: ["ring", "halving-doubling", "one-shot", "reduce-scatter", "all-gather"],
+      separate: ["ring", "halving-doubling", "reduce-scatter", "all-gather"],
+      cpu: ["ring", "halving-doubling", "one-shot"],
+    },
+    maxBytes: soft
+      ? { shared: 64 * MiB, separate: 4 * MiB, cpu: 16 * MiB }
+      : { separate: 64 * MiB, cpu: 64 * MiB },
+  };
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+async function portAnswers(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function main() {
+  buildIfNeeded();
+  // Someone else's server on our port would be benchmarked instead of this build: refuse.
+  if (await portAnswers(`http://localhost:${PORT}/`))
+    throw new Error(`port ${PORT} is taken: set BENCH_PORT`);
+  const args = ["vite", "preview", "--port", String(PORT), "--strictPort", "--bypass-lock", "--outDir", DIST];
+  const server = spawn("npx", args, {
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  const browser = await chromium.launch({
+    ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
+    args: ["--no-sandbox", "--enable-unsafe-webgpu"],
+  });
+  try {
+    await waitForServer(`http://localhost:${PORT}/`);
+    const page = await browser.newPage();
+    page.on("console", (m) => {
+      if (m.type() === "error") console.error(`[page] ${m.text()}`);
+    });
+    await page.goto(`http://localhost:${PORT}/?bench#v=lab`);
+    await page.waitForFunction(() => typeof window.ftHsdpLabBench === "function", null, { timeout: 60_000 });
+    const kind = await page.locator("[data-testid=adapter-badge]").getAttribute("class");
+    const adapterKind = kind?.includes("hardware")
+      ? "hardware"
+      : kind?.includes("software")
+        ? "software"
+        : "cpu";
+    const plan = planFor(adapterKind);
+    console.log(`adapter: ${adapterKind}; plan: modes ${plan.modes.join("/")}, N ${plan.devices.join("/")}`);
+    const t0 = Date.now();
+    const report: BenchReport = await page.evaluate((p) => {
+      const bench = window.ftHsdpLabBench;
+      if (!bench) throw new Error("no bench hook");
+      return bench(p);
+    }, plan);
+    const seconds = (Date.now() - t0) / 1000;
+    console.log(
+      `adapter: ${report.adapter.kind} (${report.adapter.label}), timestamps: ${report.adapter.timestamps}`,
+    );
+    for (const [mode, c] of Object.entries(report.ceilings)) {
+      console.log(
+        `ceilings [${mode}] at ${c.bytes / MiB} MiB: streaming ${c.streamingGBps.toFixed(2)} GB/s (copy ${c.streamCopyGBps.toFixed(2)}, add ${c.streamAddGBps.toFixed(2)}), copyBuffer ${c.copyBufferGBps.toFixed(2)} GB/s, ${c.timer}`,
+      );
+    }
+    console.log(
+      `${"mode".padEnd(9)}${"algorithm".padEnd(18)}${pad("N", 3)}${pad("size", 10)}${pad("time ms", 11)}${pad("algbw", 9)}${pad("busbw", 9)}${pad("eff", 7)}  ok   timer`,
+    );
+    for (const r of report.rows) {
+      console.log(
+        `${r.mode.padEnd(9)}${r.algorithm.padEnd(18)}${pad(r.devices, 3)}${pad(r.bytesPerDevice >= MiB ? `${r.bytesPerDevice / MiB}M` : `${r.bytesPerDevice / KiB}K`, 10)}${pad((r.seconds * 1e3).toFixed(3), 11)}${pad(r.algbw.toFixed(3), 9)}${pad(r.busbw.toFixed(3), 9)}${pad(`${(r.efficiency * 100).toFixed(0)}%`, 7)}  ${r.verified ? "yes" : "NO "}  ${r.timer}`,
+      );
+    }
+    const rows = report.rows.map((r) => ({
+      mode: r.mode,
+      algorithm: r.algorithm,
+      devices: r.devices,
+      bytesPerDevice: r.bytesPerDevice,
+      seconds: r.seconds,
+      algbw: r.algbw,
+      busbw: r.busbw,
+      efficiency: r.efficiency,
+      verified: r.verified,
+      timer: r.timer,
+      reps: r.reps,
+      submits: r.submits,
+      maxAbsError: r.maxAbsError,
+      streamingCeilingGBps: report.ceilings[r.mode]?.streamingGBps ?? null,
+      adapter: report.adapter.kind,
+    }));
+    const out = QUICK ? "bench/gpu-results.quick.json" : "bench/gpu-results.json";
+    writeFileSync(out, `${JSON.stringify(rows, null, 1)}\n`);
+    const bad = rows.filter((r) => !r.verified).length;
+    console.log(`${rows.length} cases in ${seconds.toFixed(0)} s, ${bad} not verified; wrote ${out}`);
+    if (bad > 0) process.exitCode = 1;
+  } finally {
+    await browser.close();
+    try {
+      if (server.pid) process.kill(-server.pid);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+await main();

@@ -1,0 +1,279 @@
+/**
+ * The lab behind the worker: owns the GPU (or its absence), builds executors for each mode, runs
+ * single verified cases, the benchmark sweep and the fault demo, and reports device loss instead
+ * of hanging.
+ */
+import { type AcquiredDevice, type AdapterReport, acquireDevice, webGpuMissing } from "./adapter.ts";
+import { type Ceilings, measureCeilings, measureCpuCeilings } from "./ceilings.ts";
+import { CpuExecutor } from "./cpuBackend.ts";
+import type { Executor, Mode } from "./executor.ts";
+import { type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
+import { workgroupCap } from "./kernels.ts";
+import { Pipelines } from "./pipelines.ts";
+import { ringAllReduce } from "./ringSchedule.ts";
+import { type CaseRequest, type CaseResult, loadFreshInputs, runCase } from "./runCase.ts";
+import type { Algorithm } from "./schedule.ts";
+import { SeparateExecutor } from "./separateExecutor.ts";
+import { SharedExecutor } from "./sharedExecutor.ts";
+
+export const MiB = 1024 * 1024;
+
+export interface LabOptions {
+  /** Skip WebGPU even if present (the CPU fallback on purpose). */
+  forceCpu?: boolean;
+  onDeviceLost?: (message: string) => void;
+}
+
+export interface BenchPlan {
+  modes: Mode[];
+  devices: number[];
+  sizes: number[];
+  algorithms: Partial<Record<Mode, Algorithm[]>>;
+  /** Largest bytes per device, per mode (software adapters and the CPU get less). */
+  maxBytes: Partial<Record<Mode, number>>;
+}
+
+export interface BenchReport {
+  adapter: AdapterReport;
+  ceilings: Partial<Record<Mode, Ceilings>>;
+  rows: CaseResult[];
+}
+
+export interface FaultRequest {
+  mode: Mode;
+  devices: number;
+  bytesPerDevice: number;
+  scheduledKill: { rank: number; step: number } | null;
+  stepDelayMs: number;
+}
+
+export interface FaultReport extends FtarResult {
+  stepTimeoutMs: number;
+}
+
+/** Algorithms each mode can run: one-shot needs every device's memory in one GPUDevice. */
+export function algorithmsFor(mode: Mode): Algorithm[] {
+  return mode === "separate"
+    ? ["ring", "halving-doubling", "reduce-scatter", "all-gather"]
+    : ["ring", "halving-doubling", "one-shot", "reduce-scatter", "all-gather"];
+}
+
+const CEILING_BYTES = 64 * MiB;
+
+export class Lab {
+  private ceilingCache = new Map<Mode, Ceilings>();
+  private killRequest: number | null = null;
+  private cancelRequested = false;
+  private busy = false;
+  /** Devices we destroyed on purpose (their loss is not news). */
+  private readonly retired = new WeakSet<GPUDevice>();
+  private pipes: Pipelines | null = null;
+
+  private constructor(
+    readonly report: AdapterReport,
+    private readonly gpu: GPU | null,
+    private readonly shared: AcquiredDevice | null,
+    private readonly opts: LabOptions,
+  ) {}
+
+  static async create(gpu: GPU | undefined, opts: LabOptions = {}): Promise<Lab> {
+    const missing = opts.forceCpu ? "CPU fallback requested" : webGpuMissing(gpu);
+    const cpu = (why: string): Lab =>
+      new Lab(
+        { kind: "cpu", label: why, timestamps: false, maxBufferBytes: 2 ** 31, maxBindingBytes: 2 ** 31 },
+        null,
+        null,
+        opts,
+      );
+    if (missing || !gpu) return cpu(missing ?? "no WebGPU");
+    try {
+      const shared = await acquireDevice(gpu, "shared");
+      const lab = new Lab(shared.report, gpu, shared, opts);
+      lab.watch(shared.device);
+      return lab;
+    } catch (e) {
+      return cpu(`no usable WebGPU adapter (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
+
+  private get workgroups(): number {
+    return workgroupCap(this.report.kind === "software");
+  }
+
+  /** The shared device's kernels, compiled once for the lab's lifetime. */
+  private sharedPipes(): Pipelines {
+    if (!this.shared) throw new Error("no GPU");
+    this.pipes ??= new Pipelines(this.shared.device, this.workgroups);
+    return this.pipes;
+  }
+
+  private watch(device: GPUDevice): void {
+    void device.lost.then((info) => {
+      if (!this.retired.has(device)) this.opts.onDeviceLost?.(`${info.reason ?? "unknown"}: ${info.message}`);
+    });
+  }
+
+  /** Which modes this lab can run. */
+  get modes(): Mode[] {
+    return this.shared ? ["shared", "separate", "cpu"] : ["cpu"];
+  }
+
+  /** Per-device byte cap: the adapter's binding limit (one-shot binds a whole buffer). */
+  get maxBytesPerDevice(): number {
+    return Math.min(this.report.maxBindingBytes, this.report.maxBufferBytes);
+  }
+
+  async ceilings(mode: Mode): Promise<Ceilings> {
+    const key = mode === "separate" ? "shared" : mode;
+    let c = this.ceilingCache.get(key);
+    if (!c) {
+      c =
+        key === "cpu" || !this.shared
+          ? measureCpuCeilings(CEILING_BYTES / 4)
+          : await measureCeilings(
+              this.sharedPipes(),
+              this.shared.report.timestamps,
+              Math.min(CEILING_BYTES, this.maxBytesPerDevice),
+            );
+      this.ceilingCache.set(key, c);
+    }
+    return c;
+  }
+
+  /** A submit carries at most ~0.25 s of streaming at the measured ceiling. */
+  private async submitBudget(): Promise<{ bytes: number }> {
+    const c = await this.ceilings("shared");
+    return { bytes: Math.max(16 * MiB, c.streamingGBps * 1e9 * 0.25) };
+  }
+
+  async executor(mode: Mode, devices: number, count: number): Promise<Executor> {
+    if (mode === "cpu" || !this.shared || !this.gpu) return new CpuExecutor(devices, count);
+    if (mode === "shared") {
+      const s = this.shared;
+      return new SharedExecutor(
+        this.sharedPipes(),
+        devices,
+        count,
+        s.report.timestamps,
+        await this.submitBudget(),
+      );
+    }
+    const gpus: GPUDevice[] = [];
+    for (let r = 0; r < devices; r++) {
+      const d = await acquireDevice(this.gpu, `device ${r}`);
+      this.watch(d.device);
+      gpus.push(d.device);
+    }
+    const exec = new SeparateExecutor(gpus, count, this.workgroups);
+    const destroy = exec.destroy.bind(exec);
+    const kill = exec.kill.bind(exec);
+    const retire = (g: GPUDevice | undefined) => g && this.retired.add(g);
+    exec.destroy = () => {
+      gpus.forEach(retire);
+      destroy();
+    };
+    exec.kill = (rank) => {
+      retire(gpus[rank]);
+      kill(rank);
+    };
+    return exec;
+  }
+
+  private guard<T>(f: () => Promise<T>): Promise<T> {
+    if (this.busy) return Promise.reject(new Error("the lab is already running something"));
+    this.busy = true;
+    this.cancelRequested = false;
+    this.killRequest = null;
+    return f().finally(() => {
+      this.busy = false;
+    });
+  }
+
+  run(req: CaseRequest): Promise<CaseResult> {
+    return this.guard(async () => {
+      const ceilings = await this.ceilings(req.mode);
+      const exec = await this.executor(req.mode, req.devices, req.bytesPerDevice / 4);
+      try {
+        return await runCase(exec, loadFreshInputs(exec), req, ceilings);
+      } finally {
+        exec.destroy();
+      }
+    });
+  }
+
+  /**
+   * The sweep. Per (mode, devices, size): one set of fresh inputs, then each algorithm poisons the
+   * outputs, runs, and is verified against them.
+   */
+  bench(plan: BenchPlan, onRow: (r: CaseResult) => void): Promise<BenchReport> {
+    return this.guard(async () => {
+      const rows: CaseResult[] = [];
+      const ceilings: BenchReport["ceilings"] = {};
+      for (const mode of plan.modes.filter((m) => this.modes.includes(m))) {
+        const c = await this.ceilings(mode);
+        ceilings[mode] = c;
+        const cap = Math.min(plan.maxBytes[mode] ?? Number.POSITIVE_INFINITY, this.maxBytesPerDevice);
+        for (const devices of plan.devices) {
+          for (const bytes of plan.sizes.filter((b) => b <= cap)) {
+            const exec = await this.executor(mode, devices, bytes / 4);
+            try {
+              const inputs = loadFreshInputs(exec);
+              for (const algorithm of plan.algorithms[mode] ?? algorithmsFor(mode)) {
+                if (this.cancelRequested) return { adapter: this.report, ceilings, rows };
+                const row = await runCase(
+                  exec,
+                  inputs,
+                  { mode, algorithm, devices, bytesPerDevice: bytes },
+                  c,
+                );
+                rows.push(row);
+                onRow(row);
+              }
+            } finally {
+              exec.destroy();
+            }
+          }
+        }
+      }
+      return { adapter: this.report, ceilings, rows };
+    });
+  }
+
+  fault(req: FaultRequest, onEvent: (e: FtarEvent) => void): Promise<FaultReport> {
+    return this.guard(async () => {
+      const exec = await this.executor(req.mode, req.devices, req.bytesPerDevice / 4);
+      try {
+        const inputs = loadFreshInputs(exec);
+        // Calibrate the watchdog on a healthy run: a step may take many times the average.
+        const ring = Array.from({ length: req.devices }, (_, i) => i);
+        const healthy = await exec.prepare(ringAllReduce(ring, exec.count)).run();
+        const stepTimeoutMs = Math.max(300, Math.ceil(10 * healthy.seconds * 1000));
+        const result = await runFtar(exec, inputs, {
+          scheduledKill: req.scheduledKill,
+          stepTimeoutMs,
+          probeTimeoutMs: Math.max(200, stepTimeoutMs / 2),
+          stepDelayMs: req.stepDelayMs,
+          onEvent,
+          pendingKill: () => {
+            const k = this.killRequest;
+            this.killRequest = null;
+            return k;
+          },
+          cancelled: () => this.cancelRequested,
+        });
+        return { ...result, stepTimeoutMs };
+      } finally {
+        exec.destroy();
+      }
+    });
+  }
+
+  /** The fault button: the device dies before the next step starts. */
+  kill(rank: number): void {
+    this.killRequest = rank;
+  }
+
+  cancel(): void {
+    this.cancelRequested = true;
+  }
+}

@@ -1,0 +1,178 @@
+/** FTAR under a fault: the ring before and after, each step as it happens, and the recovery time. */
+import type { FtarEvent } from "../../gpu/ftar.ts";
+import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { bytes } from "./labFormat.ts";
+import { RingDiagram } from "./RingDiagram.tsx";
+
+function eventText(e: FtarEvent): string {
+  switch (e.type) {
+    case "ring":
+      return `Attempt ${e.attempt + 1}: ring ${e.ring.join(" → ")} → ${e.ring[0]}, ${e.steps} steps`;
+    case "step":
+      return `Step ${e.step + 1} (${e.phase}): ${e.hops.map((h) => `${h.from}→${h.to}`).join(", ")}`;
+    case "step-done":
+      return `  done in ${e.ms.toFixed(0)} ms`;
+    case "killed":
+      return `✕ Device ${e.rank} killed before step ${e.step + 1}`;
+    case "timeout":
+      return `⏱ Step ${e.step + 1} did not complete within ${e.waitedMs.toFixed(0)} ms: heartbeat every device`;
+    case "dropped":
+      return `Silent: device ${e.ranks.join(", ")}. Re-forming the ring over the survivors`;
+    case "verified":
+      return e.ok ? "✓ Result equals the survivors' average" : "✗ Result differs from the survivors' average";
+  }
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+export function FaultDemo() {
+  const f = useLabStore((s) => s.fault);
+  const modes = useLabStore((s) => s.modes);
+  const status = useLabStore((s) => s.status);
+  const setFault = useLabStore((s) => s.setFault);
+  const runFault = useLabStore((s) => s.runFault);
+  const killNow = useLabStore((s) => s.killNow);
+  const log = useLabStore((s) => s.faultLog);
+  const ringBefore = useLabStore((s) => s.ringBefore);
+  const ring = useLabStore((s) => s.ring);
+  const result = useLabStore((s) => s.faultResult);
+  const running = status === "running" && ring !== null && ring.status !== "done";
+  const ready = status === "ready";
+  const steps = 2 * (f.devices - 1);
+  return (
+    <section className="lab-card" aria-labelledby="fault-title">
+      <h2 id="fault-title">FTAR under a fault</h2>
+      <p className="lab-note">
+        A ring all-reduce (AVG) runs step by step. Kill a device and the CPU control plane sees a step that
+        never completes, heartbeats every device, drops the silent one, re-forms the ring over the survivors
+        and runs again.
+      </p>
+      <div className="lab-form">
+        <label>
+          Mode
+          <select
+            value={f.mode}
+            disabled={!ready}
+            onChange={(e) => setFault({ mode: e.target.value as typeof f.mode })}
+          >
+            {modes.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Devices
+          <select
+            value={f.devices}
+            disabled={!ready}
+            onChange={(e) => setFault({ devices: Number(e.target.value) })}
+          >
+            {Array.from({ length: 14 }, (_, i) => i + 3).map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Size / device
+          <select
+            value={f.bytesPerDevice}
+            disabled={!ready}
+            onChange={(e) => setFault({ bytesPerDevice: Number(e.target.value) })}
+          >
+            {SIZES.filter((s) => s <= 16 * 1024 * 1024).map((s) => (
+              <option key={s} value={s}>
+                {bytes(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Victim
+          <select
+            value={f.victim}
+            disabled={!ready}
+            onChange={(e) => setFault({ victim: Number(e.target.value) })}
+          >
+            {ids(f.devices).map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Kill at step
+          <select
+            value={f.killStep ?? "button"}
+            disabled={!ready}
+            onChange={(e) =>
+              setFault({ killStep: e.target.value === "button" ? null : Number(e.target.value) })
+            }
+          >
+            <option value="button">only when I press Kill</option>
+            {ids(steps).map((s) => (
+              <option key={s} value={s}>
+                {s + 1}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={f.slow}
+            disabled={!ready}
+            onChange={(e) => setFault({ slow: e.target.checked })}
+          />
+          Slow motion
+        </label>
+        <button type="button" onClick={() => void runFault()} disabled={!ready}>
+          Run fault demo
+        </button>
+        <button type="button" className="danger" onClick={killNow} disabled={!running}>
+          Kill device {f.victim}
+        </button>
+      </div>
+      <div className="rings">
+        <RingDiagram
+          title="Ring before the fault"
+          devices={f.devices}
+          ring={ringBefore ?? ids(f.devices)}
+          dead={[]}
+          hops={[]}
+        />
+        <RingDiagram
+          title={
+            ring
+              ? `Now: attempt ${ring.attempt + 1}, ${ring.status}${ring.step !== null ? `, step ${ring.step + 1} of ${ring.steps}` : ""}`
+              : "Now: not started"
+          }
+          devices={f.devices}
+          ring={ring?.ring ?? ringBefore ?? ids(f.devices)}
+          dead={ring?.dead ?? []}
+          hops={ring?.hops ?? []}
+        />
+        <ol className="fault-log" aria-label="Fault demo log">
+          {log
+            .filter(({ event }) => event.type !== "step-done")
+            .slice(-14)
+            .map(({ id, event }) => (
+              <li key={id} className={event.type}>
+                {eventText(event)}
+              </li>
+            ))}
+        </ol>
+      </div>
+      {result && (
+        <p className={result.verified ? "fault-result ok" : "fault-result bad"} data-testid="fault-result">
+          {result.verified ? "✓" : "✗"} Ring {result.ringBefore.join("·")} → {result.ringAfter.join("·")}
+          {result.dropped.length > 0 ? ` (dropped ${result.dropped.join(", ")})` : " (no fault happened)"};{" "}
+          {result.verified
+            ? "result verified equal to the survivors' average"
+            : "result NOT equal to the survivors' average"}
+          {result.recoverMs !== null &&
+            `; detected after ${result.detectMs?.toFixed(0)} ms (step timeout ${result.stepTimeoutMs} ms), recovered in ${result.recoverMs.toFixed(0)} ms`}
+          .
+        </p>
+      )}
+    </section>
+  );
+}
