@@ -16,7 +16,7 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
     expect(Array.isArray(events)).toBe(true);
     for (const e of events) {
       expect(typeof e.name).toBe("string");
-      expect(["X", "i", "M"]).toContain(e.ph);
+      expect(["X", "i", "M", "C"]).toContain(e.ph);
       expect(Number.isInteger(e.pid)).toBe(true);
       expect(Number.isInteger(e.tid)).toBe(true);
       expect(Number.isInteger(e.ts)).toBe(true);
@@ -31,7 +31,8 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
     expect(names.get(FT_JOB_PID)).toBe("FT-HSDP job");
     expect(names.get(replicaPid(0))).toBe("FT-HSDP replica 0");
     expect(names.get(replicaPid(1))).toBe("FT-HSDP replica 1");
-    const used = new Set(events.filter((e) => e.ph !== "M").map((e) => `${e.pid}/${e.tid}`));
+    // Counters belong to their process, not to a thread.
+    const used = new Set(events.filter((e) => e.ph !== "M" && e.ph !== "C").map((e) => `${e.pid}/${e.tid}`));
     const threads = new Set(events.filter((e) => e.name === "thread_name").map((e) => `${e.pid}/${e.tid}`));
     for (const u of used) expect(threads.has(u), u).toBe(true);
   });
@@ -55,6 +56,16 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
     const r1 = slices(replicaPid(1)).map((e) => e.name);
     expect(r1).toEqual(["healthy", "down: detect", "down: restart", "rejoining", "healthy"]);
     expect(slices(FT_JOB_PID).filter((e) => e.name === "global stall")).toHaveLength(4);
+  });
+
+  it("counts useful training on each job: FT-HSDP's never falls, sync's drops at a rollback", () => {
+    const series = (pid: number) =>
+      events.filter((e) => e.ph === "C" && e.pid === pid).map((e) => e.args?.hours as number);
+    const ft = series(FT_JOB_PID);
+    const sync = series(SYNC_PID);
+    expect(ft.length).toBeGreaterThan(2);
+    for (let i = 1; i < ft.length; i++) expect(ft[i]).toBeGreaterThanOrEqual(ft[i - 1] as number);
+    expect(sync.some((v, i) => i > 0 && v < (sync[i - 1] as number))).toBe(true);
   });
 
   it("marks each failure as an instant on the sync job and on its replica, with its class", () => {

@@ -2,7 +2,8 @@
  * The cluster timeline as Chrome / Perfetto Trace Event JSON (open it at ui.perfetto.dev):
  * one process for the synchronous job, one for the FT-HSDP job as a whole (its global stalls),
  * one per FT-HSDP replica. States are complete ("X") slices, failures instant ("i") events,
- * names come from process_name / thread_name metadata. Times are µs from the start of the run.
+ * useful training so far a counter ("C") on each job; names come from process_name / thread_name
+ * metadata. Times are µs from the start of the run.
  *
  * A replica's own slices are its recovery phases and "healthy" between them; whether a healthy
  * replica trains or waits is the job's state, shown once on the FT-HSDP job track rather than
@@ -167,6 +168,22 @@ export function clusterTrace(scenario: Scenario, trace: Trace): TraceFile {
       { name, ph: "i", s: "t", pid: replicaPid(args.replica), tid: 1, ts, cat: "failure", args },
     );
   }
+
+  const counter = (pid: number, c: { t: Float64Array; useful: Float64Array }) => {
+    for (let i = 0; i < c.t.length; i++) {
+      const hours = (c.useful[i] as number) / 3600;
+      events.push({
+        name: "useful training",
+        ph: "C",
+        pid,
+        tid: 0,
+        ts: us(c.t[i] as number),
+        args: { hours },
+      });
+    }
+  };
+  counter(SYNC_PID, trace.progress.synchronous);
+  counter(FT_JOB_PID, trace.progress.ftHsdp);
 
   return {
     traceEvents: events,
