@@ -136,7 +136,9 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     function storeWindow() {
       clearTimeout(s.storeTimer);
       s.storeTimer = 0;
-      s.lastStored = s.transform.k === 1 ? null : s.window;
+      // Tenths of a second, as the link stores it: a reopened link then shows exactly this window.
+      const tenth = (t: number) => Math.round(t * 10) / 10;
+      s.lastStored = s.transform.k === 1 ? null : [tenth(s.window[0]), tenth(s.window[1])];
       explorerStore.getState().setWindow(s.lastStored);
     }
     s.zoom = z;
