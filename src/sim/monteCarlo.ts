@@ -5,6 +5,10 @@
  *
  * Percentiles are nearest-rank on the sorted sample: the p-th percentile of N values is the
  * value of rank ceil(p/100 · N) (1-based), so p5 and p95 are always values that occurred.
+ *
+ * Stall per failure is summarized over the runs that had a failure: a run without one has no
+ * stall per failure, and counting it as 0 would drag the mean towards 0 on short horizons while
+ * every actual failure still stalls the job for minutes. When no run failed it reads 0.
  */
 import { closedForms } from "./closedForms.ts";
 import { runScenario } from "./engine.ts";
@@ -57,9 +61,14 @@ class Samples {
   }
 
   summary(n: number): MetricsSummary {
-    return Object.fromEntries(
+    const out = Object.fromEntries(
       SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
     ) as MetricsSummary;
+    const failed = this.columns.stallSecondsPerFailure
+      .subarray(0, n)
+      .filter((_, i) => this.columns.failures[i]! > 0);
+    out.stallSecondsPerFailure = failed.length > 0 ? summarize(failed) : { mean: 0, p5: 0, p95: 0 };
+    return out;
   }
 }
 
