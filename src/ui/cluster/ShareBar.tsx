@@ -6,8 +6,11 @@ export function ShareBar() {
   const scenario = useAppStore((s) => s.scenario);
   const tab = useAppStore((s) => s.tab);
   const [status, setStatus] = useState<"idle" | "copied" | "shown">("idle");
-  const link = `${location.origin}${location.pathname}${hashFor({ scenario, tab }, location.hash)}`;
+  const [link, setLink] = useState("");
   const copy = async () => {
+    // Built at click time: other views (the timeline's window) keep their own keys in the hash.
+    const link = `${location.origin}${location.pathname}${hashFor({ scenario, tab }, location.hash)}`;
+    setLink(link);
     try {
       await navigator.clipboard.writeText(link);
       setStatus("copied");
