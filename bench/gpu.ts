@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import type { BenchPlan, BenchReport } from "../src/gpu/lab.ts";
 
-const PORT = Number(process.env.BENCH_PORT ?? 4393);
+const PORT = Number(process.env.BENCH_PORT ?? 4394);
 const DIST = "dist-gpubench";
 const QUICK = process.env.BENCH_QUICK === "1";
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(

@@ -1,6 +1,8 @@
 /** FTAR under a fault: the ring before and after, each step as it happens, and the recovery time. */
+import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { Field } from "./Field.tsx";
 import { bytes } from "./labFormat.ts";
 import { RingDiagram } from "./RingDiagram.tsx";
 
@@ -9,7 +11,9 @@ function eventText(e: FtarEvent): string {
     case "ring":
       return `Attempt ${e.attempt + 1}: ring ${e.ring.join(" → ")} → ${e.ring[0]}, ${e.steps} steps`;
     case "step":
-      return `Step ${e.step + 1} (${e.phase}): ${e.hops.map((h) => `${h.from}→${h.to}`).join(", ")}`;
+      return e.hops.length > 0
+        ? `Step ${e.step + 1} (${e.phase}): ${e.hops.map((h) => `${h.from}→${h.to}`).join(", ")}`
+        : `Step ${e.step + 1} (${e.phase}): each device divides its sum by the ring size`;
     case "step-done":
       return `  done in ${e.ms.toFixed(0)} ms`;
     case "killed":
@@ -39,6 +43,12 @@ export function FaultDemo() {
   const running = status === "running" && ring !== null && ring.status !== "done";
   const ready = status === "ready";
   const steps = 2 * (f.devices - 1);
+  const logRef = useRef<HTMLOListElement>(null);
+  // Keep the newest line in view as the demo unfolds.
+  useEffect(() => {
+    const el = logRef.current;
+    if (el && log.length > 0) el.scrollTop = el.scrollHeight;
+  }, [log]);
   return (
     <section className="lab-card" aria-labelledby="fault-title">
       <h2 id="fault-title">FTAR under a fault</h2>
@@ -48,73 +58,83 @@ export function FaultDemo() {
         and runs again.
       </p>
       <div className="lab-form">
-        <label>
-          Mode
-          <select
-            value={f.mode}
-            disabled={!ready}
-            onChange={(e) => setFault({ mode: e.target.value as typeof f.mode })}
-          >
-            {modes.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Devices
-          <select
-            value={f.devices}
-            disabled={!ready}
-            onChange={(e) => setFault({ devices: Number(e.target.value) })}
-          >
-            {Array.from({ length: 14 }, (_, i) => i + 3).map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Size / device
-          <select
-            value={f.bytesPerDevice}
-            disabled={!ready}
-            onChange={(e) => setFault({ bytesPerDevice: Number(e.target.value) })}
-          >
-            {SIZES.filter((s) => s <= 16 * 1024 * 1024).map((s) => (
-              <option key={s} value={s}>
-                {bytes(s)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Victim
-          <select
-            value={f.victim}
-            disabled={!ready}
-            onChange={(e) => setFault({ victim: Number(e.target.value) })}
-          >
-            {ids(f.devices).map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Kill at step
-          <select
-            value={f.killStep ?? "button"}
-            disabled={!ready}
-            onChange={(e) =>
-              setFault({ killStep: e.target.value === "button" ? null : Number(e.target.value) })
-            }
-          >
-            <option value="button">only when I press Kill</option>
-            {ids(steps).map((s) => (
-              <option key={s} value={s}>
-                {s + 1}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Field label="Mode">
+          {(id) => (
+            <select
+              id={id}
+              value={f.mode}
+              disabled={!ready}
+              onChange={(e) => setFault({ mode: e.target.value as typeof f.mode })}
+            >
+              {modes.map((m) => (
+                <option key={m}>{m}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Devices">
+          {(id) => (
+            <select
+              id={id}
+              value={f.devices}
+              disabled={!ready}
+              onChange={(e) => setFault({ devices: Number(e.target.value) })}
+            >
+              {Array.from({ length: 14 }, (_, i) => i + 3).map((n) => (
+                <option key={n}>{n}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Size / device">
+          {(id) => (
+            <select
+              id={id}
+              value={f.bytesPerDevice}
+              disabled={!ready}
+              onChange={(e) => setFault({ bytesPerDevice: Number(e.target.value) })}
+            >
+              {SIZES.filter((s) => s <= 16 * 1024 * 1024).map((s) => (
+                <option key={s} value={s}>
+                  {bytes(s)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Victim">
+          {(id) => (
+            <select
+              id={id}
+              value={f.victim}
+              disabled={!ready}
+              onChange={(e) => setFault({ victim: Number(e.target.value) })}
+            >
+              {ids(f.devices).map((r) => (
+                <option key={r}>{r}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Kill at step">
+          {(id) => (
+            <select
+              id={id}
+              value={f.killStep ?? "button"}
+              disabled={!ready}
+              onChange={(e) =>
+                setFault({ killStep: e.target.value === "button" ? null : Number(e.target.value) })
+              }
+            >
+              <option value="button">only when I press Kill</option>
+              {ids(steps).map((s) => (
+                <option key={s} value={s}>
+                  {s + 1}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <label className="check">
           <input
             type="checkbox"
@@ -150,10 +170,9 @@ export function FaultDemo() {
           dead={ring?.dead ?? []}
           hops={ring?.hops ?? []}
         />
-        <ol className="fault-log" aria-label="Fault demo log">
+        <ol className="fault-log" aria-label="Fault demo log" ref={logRef}>
           {log
             .filter(({ event }) => event.type !== "step-done")
-            .slice(-14)
             .map(({ id, event }) => (
               <li key={id} className={event.type}>
                 {eventText(event)}

@@ -3,6 +3,7 @@ import type { Mode } from "../../gpu/executor.ts";
 import { algorithmsFor } from "../../gpu/lab.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { Field } from "./Field.tsx";
 import { bytes } from "./labFormat.ts";
 
 const MODE_TEXT: Record<Mode, string> = {
@@ -24,58 +25,66 @@ export function RunPanel() {
   const ready = status === "ready";
   return (
     <div className="lab-form">
-      <label>
-        Mode
-        <select
-          value={form.mode}
-          disabled={!ready}
-          onChange={(e) => setForm({ mode: e.target.value as Mode })}
-        >
-          {modes.map((m) => (
-            <option key={m} value={m}>
-              {MODE_TEXT[m]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Devices
-        <select
-          value={form.devices}
-          disabled={!ready}
-          onChange={(e) => setForm({ devices: Number(e.target.value) })}
-        >
-          {Array.from({ length: 15 }, (_, i) => i + 2).map((n) => (
-            <option key={n}>{n}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Size / device
-        <select
-          value={form.bytesPerDevice}
-          disabled={!ready}
-          onChange={(e) => setForm({ bytesPerDevice: Number(e.target.value) })}
-        >
-          {SIZES.filter((s) => s <= max || max === 0).map((s) => (
-            <option key={s} value={s}>
-              {bytes(s)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Algorithm
-        <select
-          value={form.algorithm}
-          disabled={!ready}
-          onChange={(e) => setForm({ algorithm: e.target.value as Algorithm })}
-        >
-          {algorithmsFor(form.mode).map((a) => (
-            <option key={a}>{a}</option>
-          ))}
-        </select>
-      </label>
+      <Field label="Mode">
+        {(id) => (
+          <select
+            id={id}
+            value={form.mode}
+            disabled={!ready}
+            onChange={(e) => setForm({ mode: e.target.value as Mode })}
+          >
+            {modes.map((m) => (
+              <option key={m} value={m}>
+                {MODE_TEXT[m]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Devices">
+        {(id) => (
+          <select
+            id={id}
+            value={form.devices}
+            disabled={!ready}
+            onChange={(e) => setForm({ devices: Number(e.target.value) })}
+          >
+            {Array.from({ length: 15 }, (_, i) => i + 2).map((n) => (
+              <option key={n}>{n}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Size / device">
+        {(id) => (
+          <select
+            id={id}
+            value={form.bytesPerDevice}
+            disabled={!ready}
+            onChange={(e) => setForm({ bytesPerDevice: Number(e.target.value) })}
+          >
+            {SIZES.filter((s) => s <= max || max === 0).map((s) => (
+              <option key={s} value={s}>
+                {bytes(s)}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Algorithm">
+        {(id) => (
+          <select
+            id={id}
+            value={form.algorithm}
+            disabled={!ready}
+            onChange={(e) => setForm({ algorithm: e.target.value as Algorithm })}
+          >
+            {algorithmsFor(form.mode).map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        )}
+      </Field>
       <button type="button" onClick={() => void run()} disabled={!ready}>
         Run
       </button>
