@@ -84,7 +84,7 @@ async function main() {
   execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "error"], { stdio: "inherit" });
   const server = spawn(
     "npx",
-    ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST, "--bypass-lock"],
+    ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST],
     {
       stdio: "ignore",
       detached: true,
