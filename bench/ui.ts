@@ -82,14 +82,10 @@ async function pan(page: Page): Promise<{ deltas: number[]; draws: number[] }> {
 
 async function main() {
   execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "error"], { stdio: "inherit" });
-  const server = spawn(
-    "npx",
-    ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST],
-    {
-      stdio: "ignore",
-      detached: true,
-    },
-  );
+  const server = spawn("npx", ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST], {
+    stdio: "ignore",
+    detached: true,
+  });
   const url = `http://localhost:${PORT}/`;
   try {
     await waitForServer(url);
