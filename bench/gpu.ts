@@ -9,7 +9,8 @@
  * the shared mode (8 devices × in + out = 1 GiB resident), 4 MiB for the separate mode (every hop is
  * a host round trip) and 16 MiB for the CPU fallback, so the whole run takes a few minutes on two
  * cores. A hardware adapter gets the full 4 KiB–256 MiB range, capped by its limits.
- * BENCH_QUICK=1: a smoke run (small sizes only).
+ * BENCH_QUICK=1: a smoke run (small sizes only). BENCH_TARGET=1: only the cases the issue sets
+ * targets for (shared mode, 8 devices, 64 MiB per device).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -20,6 +21,7 @@ import type { BenchPlan, BenchReport } from "../src/gpu/lab.ts";
 const PORT = Number(process.env.BENCH_PORT ?? 4394);
 const DIST = "dist-gpubench";
 const QUICK = process.env.BENCH_QUICK === "1";
+const TARGET = process.env.BENCH_TARGET === "1";
 const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
   (p): p is string => !!p && existsSync(p),
 );
@@ -75,6 +77,15 @@ async function waitForServer(url: string): Promise<void> {
 }
 
 function planFor(kind: string): BenchPlan {
+  if (TARGET) {
+    return {
+      modes: ["shared"],
+      devices: [8],
+      sizes: [64 * MiB],
+      algorithms: { shared: ["ring", "one-shot", "halving-doubling"] },
+      maxBytes: {},
+    };
+  }
   const soft = kind !== "hardware";
   const upTo = (b: number) => SIZES.filter((s) => s <= b);
   return {
@@ -108,7 +119,7 @@ async function main() {
   // Someone else's server on our port would be benchmarked instead of this build: refuse.
   if (await portAnswers(`http://localhost:${PORT}/`))
     throw new Error(`port ${PORT} is taken: set BENCH_PORT`);
-  const args = ["vite", "preview", "--port", String(PORT), "--strictPort", "--bypass-lock", "--outDir", DIST];
+  const args = ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST];
   const server = spawn("npx", args, {
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
@@ -173,7 +184,11 @@ async function main() {
       streamingCeilingGBps: report.ceilings[r.mode]?.streamingGBps ?? null,
       adapter: report.adapter.kind,
     }));
-    const out = QUICK ? "bench/gpu-results.quick.json" : "bench/gpu-results.json";
+    const out = QUICK
+      ? "bench/gpu-results.quick.json"
+      : TARGET
+        ? "bench/gpu-results.target.json"
+        : "bench/gpu-results.json";
     writeFileSync(out, `${JSON.stringify(rows, null, 1)}\n`);
     const bad = rows.filter((r) => !r.verified).length;
     console.log(`${rows.length} cases in ${seconds.toFixed(0)} s, ${bad} not verified; wrote ${out}`);

@@ -89,7 +89,7 @@ test("FTAR: a device killed at a chosen step is dropped and the survivors get th
   await expect(result).toContainText(/recovered in \d+ ms/);
   const log = fault.getByRole("list", { name: "Fault demo log" });
   await expect(log).toContainText("Device 2 killed before step 4");
-  await expect(log).toContainText("Step 4 did not complete within");
+  await expect(log).toContainText("Timeout: step 4 did not complete within");
   await expect(log).toContainText("Attempt 2: ring 0 → 1 → 3 → 4 → 5 → 0");
 });
 

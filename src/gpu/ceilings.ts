@@ -134,3 +134,15 @@ export function measureCpuCeilings(elements: number, reps = 3): Ceilings {
     timer: "wall-clock",
   };
 }
+
+/** The better of two measurements, figure by figure (a ceiling is the best the adapter showed). */
+export function bestOf(a: Ceilings, b: Ceilings): Ceilings {
+  return {
+    bytes: Math.max(a.bytes, b.bytes),
+    copyBufferGBps: Math.max(a.copyBufferGBps, b.copyBufferGBps),
+    streamCopyGBps: Math.max(a.streamCopyGBps, b.streamCopyGBps),
+    streamAddGBps: Math.max(a.streamAddGBps, b.streamAddGBps),
+    streamingGBps: Math.max(a.streamingGBps, b.streamingGBps),
+    timer: a.timer === b.timer ? a.timer : "wall-clock",
+  };
+}

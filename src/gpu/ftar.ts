@@ -51,7 +51,7 @@ export interface FtarResult {
   attempts: number;
   /** From the kill to the timeout that exposed it. */
   detectMs: number | null;
-  /** From the kill to the survivors' verified result. */
+  /** From the kill to the survivors' verified result, less the slow-motion pauses. */
   recoverMs: number | null;
   /** The whole demo, first step to verified result. */
   totalMs: number;
@@ -75,6 +75,8 @@ export async function runFtar(exec: Executor, inputs: Float32Array[], o: FtarOpt
   let ring = ringBefore;
   const dropped: number[] = [];
   let killedAt: number | null = null;
+  // Slow-motion pauses after the kill: shown to the eye, not part of the recovery.
+  let pausedAfterKill = 0;
   let detectedAt: number | null = null;
   const kill = (rank: number, attempt: number, step: number) => {
     if (exec.isDead(rank) || !ring.includes(rank)) return;
@@ -110,7 +112,10 @@ export async function runFtar(exec: Executor, inputs: Float32Array[], o: FtarOpt
         break;
       }
       o.onEvent({ type: "step-done", attempt, step: s, ms: performance.now() - started });
-      if (o.stepDelayMs > 0) await sleep(o.stepDelayMs);
+      if (o.stepDelayMs > 0) {
+        await sleep(o.stepDelayMs);
+        if (killedAt !== null) pausedAfterKill += o.stepDelayMs;
+      }
     }
     if (!failed) {
       const outputs = await readOutputs(exec, ring);
@@ -125,7 +130,7 @@ export async function runFtar(exec: Executor, inputs: Float32Array[], o: FtarOpt
         maxAbsError: v.maxAbsError,
         attempts: attempt + 1,
         detectMs: killedAt !== null && detectedAt !== null ? detectedAt - killedAt : null,
-        recoverMs: killedAt !== null ? end - killedAt : null,
+        recoverMs: killedAt !== null ? end - killedAt - pausedAfterKill : null,
         totalMs: end - t0,
       };
     }

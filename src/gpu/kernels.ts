@@ -15,6 +15,15 @@ export function workgroupCap(software: boolean): number {
   return software ? 64 : 4096;
 }
 
+/**
+ * How many inputs one dispatch sums at most (more are chained, accumulating). A GPU streams many
+ * inputs at once happily; SwiftShader loses bandwidth per stream as they multiply (64 MiB each,
+ * 2 cores: 1 input 1.7–2.1 GB/s, 2 inputs + accumulate 2.1, 8 inputs 0.8), so it gets pairs.
+ */
+export function sourcesPerDispatch(software: boolean, maxStorageBuffers: number): number {
+  return Math.max(1, Math.min(software ? 2 : 8, maxStorageBuffers - 1));
+}
+
 export interface SumKernel {
   sources: number;
   /** dst is also an input (dst += Σ sources): the chunk's running sum is already in place. */

@@ -1,18 +1,20 @@
 /** Compiled kernels for one GPUDevice, built on first use. */
-import { SCALE_WGSL, type SumKernel, sumKernelWgsl } from "./kernels.ts";
+import { SCALE_WGSL, type SumKernel, sourcesPerDispatch, sumKernelWgsl, workgroupCap } from "./kernels.ts";
 
 export class Pipelines {
   private readonly sums = new Map<string, GPUComputePipeline>();
   private readonly scales = new Map<number, GPUComputePipeline>();
-  /** How many inputs one dispatch may bind: the device's storage-buffer limit less the output. */
+  /** How many inputs one dispatch sums (see sourcesPerDispatch). */
   readonly maxSources: number;
+  /** Workgroups per dispatch at most (see workgroupCap). */
+  readonly maxWorkgroups: number;
 
   constructor(
     readonly device: GPUDevice,
-    /** Workgroups per dispatch at most (see workgroupCap). */
-    readonly maxWorkgroups: number,
+    software: boolean,
   ) {
-    this.maxSources = Math.max(1, Math.min(8, device.limits.maxStorageBuffersPerShaderStage - 1));
+    this.maxSources = sourcesPerDispatch(software, device.limits.maxStorageBuffersPerShaderStage);
+    this.maxWorkgroups = workgroupCap(software);
   }
 
   sum(k: SumKernel): GPUComputePipeline {

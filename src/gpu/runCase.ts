@@ -59,10 +59,13 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] ?? Number.NaN;
 };
 
-/** Repetitions: enough to reach ~`targetSeconds` of timed work, between 1 and `maxReps`. */
+/**
+ * Repetitions: enough to reach ~`targetSeconds` of timed work, at least 3 (the median of three
+ * shrugs off one disturbed run on a shared machine), at most `maxReps`.
+ */
 export function repsFor(warmupSeconds: number, targetSeconds = 0.3, maxReps = 9): number {
   if (!(warmupSeconds > 0)) return maxReps;
-  return Math.max(1, Math.min(maxReps, Math.round(targetSeconds / warmupSeconds)));
+  return Math.max(3, Math.min(maxReps, Math.round(targetSeconds / warmupSeconds)));
 }
 
 /**

@@ -35,11 +35,11 @@ export class SeparateExecutor implements Executor {
   constructor(
     gpus: readonly GPUDevice[],
     readonly count: number,
-    maxWorkgroups: number,
+    software: boolean,
   ) {
     this.sims = gpus.map((device, r) => ({
       device,
-      pipes: new Pipelines(device, maxWorkgroups),
+      pipes: new Pipelines(device, software),
       bufs: createDeviceBuffers(device, count, r),
       recv: device.createBuffer({
         size: paddedBytes(count),

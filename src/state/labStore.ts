@@ -89,7 +89,10 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function createLabStore(spawn: () => LabWorker = startLabWorker) {
+export function createLabStore(
+  spawn: () => LabWorker = startLabWorker,
+  wantsCpu: () => boolean = wantsCpuFallback,
+) {
   let worker: LabWorker | null = null;
   let nextId = 0;
   const withId = (r: CaseResult): LabResult => ({ ...r, id: nextId++ });
@@ -174,7 +177,7 @@ export function createLabStore(spawn: () => LabWorker = startLabWorker) {
           const onLost = proxy((m: string) =>
             set({ status: "lost", error: `The GPU device was lost (${m}).` }),
           );
-          const info = await worker.api.init(wantsCpuFallback(), onLost);
+          const info = await worker.api.init(wantsCpu(), onLost);
           const mode = info.modes[0] ?? "cpu";
           set((s) => ({
             status: "ready",

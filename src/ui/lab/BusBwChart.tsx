@@ -54,7 +54,10 @@ export function BusBwChart({
   const path = line<CaseResult>()
     .x((r) => x(r.bytesPerDevice))
     .y((r) => y(r.busbw));
-  const xTicks = x.ticks().filter((t) => Number.isInteger(Math.log2(t)) && Math.log2(t) % 2 === 0);
+  // Powers of four (4 KiB, 16 KiB, …): the sizes the lab offers.
+  const [d0, d1] = x.domain() as [number, number];
+  const xTicks: number[] = [];
+  for (let t = 4 ** Math.ceil(Math.log(d0) / Math.log(4)); t <= d1; t *= 4) xTicks.push(t);
   return (
     <figure className="lab-chart">
       <figcaption>{title}</figcaption>

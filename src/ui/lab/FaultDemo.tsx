@@ -19,7 +19,7 @@ function eventText(e: FtarEvent): string {
     case "killed":
       return `✕ Device ${e.rank} killed before step ${e.step + 1}`;
     case "timeout":
-      return `⏱ Step ${e.step + 1} did not complete within ${e.waitedMs.toFixed(0)} ms: heartbeat every device`;
+      return `Timeout: step ${e.step + 1} did not complete within ${e.waitedMs.toFixed(0)} ms; heartbeat every device`;
     case "dropped":
       return `Silent: device ${e.ranks.join(", ")}. Re-forming the ring over the survivors`;
     case "verified":
@@ -174,7 +174,7 @@ export function FaultDemo() {
           {log
             .filter(({ event }) => event.type !== "step-done")
             .map(({ id, event }) => (
-              <li key={id} className={event.type}>
+              <li key={id} className={`log-${event.type}`}>
                 {eventText(event)}
               </li>
             ))}
@@ -188,7 +188,7 @@ export function FaultDemo() {
             ? "result verified equal to the survivors' average"
             : "result NOT equal to the survivors' average"}
           {result.recoverMs !== null &&
-            `; detected after ${result.detectMs?.toFixed(0)} ms (step timeout ${result.stepTimeoutMs} ms), recovered in ${result.recoverMs.toFixed(0)} ms`}
+            `; detected after ${result.detectMs?.toFixed(0)} ms (step timeout ${result.stepTimeoutMs} ms), recovered in ${result.recoverMs.toFixed(0)} ms from the kill${f.slow ? " (slow-motion pauses not counted)" : ""}`}
           .
         </p>
       )}
