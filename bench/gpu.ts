@@ -14,6 +14,7 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import type { BenchPlan, BenchReport } from "../src/gpu/lab.ts";
@@ -46,22 +47,7 @@ function buildIfNeeded(): void {
   )
     return;
   console.log(`building into ${DIST}/ …`);
-  // Vite refuses a second build of the project at once; others may be building: wait our turn.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "warn"], {
-        stdio: ["ignore", "inherit", "pipe"],
-      });
-      return;
-    } catch (e) {
-      const stderr = String((e as { stderr?: Buffer }).stderr ?? "");
-      if (attempt >= 30 || !stderr.includes("Found another Vite")) {
-        process.stderr.write(stderr);
-        throw e;
-      }
-      execFileSync("sleep", ["2"]);
-    }
-  }
+  execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "warn"], { stdio: "inherit" });
 }
 
 async function waitForServer(url: string): Promise<void> {
@@ -144,6 +130,8 @@ async function main() {
         : "cpu";
     const plan = planFor(adapterKind);
     console.log(`adapter: ${adapterKind}; plan: modes ${plan.modes.join("/")}, N ${plan.devices.join("/")}`);
+    // The CPUs are shared (and a software adapter is CPU-bound): say how busy they were.
+    const loadBefore = loadavg()[0] ?? Number.NaN;
     const t0 = Date.now();
     const report: BenchReport = await page.evaluate((p) => {
       const bench = window.ftHsdpLabBench;
@@ -153,6 +141,9 @@ async function main() {
     const seconds = (Date.now() - t0) / 1000;
     console.log(
       `adapter: ${report.adapter.kind} (${report.adapter.label}), timestamps: ${report.adapter.timestamps}`,
+    );
+    console.log(
+      `load average (1 min): ${loadBefore.toFixed(2)} before, ${(loadavg()[0] ?? Number.NaN).toFixed(2)} after, on ${cpus().length} CPUs`,
     );
     for (const [mode, c] of Object.entries(report.ceilings)) {
       console.log(

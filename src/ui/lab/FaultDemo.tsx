@@ -147,7 +147,12 @@ export function FaultDemo() {
         <button type="button" onClick={() => void runFault()} disabled={!ready}>
           Run fault demo
         </button>
-        <button type="button" className="danger" onClick={killNow} disabled={!running}>
+        <button
+          type="button"
+          className="danger"
+          onClick={killNow}
+          disabled={!running || (ring?.dead.includes(f.victim) ?? false)}
+        >
           Kill device {f.victim}
         </button>
       </div>
