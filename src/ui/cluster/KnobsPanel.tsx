@@ -13,7 +13,7 @@ import {
   ScenarioError,
   type ScenarioGroup,
 } from "../../sim/scenario.ts";
-import { useAppStore } from "../../state/store.ts";
+import { appStore, useAppStore } from "../../state/store.ts";
 
 type Patch = (s: Scenario) => unknown;
 
@@ -25,12 +25,14 @@ const OPTION_LABELS: Record<string, string> = {
   blocking: "Blocking",
 };
 
-/** Try a change: the new scenario, or the validator's problems. */
-function tryPatch(scenario: Scenario, patch: Patch): { ok: Scenario } | { problems: string[] } {
+/** Apply a change when the whole scenario still validates; otherwise return the validator's problems. */
+function applyPatch(patch: Patch): string[] | null {
+  const { scenario, setScenario } = appStore.getState();
   try {
-    return { ok: parseScenario(patch(scenario)) };
+    setScenario(parseScenario(patch(scenario)));
+    return null;
   } catch (e) {
-    if (e instanceof ScenarioError) return { problems: e.problems };
+    if (e instanceof ScenarioError) return e.problems;
     throw e;
   }
 }
@@ -101,7 +103,6 @@ function EnumSelect({
 }) {
   const id = useId();
   const scenario = useAppStore((s) => s.scenario);
-  const setScenario = useAppStore((s) => s.setScenario);
   const value = (scenario[group] as unknown as Record<string, string>)[field];
   return (
     <div className="knob">
@@ -113,8 +114,7 @@ function EnumSelect({
         value={value}
         data-testid={`${group}.${field}`}
         onChange={(e) => {
-          const r = tryPatch(scenario, (s) => withField(s, group, field, e.target.value));
-          if ("ok" in r) setScenario(r.ok);
+          applyPatch((s) => withField(s, group, field, e.target.value));
         }}
       >
         {spec.values.map((v) => (
@@ -129,7 +129,6 @@ function EnumSelect({
 
 function Field({ group, field }: { group: ScenarioGroup; field: string }) {
   const scenario = useAppStore((s) => s.scenario);
-  const setScenario = useAppStore((s) => s.setScenario);
   const spec = (FIELD_SPECS[group] as Record<string, FieldSpec>)[field]!;
   if (spec.kind === "enum") return <EnumSelect group={group} field={field} spec={spec} />;
   const value = (scenario[group] as unknown as Record<string, number>)[field]!;
@@ -142,12 +141,7 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
       step={spec.kind === "int" ? 1 : "any"}
       testId={`${group}.${field}`}
       apply={(v) => {
-        const r = tryPatch(scenario, (s) => withField(s, group, field, v));
-        if ("ok" in r) {
-          setScenario(r.ok);
-          return null;
-        }
-        return r.problems;
+        return applyPatch((s) => withField(s, group, field, v));
       }}
     />
   );
@@ -156,7 +150,6 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
 /** The failure rate as the job's MTBF, which is how people usually think of it at scale. */
 function MtbfField() {
   const scenario = useAppStore((s) => s.scenario);
-  const setScenario = useAppStore((s) => s.setScenario);
   const { hosts, mtbfSeconds } = derived(scenario);
   const minutes = Number.isFinite(mtbfSeconds) ? Number((mtbfSeconds / 60).toPrecision(4)) : 0;
   return (
@@ -169,12 +162,7 @@ function MtbfField() {
       apply={(m) => {
         if (!(m > 0)) return ["Job MTBF: must be a number of minutes above 0."];
         const perHostDay = 86_400 / (hosts * m * 60);
-        const r = tryPatch(scenario, (s) => withField(s, "failures", "perHostDay", perHostDay));
-        if ("ok" in r) {
-          setScenario(r.ok);
-          return null;
-        }
-        return r.problems;
+        return applyPatch((s) => withField(s, "failures", "perHostDay", perHostDay));
       }}
     />
   );
@@ -182,7 +170,6 @@ function MtbfField() {
 
 function SeedField() {
   const scenario = useAppStore((s) => s.scenario);
-  const setScenario = useAppStore((s) => s.setScenario);
   return (
     <NumberInput
       label="Seed"
@@ -191,12 +178,7 @@ function SeedField() {
       step={1}
       testId="seed"
       apply={(seed) => {
-        const r = tryPatch(scenario, (s) => ({ ...s, seed }));
-        if ("ok" in r) {
-          setScenario(r.ok);
-          return null;
-        }
-        return r.problems;
+        return applyPatch((s) => ({ ...s, seed }));
       }}
     />
   );
