@@ -166,19 +166,7 @@ export class Lab {
       this.watch(d.device);
       gpus.push(d.device);
     }
-    const exec = new SeparateExecutor(gpus, count, this.software);
-    const destroy = exec.destroy.bind(exec);
-    const kill = exec.kill.bind(exec);
-    const retire = (g: GPUDevice | undefined) => g && this.retired.add(g);
-    exec.destroy = () => {
-      gpus.forEach(retire);
-      destroy();
-    };
-    exec.kill = (rank) => {
-      retire(gpus[rank]);
-      kill(rank);
-    };
-    return exec;
+    return new SeparateExecutor(gpus, count, this.software, (g) => this.retired.add(g));
   }
 
   private guard<T>(f: () => Promise<T>): Promise<T> {

@@ -36,6 +36,8 @@ export class SeparateExecutor implements Executor {
     gpus: readonly GPUDevice[],
     readonly count: number,
     software: boolean,
+    /** Told before this executor destroys a device on purpose, so its loss is not reported. */
+    private readonly retire: (device: GPUDevice) => void = () => {},
   ) {
     this.sims = gpus.map((device, r) => ({
       device,
@@ -178,7 +180,9 @@ export class SeparateExecutor implements Executor {
   kill(rank: number): void {
     this.dead.add(rank);
     // Its memory is really gone: the survivors must finish without it.
-    this.sim(rank).device.destroy();
+    const { device } = this.sim(rank);
+    this.retire(device);
+    device.destroy();
   }
 
   isDead(rank: number): boolean {
@@ -186,6 +190,9 @@ export class SeparateExecutor implements Executor {
   }
 
   destroy(): void {
-    for (const s of this.sims) s.device.destroy();
+    for (const s of this.sims) {
+      this.retire(s.device);
+      s.device.destroy();
+    }
   }
 }
