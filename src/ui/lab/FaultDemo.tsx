@@ -2,7 +2,7 @@
 import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
-import { Field } from "./Field.tsx";
+import { SelectField } from "./Field.tsx";
 import { bytes } from "./labFormat.ts";
 import { RingDiagram } from "./RingDiagram.tsx";
 
@@ -58,83 +58,44 @@ export function FaultDemo() {
         and runs again.
       </p>
       <div className="lab-form">
-        <Field label="Mode">
-          {(id) => (
-            <select
-              id={id}
-              value={f.mode}
-              disabled={!ready}
-              onChange={(e) => setFault({ mode: e.target.value as typeof f.mode })}
-            >
-              {modes.map((m) => (
-                <option key={m}>{m}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Devices">
-          {(id) => (
-            <select
-              id={id}
-              value={f.devices}
-              disabled={!ready}
-              onChange={(e) => setFault({ devices: Number(e.target.value) })}
-            >
-              {Array.from({ length: 14 }, (_, i) => i + 3).map((n) => (
-                <option key={n}>{n}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Size / device">
-          {(id) => (
-            <select
-              id={id}
-              value={f.bytesPerDevice}
-              disabled={!ready}
-              onChange={(e) => setFault({ bytesPerDevice: Number(e.target.value) })}
-            >
-              {SIZES.filter((s) => s <= 16 * 1024 * 1024).map((s) => (
-                <option key={s} value={s}>
-                  {bytes(s)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Victim">
-          {(id) => (
-            <select
-              id={id}
-              value={f.victim}
-              disabled={!ready}
-              onChange={(e) => setFault({ victim: Number(e.target.value) })}
-            >
-              {ids(f.devices).map((r) => (
-                <option key={r}>{r}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label="Kill at step">
-          {(id) => (
-            <select
-              id={id}
-              value={f.killStep ?? "button"}
-              disabled={!ready}
-              onChange={(e) =>
-                setFault({ killStep: e.target.value === "button" ? null : Number(e.target.value) })
-              }
-            >
-              <option value="button">only when I press Kill</option>
-              {ids(steps).map((s) => (
-                <option key={s} value={s}>
-                  {s + 1}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField
+          label="Mode"
+          value={f.mode}
+          disabled={!ready}
+          choices={modes.map((m) => ({ value: m }))}
+          onChange={(v) => setFault({ mode: v as typeof f.mode })}
+        />
+        <SelectField
+          label="Devices"
+          value={f.devices}
+          disabled={!ready}
+          choices={Array.from({ length: 14 }, (_, i) => ({ value: i + 3 }))}
+          onChange={(v) => setFault({ devices: Number(v) })}
+        />
+        <SelectField
+          label="Size / device"
+          value={f.bytesPerDevice}
+          disabled={!ready}
+          choices={SIZES.filter((s) => s <= 16 * 1024 * 1024).map((s) => ({ value: s, text: bytes(s) }))}
+          onChange={(v) => setFault({ bytesPerDevice: Number(v) })}
+        />
+        <SelectField
+          label="Victim"
+          value={f.victim}
+          disabled={!ready}
+          choices={ids(f.devices).map((r) => ({ value: r }))}
+          onChange={(v) => setFault({ victim: Number(v) })}
+        />
+        <SelectField
+          label="Kill at step"
+          value={f.killStep ?? "button"}
+          disabled={!ready}
+          choices={[
+            { value: "button", text: "only when I press Kill" },
+            ...ids(steps).map((s) => ({ value: s, text: String(s + 1) })),
+          ]}
+          onChange={(v) => setFault({ killStep: v === "button" ? null : Number(v) })}
+        />
         <label className="check">
           <input
             type="checkbox"

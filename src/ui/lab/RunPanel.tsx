@@ -3,7 +3,7 @@ import type { Mode } from "../../gpu/executor.ts";
 import { algorithmsFor } from "../../gpu/lab.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
-import { Field } from "./Field.tsx";
+import { SelectField } from "./Field.tsx";
 import { bytes } from "./labFormat.ts";
 
 const MODE_TEXT: Record<Mode, string> = {
@@ -25,66 +25,34 @@ export function RunPanel() {
   const ready = status === "ready";
   return (
     <div className="lab-form">
-      <Field label="Mode">
-        {(id) => (
-          <select
-            id={id}
-            value={form.mode}
-            disabled={!ready}
-            onChange={(e) => setForm({ mode: e.target.value as Mode })}
-          >
-            {modes.map((m) => (
-              <option key={m} value={m}>
-                {MODE_TEXT[m]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Devices">
-        {(id) => (
-          <select
-            id={id}
-            value={form.devices}
-            disabled={!ready}
-            onChange={(e) => setForm({ devices: Number(e.target.value) })}
-          >
-            {Array.from({ length: 15 }, (_, i) => i + 2).map((n) => (
-              <option key={n}>{n}</option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Size / device">
-        {(id) => (
-          <select
-            id={id}
-            value={form.bytesPerDevice}
-            disabled={!ready}
-            onChange={(e) => setForm({ bytesPerDevice: Number(e.target.value) })}
-          >
-            {SIZES.filter((s) => s <= max || max === 0).map((s) => (
-              <option key={s} value={s}>
-                {bytes(s)}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field label="Algorithm">
-        {(id) => (
-          <select
-            id={id}
-            value={form.algorithm}
-            disabled={!ready}
-            onChange={(e) => setForm({ algorithm: e.target.value as Algorithm })}
-          >
-            {algorithmsFor(form.mode).map((a) => (
-              <option key={a}>{a}</option>
-            ))}
-          </select>
-        )}
-      </Field>
+      <SelectField
+        label="Mode"
+        value={form.mode}
+        disabled={!ready}
+        choices={modes.map((m) => ({ value: m, text: MODE_TEXT[m] }))}
+        onChange={(v) => setForm({ mode: v as Mode })}
+      />
+      <SelectField
+        label="Devices"
+        value={form.devices}
+        disabled={!ready}
+        choices={Array.from({ length: 15 }, (_, i) => ({ value: i + 2 }))}
+        onChange={(v) => setForm({ devices: Number(v) })}
+      />
+      <SelectField
+        label="Size / device"
+        value={form.bytesPerDevice}
+        disabled={!ready}
+        choices={SIZES.filter((s) => s <= max || max === 0).map((s) => ({ value: s, text: bytes(s) }))}
+        onChange={(v) => setForm({ bytesPerDevice: Number(v) })}
+      />
+      <SelectField
+        label="Algorithm"
+        value={form.algorithm}
+        disabled={!ready}
+        choices={algorithmsFor(form.mode).map((a) => ({ value: a }))}
+        onChange={(v) => setForm({ algorithm: v as Algorithm })}
+      />
       <button type="button" onClick={() => void run()} disabled={!ready}>
         Run
       </button>
