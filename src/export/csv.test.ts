@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
 import { axisInfo } from "../sim/sweep.ts";
 import type { MetricsSummary, MonteCarloResult } from "../sim/types.ts";
@@ -23,18 +24,7 @@ describe("csv", () => {
   it("writes one row per sweep point with both policies' ETTR band", () => {
     const band = (m: number) => ({ mean: m, p5: m - 0.01, p95: m + 0.01 });
     const summary = (m: number) =>
-      Object.fromEntries(
-        [
-          "ettr",
-          "failures",
-          "stallSeconds",
-          "stallSecondsPerFailure",
-          "lostWorkSeconds",
-          "checkpoints",
-          "degradedSeconds",
-          "meanHealthyReplicas",
-        ].map((k) => [k, band(m)]),
-      ) as unknown as MetricsSummary;
+      Object.fromEntries(SUMMARIZED_METRICS.map((k) => [k, band(m)])) as MetricsSummary;
     const mc = (gpus: number): MonteCarloResult => ({
       scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } },
       seeds: 200,
