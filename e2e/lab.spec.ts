@@ -116,7 +116,6 @@ test("CPU fallback when the page has no navigator.gpu: the badge says so and run
   page,
 }) => {
   await page.addInitScript(() => {
-    // biome-ignore lint/performance/noDelete: the point is that the property is gone
     delete (Navigator.prototype as { gpu?: unknown }).gpu;
   });
   const { run } = await openLab(page);
