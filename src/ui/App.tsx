@@ -1,8 +1,11 @@
+import { lazy, Suspense } from "react";
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
-import { ClusterView } from "./cluster/ClusterView.tsx";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
-import { LabView } from "./lab/LabView.tsx";
-import { StepView } from "./step/StepView.tsx";
+
+// Each view is its own chunk: the first paint loads only the view the address names.
+const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));
+const StepView = lazy(() => import("./step/StepView.tsx").then((m) => ({ default: m.StepView })));
+const LabView = lazy(() => import("./lab/LabView.tsx").then((m) => ({ default: m.LabView })));
 
 const TAB_LABELS: Record<Tab, string> = {
   cluster: "Cluster: sync vs FT-HSDP",
@@ -34,9 +37,11 @@ export function App() {
         <ThemeToggle />
       </header>
       <main>
-        {tab === "cluster" && <ClusterView />}
-        {tab === "step" && <StepView />}
-        {tab === "lab" && <LabView />}
+        <Suspense fallback={<p className="muted">Loading the view…</p>}>
+          {tab === "cluster" && <ClusterView />}
+          {tab === "step" && <StepView />}
+          {tab === "lab" && <LabView />}
+        </Suspense>
       </main>
     </div>
   );

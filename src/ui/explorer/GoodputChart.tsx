@@ -3,14 +3,17 @@
  * The gap to the ideal line at the end is 1 − ETTR; a sync curve that drops is work rolled back.
  * The timeline's current window is shaded.
  */
-import { axisBottom, axisLeft, line, scaleLinear, select } from "d3";
+import { axisBottom, axisLeft } from "d3-axis";
+import { scaleLinear } from "d3-scale";
+import { select } from "d3-selection";
+import { line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
 import { derived } from "../../sim/scenario.ts";
 import type { RunResult } from "../../sim/types.ts";
 import { useExplorerStore } from "../../state/explorerStore.ts";
 import { pct } from "../format.ts";
+import { useWidth } from "../useWidth.ts";
 import { decimateCurve } from "./lod.ts";
-import { useWidth } from "./useWidth.ts";
 
 const H = 260;
 const M = { top: 14, right: 118, bottom: 40, left: 58 };

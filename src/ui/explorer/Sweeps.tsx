@@ -3,7 +3,10 @@
  * recovery knob), Monte Carlo mean with its p5–p95 band, computed by the worker pool. Clicking a
  * point loads that scenario.
  */
-import { area, axisBottom, axisLeft, line, scaleLinear, scaleLog, select } from "d3";
+import { axisBottom, axisLeft } from "d3-axis";
+import { scaleLinear, scaleLog } from "d3-scale";
+import { select } from "d3-selection";
+import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
 import {
   axisInfo,
@@ -18,7 +21,7 @@ import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../st
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { count, pct } from "../format.ts";
-import { useWidth } from "./useWidth.ts";
+import { useWidth } from "../useWidth.ts";
 
 const H = 300;
 const M = { top: 34, right: 20, bottom: 44, left: 56 };

@@ -3,7 +3,8 @@
  * keyboard zoom and pan, a hover tooltip. The visible window lives in the explorer store so the
  * goodput chart, the failure log and the share link follow it.
  */
-import { type D3ZoomEvent, select, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3";
+import { select } from "d3-selection";
+import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3-zoom";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";

@@ -1,5 +1,7 @@
 /** busbw against size per device (log x), one line per algorithm, for one mode and device count. */
-import { line, scaleLinear, scaleLog, scaleOrdinal, schemeTableau10 } from "d3";
+import { scaleLinear, scaleLog, scaleOrdinal } from "d3-scale";
+import { schemeTableau10 } from "d3-scale-chromatic";
+import { line } from "d3-shape";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
 import { bytes } from "./labFormat.ts";

@@ -3,13 +3,13 @@
  * axis. Backward is drawn in the colour of the bucket each gradient lands in, so a person can
  * follow a bucket from its gradients to its all-reduce. Hovering a bucket names its parameters.
  */
-import { scaleLinear } from "d3";
-import { type ReactNode, useState } from "react";
+import { scaleLinear } from "d3-scale";
+import { type ReactNode, useRef, useState } from "react";
 import type { Bucket } from "../../step/bucketAssignment.ts";
 import type { Param } from "../../step/modelList.ts";
 import type { StepMetrics, StepResult, StepTimeline } from "../../step/stepTimeline.ts";
+import { useWidth } from "../useWidth.ts";
 import { bucketColor, bytes, gbps, ms } from "./units.ts";
-import { useWidth } from "./useWidth.ts";
 
 const LABEL_W = 150;
 const ROW_H = 22;
@@ -78,7 +78,8 @@ function Tooltip({
 }
 
 export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref, 900);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   const end = Math.max(result.baselineMetrics.stepMs, result.metrics.stepMs);
   const x = scaleLinear()

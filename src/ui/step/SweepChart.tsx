@@ -1,8 +1,10 @@
 /** Step time against bucket_cap_mb on a log axis, the fastest cap marked, with a button to use it. */
-import { line, scaleLinear, scaleLog } from "d3";
+import { scaleLinear, scaleLog } from "d3-scale";
+import { line } from "d3-shape";
+import { useRef } from "react";
 import type { SweepResult } from "../../step/sweep.ts";
+import { useWidth } from "../useWidth.ts";
 import { mib, ms } from "./units.ts";
-import { useWidth } from "./useWidth.ts";
 
 const H = 230;
 const M = { left: 62, right: 16, top: 16, bottom: 40 };
@@ -16,7 +18,8 @@ interface Props {
 }
 
 export function SweepChart({ sweep, capMb, computeMs, onPick }: Props) {
-  const [ref, width] = useWidth<HTMLDivElement>(600);
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useWidth(ref, 600);
   const pts = sweep.points;
   const best = pts[sweep.best];
   const first = pts[0];

@@ -1,5 +1,5 @@
 /** How the step view writes times, sizes and rates. */
-import { schemeTableau10 } from "d3";
+import { schemeTableau10 } from "d3-scale-chromatic";
 
 /** Milliseconds, with more digits when small: "0.042 ms", "3.51 ms", "95.5 ms", "16,612 ms". */
 export function ms(x: number): string {
