@@ -102,7 +102,12 @@ describe("simCommand", () => {
     [
       "an out-of-range value",
       [tempFile("range.json", '{"training": {"days": 400}}')],
-      /training\.days: got 400; must be a number in \(0, 365\]/,
+      /training\.days: got 400; must be a number in \[0\.001, 365\]/,
+    ],
+    [
+      "a subnormal checkpoint interval (was accepted and printed null)",
+      [tempFile("subnormal.json", '{"sync": {"checkpointMinutes": 1e-320}}')],
+      /sync\.checkpointMinutes: got 1e-320; must be 0 or a number in \[0\.01, 10,080\]/,
     ],
     [
       "hosts not divisible by replicas",

@@ -50,7 +50,7 @@ describe("scenario v1", () => {
     expect(problemsOf({ cluster: { gpus: 1e12 } })[0]).toMatch(
       /cluster\.gpus: got 1000000000000; must be an integer in \[1, 1,000,000\]/,
     );
-    expect(problemsOf({ training: { days: 0 } })[0]).toMatch(/training\.days.*\(0, 365\]/);
+    expect(problemsOf({ training: { days: 0 } })[0]).toMatch(/training\.days.*\[0\.001, 365\]/);
     expect(problemsOf({ failures: { hangFraction: 1.5 } })[0]).toMatch(/failures\.hangFraction.*\[0, 1\]/);
     expect(problemsOf({ cluster: { replicas: 2.5 } })[0]).toMatch(/cluster\.replicas.*integer/);
     expect(problemsOf({ failures: { perHostDay: Number.NaN } })[0]).toMatch(/failures\.perHostDay/);
@@ -88,6 +88,36 @@ describe("scenario v1", () => {
       failures: { perHostDay: 10 },
     });
     expect(p).toMatch(/failures\.perHostDay: .* expected failures .* must be at most/);
+  });
+
+  it("refuses an interval below its smallest meaningful value by name, with the range (no subnormals)", () => {
+    expect(problemsOf({ sync: { checkpointMinutes: 1e-320 } })).toEqual([
+      "sync.checkpointMinutes: got 1e-320; must be 0 or a number in [0.01, 10,080]",
+    ]);
+    expect(problemsOf({ training: { days: 5e-324 } })[0]).toMatch(/^training\.days: .*\[0\.001, 365\]/);
+    expect(problemsOf({ training: { stepSeconds: 1e-9 } })[0]).toMatch(
+      /^training\.stepSeconds: .*\[0\.001, 3,600\]/,
+    );
+    expect(problemsOf({ detection: { hangSeconds: 1e-300 } })[0]).toMatch(
+      /^detection\.hangSeconds: .*must be 0 or a number in \[0\.001, 86,400\]/,
+    );
+    // 0 stays allowed where it means something (no checkpoints), and so does the smallest value.
+    expect(
+      parseScenario({ sync: { checkpointMinutes: 0.01, checkpointWriteSeconds: 0.001 } }).sync,
+    ).toMatchObject({
+      checkpointMinutes: 0.01,
+      checkpointWriteSeconds: 0.001,
+    });
+  });
+
+  it("every time interval has a smallest meaningful value; only rates and probabilities go down to 0", () => {
+    const noSmallest: string[] = [];
+    for (const g of GROUPS) {
+      for (const [k, spec] of Object.entries(FIELD_SPECS[g])) {
+        if (spec.kind === "number" && spec.min === 0 && spec.smallest === undefined) noSmallest.push(`${g}.${k}`);
+      }
+    }
+    expect(noSmallest).toEqual(["failures.perHostDay", "failures.hangFraction"]);
   });
 
   it("lists every problem at once", () => {

@@ -72,12 +72,19 @@ export const DEFAULT_SCENARIO: Scenario = {
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */
 export const MAX_EXPECTED_FAILURES = 1_000_000;
 
-interface NumberSpec {
+export interface NumberSpec {
   kind: "int" | "number";
   min: number;
   max: number;
   /** true when the lower bound itself is not allowed (e.g. days > 0). */
   minExclusive?: boolean;
+  /**
+   * The smallest meaningful value above `min`: values in (min, smallest) are refused. Time
+   * intervals have one, because a subnormal interval is no interval: 1e-320 minutes between
+   * checkpoints divides the horizon into Infinity cycles and every metric reads NaN. Rates and
+   * probabilities have none: a tiny rate just means no failure, and version-1 links carry them.
+   */
+  smallest?: number;
 }
 interface EnumSpec {
   kind: "enum";
@@ -109,6 +116,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       min: 0,
       max: 365,
       minExclusive: true,
+      smallest: 0.001,
       label: "Horizon",
       unit: "days",
       help: "Simulated wall time.",
@@ -118,6 +126,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       min: 0,
       max: 3600,
       minExclusive: true,
+      smallest: 0.001,
       label: "Step time",
       unit: "s",
       help: "One training step; counts steps and paces the step views.",
@@ -150,6 +159,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     failStopSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Fail-stop detection",
       unit: "s",
@@ -158,6 +168,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     hangSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Hang detection",
       unit: "s",
@@ -168,6 +179,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     restartSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Job restart",
       unit: "s",
@@ -176,6 +188,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     checkpointMinutes: {
       kind: "number",
       min: 0,
+      smallest: 0.01,
       max: 10_080,
       label: "Checkpoint interval",
       unit: "min",
@@ -184,6 +197,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     checkpointWriteSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 3600,
       label: "Checkpoint write",
       unit: "s",
@@ -194,6 +208,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     reconfigureSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "FTAR reconfigure",
       unit: "s",
@@ -202,6 +217,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     replicaRestartSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Replica restart",
       unit: "s",
@@ -216,6 +232,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     catchUpSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Catch-up time",
       unit: "s",
@@ -224,6 +241,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     rejoinSeconds: {
       kind: "number",
       min: 0,
+      smallest: 0.001,
       max: 86_400,
       label: "Rejoin",
       unit: "s",
@@ -245,7 +263,18 @@ const fmt = (n: number): string => n.toLocaleString("en-US", { maximumFractionDi
 export function describeAllowed(spec: FieldSpec): string {
   if (spec.kind === "enum") return `one of ${spec.values.map((v) => `"${v}"`).join(", ")}`;
   const what = spec.kind === "int" ? "an integer" : "a number";
+  if (spec.smallest !== undefined) {
+    const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}]`;
+    return spec.minExclusive ? range : `${fmt(spec.min)} or ${range}`;
+  }
   return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}]`;
+}
+
+/** Whether a finite number is in the field's allowed range (describeAllowed says it in words). */
+export function inAllowedRange(spec: NumberSpec, v: number): boolean {
+  const { min, max, minExclusive, smallest } = spec;
+  if (v > max || v < min || (minExclusive && v === min)) return false;
+  return smallest === undefined || v === min || v >= smallest;
 }
 
 function fieldSchema(spec: FieldSpec): z.ZodType {
@@ -253,8 +282,7 @@ function fieldSchema(spec: FieldSpec): z.ZodType {
   if (spec.kind === "enum") return z.enum(spec.values as [string, ...string[]], { error });
   let n = z.number({ error }).refine(Number.isFinite, { error });
   if (spec.kind === "int") n = n.refine(Number.isInteger, { error });
-  const { min, max, minExclusive } = spec;
-  return n.refine((v) => (minExclusive ? v > min : v >= min) && v <= max, { error });
+  return n.refine((v) => inAllowedRange(spec, v), { error });
 }
 
 function groupSchema(group: ScenarioGroup) {
