@@ -114,7 +114,8 @@ describe("scenario v1", () => {
     const noSmallest: string[] = [];
     for (const g of GROUPS) {
       for (const [k, spec] of Object.entries(FIELD_SPECS[g])) {
-        if (spec.kind === "number" && spec.min === 0 && spec.smallest === undefined) noSmallest.push(`${g}.${k}`);
+        if (spec.kind === "number" && spec.min === 0 && spec.smallest === undefined)
+          noSmallest.push(`${g}.${k}`);
       }
     }
     expect(noSmallest).toEqual(["failures.perHostDay", "failures.hangFraction"]);
