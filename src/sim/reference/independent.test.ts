@@ -12,11 +12,13 @@ import { monteCarlo } from "../monteCarlo.ts";
 import { PRESETS } from "../presets.ts";
 import { parseScenario, type Scenario } from "../scenario.ts";
 import type { PolicyMetrics } from "../types.ts";
+import { referenceFailures, v1Knobs } from "./failures.ts";
 import {
   type ReferenceMetrics,
-  referenceFailureTrace,
   referenceFtHsdp,
+  referenceFtHsdpV2,
   referenceSynchronous,
+  referenceSynchronousV2,
 } from "./independent.ts";
 
 /** Small clusters whose MTBF is comparable to the recovery times, so failures overlap often. */
@@ -174,8 +176,11 @@ describe("engine vs an independent reading of SIMULATION.md §1", () => {
     const seeds = 200;
     const engine = monteCarlo(s, seeds);
     for (const policy of ["synchronous", "ftHsdp"] as const) {
-      const run = policy === "synchronous" ? referenceSynchronous : referenceFtHsdp;
-      const samples = Array.from({ length: seeds }, (_, i) => run(s, referenceFailureTrace(s, 7919 * i + 1)));
+      const run = policy === "synchronous" ? referenceSynchronousV2 : referenceFtHsdpV2;
+      const k = v1Knobs(s);
+      const samples = Array.from({ length: seeds }, (_, i) =>
+        run(s, k, referenceFailures(s, k, 7919 * i + 1)),
+      );
       for (const m of ["ettr", "failures", "stallSeconds", "lostWorkSeconds"] as const) {
         const xs = samples.map((r) => r[m]);
         const mean = xs.reduce((a, b) => a + b, 0) / seeds;

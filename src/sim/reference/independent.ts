@@ -1,12 +1,26 @@
 /**
- * A second, deliberately plain reading of SIMULATION.md §1, written without looking at the
- * engine's policy code. Tests run it beside the engine on the same failure trace: where the two
- * disagree, one of them misreads the spec. Clarity over speed — it is never used by the app.
+ * A second, deliberately plain reading of SIMULATION.md §1 and §3 (cluster model version 2),
+ * written without looking at the engine's policy code. Tests run it beside the engine on the same
+ * failures: where the two disagree, one of them misreads the spec. Each policy is one loop that
+ * walks from instant to instant: at each instant it first settles everything due (the pool, phase
+ * ends, checkpoints, repeatedly, so zero-length phases chain), then lets a failure at that instant
+ * strike, and only then moves on. Clarity over speed — it is never used by the app.
  */
 import type { FailureTrace } from "../failureTrace.ts";
 import { derived, type Scenario } from "../scenario.ts";
+import {
+  type Failure,
+  failuresOfTrace,
+  ftDetectSeconds,
+  hostsStruck,
+  type Knobs,
+  replicaOfHost,
+  syncDetectSeconds,
+  v1Knobs,
+} from "./failures.ts";
+import { newPool, nextPoolEvent, outstanding, poolEmpty, settlePool, strike } from "./spares.ts";
 
-/** The per-run figures both readings produce (SIMULATION.md "Metrics (per policy)"). */
+/** The per-run figures both readings produce (SIMULATION.md "Metrics" and §3 "New metrics"). */
 export interface ReferenceMetrics {
   ettr: number;
   usefulSeconds: number;
@@ -15,230 +29,328 @@ export interface ReferenceMetrics {
   lostWorkSeconds: number;
   checkpoints: number;
   degradedSeconds: number;
-  /** FT-HSDP only: seconds with exactly k replicas in one of the four phases (sync: empty). */
+  /** FT-HSDP only: seconds with exactly k replicas in one of the recovery phases (sync: empty). */
   secondsWithKDown: number[];
+  jobRestarts: number;
+  /** Synchronous: wall seconds in waitSpare; FT-HSDP: replica-seconds in waitSpare. */
+  spareWaitSeconds: number;
+  /** The longest single stay in waitSpare (one replica's, for FT-HSDP). */
+  longestSpareWaitSeconds: number;
+  poolEmptySeconds: number;
+  /** Per cause of knobs.causes: failures, and the failure stall attributed to it (see below). */
+  perCause: { count: number; stallSeconds: number }[];
 }
 
-interface Failure {
-  time: number;
-  replica: number;
-  detect: number;
-}
+const INF = Number.POSITIVE_INFINITY;
 
-/** The trace's columns as rows, in time order. */
-function failuresOf(f: FailureTrace): Failure[] {
-  return Array.from({ length: f.count }, (_, i) => ({
-    time: f.time[i]!,
-    replica: f.replica[i]!,
-    detect: f.detectSeconds[i]!,
-  }));
+/** Longest-stay bookkeeping for waitSpare, shared by both policies. */
+class SpareWaits {
+  total = 0;
+  longest = 0;
+  close(since: number, t: number): void {
+    this.longest = Math.max(this.longest, t - since);
+  }
 }
 
 /**
- * Synchronous training, walked state by state. The job trains, writes a checkpoint (blocking),
- * or recovers. `pending` is training not yet covered by a completed checkpoint: a failure loses it.
+ * Synchronous training: train, write a checkpoint (blocking), or recover = detect → waitSpare →
+ * restart. Any failure restarts the recovery from its own detection and rolls back to the last
+ * completed checkpoint. `pending` is training not yet covered by a completed checkpoint.
  */
-export function referenceSynchronous(s: Scenario, f: FailureTrace): ReferenceMetrics {
+export function referenceSynchronousV2(
+  s: Scenario,
+  k: Knobs,
+  failures: readonly Failure[],
+): ReferenceMetrics {
   const { horizonSeconds: H } = derived(s);
   const interval = s.sync.checkpointMinutes * 60;
   const write = s.sync.checkpointWriteSeconds;
-  const restart = s.sync.restartSeconds;
   // checkpointMinutes = 0: "a checkpoint at every step at no cost (no rollback)".
   const everyStep = interval === 0;
+  const pool = newPool(k);
+  const waits = new SpareWaits();
+  const perCause = k.causes.map(() => ({ count: 0, stallSeconds: 0 }));
 
   let t = 0;
-  let state: "train" | "write" | "recover" = "train";
-  let stateEnd = 0; // end of the current write or recovery
-  let sinceCheckpoint = 0; // training since the last checkpoint or restart
+  let state: "train" | "write" | "detect" | "waitSpare" | "restart" = "train";
+  let stateEnd = everyStep ? INF : interval; // next checkpoint due (train), or end of write/detect/restart
+  let waitSince = 0;
+  let owner = -1; // the cause of the failure that last (re)started the recovery
   let pending = 0;
   let trained = 0;
   let lost = 0;
   let stall = 0;
+  let poolEmptySeconds = 0;
   let checkpoints = 0;
-  const failures = failuresOf(f);
   let i = 0;
 
-  // Events at the same instant: a write starting or ending goes before a failure, so a write of
-  // 0 s that falls due as a failure strikes counts; events at the horizon itself still happen.
   for (;;) {
-    const nextFailure = failures[i]?.time ?? Number.POSITIVE_INFINITY;
-    let boundary: number;
-    if (state === "train") {
-      boundary = everyStep ? Number.POSITIVE_INFINITY : t + (interval - sinceCheckpoint);
-    } else {
-      boundary = stateEnd;
+    for (let changed = true; changed; ) {
+      changed = settlePool(pool, t);
+      if (state === "train" && stateEnd <= t) {
+        state = "write";
+        stateEnd = t + write;
+        changed = true;
+      } else if (state === "write" && stateEnd <= t) {
+        checkpoints++;
+        pending = 0;
+        state = "train";
+        stateEnd = t + interval;
+        changed = true;
+      } else if (state === "detect" && stateEnd <= t) {
+        state = "waitSpare";
+        waitSince = t;
+        changed = true;
+      } else if (state === "waitSpare" && !outstanding(pool, () => true)) {
+        waits.close(waitSince, t);
+        state = "restart";
+        stateEnd = t + s.sync.restartSeconds;
+        changed = true;
+      } else if (state === "restart" && stateEnd <= t) {
+        state = "train";
+        stateEnd = everyStep ? INF : t + interval;
+        changed = true;
+      }
     }
-    const next = Math.min(nextFailure, boundary, H);
+    const f = failures[i];
+    if (f !== undefined && f.time <= t) {
+      // A failure: everything not yet checkpointed rolls back (a write in flight is lost too).
+      const detect = syncDetectSeconds(s, f);
+      strike(pool, t, hostsStruck(k, f), f.newHost, t + detect);
+      if (state === "waitSpare") waits.close(waitSince, t);
+      lost += pending;
+      pending = 0;
+      state = "detect";
+      stateEnd = t + detect;
+      owner = f.cause;
+      if (f.cause >= 0) perCause[f.cause]!.count++;
+      i++;
+      continue;
+    }
+    if (t >= H) break;
+    const next = Math.min(f?.time ?? INF, state === "waitSpare" ? INF : stateEnd, nextPoolEvent(pool), H);
     const dt = next - t;
     if (state === "train") {
       trained += dt;
-      sinceCheckpoint += dt;
       if (!everyStep) pending += dt;
-    } else if (state === "recover") {
+    } else if (state !== "write") {
       stall += dt;
+      if (owner >= 0) perCause[owner]!.stallSeconds += dt;
+      if (state === "waitSpare") waits.total += dt;
     }
+    if (poolEmpty(pool)) poolEmptySeconds += dt;
     t = next;
-    if (boundary <= nextFailure && boundary <= H) {
-      if (state === "train") {
-        state = "write";
-        stateEnd = t + write;
-      } else if (state === "write") {
-        checkpoints++;
-        pending = 0;
-        sinceCheckpoint = 0;
-        state = "train";
-      } else {
-        state = "train";
-        sinceCheckpoint = 0;
-      }
-    } else if (nextFailure < H) {
-      // A failure: everything not yet checkpointed rolls back (a write in flight is lost too).
-      lost += pending;
-      pending = 0;
-      sinceCheckpoint = 0;
-      state = "recover";
-      stateEnd = t + failures[i]!.detect + restart;
-      i++;
-    } else {
-      break;
-    }
   }
+  if (state === "waitSpare") waits.close(waitSince, H);
   const useful = trained - lost;
   return {
     ettr: useful / H,
     usefulSeconds: useful,
-    failures: f.count,
+    failures: failures.length,
     stallSeconds: stall,
     lostWorkSeconds: lost,
     checkpoints,
     degradedSeconds: 0,
     secondsWithKDown: [],
+    jobRestarts: failures.length,
+    spareWaitSeconds: waits.total,
+    longestSpareWaitSeconds: waits.longest,
+    poolEmptySeconds,
+    perCause,
   };
 }
 
+type Phase = "healthy" | "detect" | "waitSpare" | "restart" | "catchUp" | "rejoin";
+
 /**
- * FT-HSDP: first each replica's phase intervals (a failure in the same replica cuts the running
- * sequence short and starts a new one), then a sweep over all interval ends, where the rate on
- * each elementary piece follows from how many replicas are down and whether any stalls globally.
+ * FT-HSDP: each replica walks detect(+reconfigure) → waitSpare → restart → catch-up → rejoin; a
+ * job-scope failure cancels them all for a job restart (detect + sync restart) with rollback to
+ * FT-HSDP's last completed checkpoint. Training advances at healthy/R unless something stalls.
  */
-export function referenceFtHsdp(s: Scenario, f: FailureTrace): ReferenceMetrics {
+export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Failure[]): ReferenceMetrics {
   const { horizonSeconds: H } = derived(s);
   const R = s.cluster.replicas;
   const { reconfigureSeconds, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, minReplicas } = s.ft;
   const blocking = s.ft.catchUp === "blocking";
+  const interval = k.ftCheckpointMinutes * 60;
+  const checkpointsOn = interval > 0;
+  const pool = newPool(k);
+  const waits = new SpareWaits();
+  const perCause = k.causes.map(() => ({ count: 0, stallSeconds: 0 }));
+  const mine = (r: number) => (host: number) => replicaOfHost(s, k, host) === r;
 
-  const byReplica = new Map<number, Failure[]>();
-  for (const failure of failuresOf(f)) {
-    const list = byReplica.get(failure.replica) ?? [];
-    list.push(failure);
-    byReplica.set(failure.replica, list);
-  }
-
-  // Per replica, the union of its phases is one interval per sequence; keep the "down" intervals
-  // (any phase) and the "global" ones (the phases that stall everyone) separately.
-  const down: { start: number; end: number }[] = [];
-  const global: { start: number; end: number }[] = [];
-  for (const seqs of byReplica.values()) {
-    for (const [k, { time: start, detect }] of seqs.entries()) {
-      const cut = seqs[k + 1]?.time ?? Number.POSITIVE_INFINITY;
-      const phases = [
-        { length: detect + reconfigureSeconds, global: true },
-        { length: replicaRestartSeconds, global: false },
-        { length: catchUpSeconds, global: blocking },
-        { length: rejoinSeconds, global: true },
-      ];
-      let t = start;
-      for (const p of phases) {
-        const end = Math.min(t + p.length, cut);
-        if (p.global && end > t) global.push({ start: t, end });
-        t = end;
-        if (t >= cut) break;
-      }
-      down.push({ start, end: t });
-    }
-  }
-
-  // Sweep: +1/−1 at each interval's ends; all changes at one instant apply before the next piece.
-  const events: { t: number; down: number; global: number }[] = [];
-  for (const d of down) events.push({ t: d.start, down: 1, global: 0 }, { t: d.end, down: -1, global: 0 });
-  for (const g of global) events.push({ t: g.start, down: 0, global: 1 }, { t: g.end, down: 0, global: -1 });
-  events.sort((a, b) => a.t - b.t);
-
-  let useful = 0;
+  const phase: Phase[] = new Array(R).fill("healthy");
+  const phaseEnd: number[] = new Array(R).fill(INF);
+  const waitSince: number[] = new Array(R).fill(0);
+  // The failure (index) that started each replica's running sequence, for per-cause stall.
+  const phaseOwner: number[] = new Array(R).fill(-1);
+  let jobRestart = false;
+  let jobEnd = INF;
+  let jobOwner = -1;
+  let writing = false;
+  let writeEnd = INF;
+  let writeSaves = 0;
+  let clock = 0; // time at rate > 0 since the last checkpoint or job restart
+  let progress = 0;
+  let saved = 0;
+  let lost = 0;
   let stall = 0;
   let degraded = 0;
+  let poolEmptySeconds = 0;
+  let checkpoints = 0;
+  let jobRestarts = 0;
   const kDown = new Array<number>(R + 1).fill(0);
-  let nDown = 0;
-  let nGlobal = 0;
   let t = 0;
-  let e = 0;
-  while (t < H) {
-    for (let ev = events[e]; ev !== undefined && ev.t <= t; ev = events[++e]) {
-      nDown += ev.down;
-      nGlobal += ev.global;
+  let i = 0;
+
+  const enter = (r: number, p: Phase, length: number) => {
+    phase[r] = p;
+    phaseEnd[r] = t + length;
+    if (p === "waitSpare") waitSince[r] = t;
+  };
+  const leave = (r: number) => {
+    if (phase[r] === "waitSpare") waits.close(waitSince[r]!, t);
+  };
+
+  for (;;) {
+    for (let changed = true; changed; ) {
+      changed = settlePool(pool, t);
+      for (let r = 0; r < R; r++) {
+        const p = phase[r]!;
+        if (p === "waitSpare") {
+          if (!outstanding(pool, mine(r))) {
+            leave(r);
+            enter(r, "restart", replicaRestartSeconds);
+            changed = true;
+          }
+        } else if (p !== "healthy" && phaseEnd[r]! <= t) {
+          if (p === "detect") enter(r, "waitSpare", INF);
+          else if (p === "restart") enter(r, "catchUp", catchUpSeconds);
+          else if (p === "catchUp") enter(r, "rejoin", rejoinSeconds);
+          else enter(r, "healthy", INF);
+          changed = true;
+        }
+      }
+      if (jobRestart && jobEnd <= t) {
+        // Replicas whose lost hosts are still unreplaced go on from waitSpare, without a new detect.
+        jobRestart = false;
+        clock = 0;
+        for (let r = 0; r < R; r++) {
+          if (outstanding(pool, mine(r))) {
+            enter(r, "waitSpare", INF);
+            phaseOwner[r] = jobOwner;
+          }
+        }
+        changed = true;
+      }
+      if (writing && writeEnd <= t) {
+        writing = false;
+        checkpoints++;
+        saved = writeSaves;
+        clock = 0;
+        changed = true;
+      }
+      if (checkpointsOn && !writing && !jobRestart && clock >= interval) {
+        writing = true;
+        writeEnd = t + k.ftCheckpointWriteSeconds;
+        writeSaves = progress;
+        changed = true;
+      }
     }
-    const next = Math.min(events[e]?.t ?? H, H);
+    const f = failures[i];
+    if (f !== undefined && f.time <= t) {
+      const detect = ftDetectSeconds(s, k, f);
+      const hosts = hostsStruck(k, f);
+      strike(pool, t, hosts, f.newHost, t + detect);
+      if (f.cause >= 0) perCause[f.cause]!.count++;
+      if (f.scope === "job" || jobRestart) {
+        // A job restart (or a failure during one, which starts it again): no replica phases.
+        for (let r = 0; r < R; r++) {
+          leave(r);
+          enter(r, "healthy", INF);
+        }
+        if (f.scope === "job") {
+          if (checkpointsOn) {
+            lost += progress - saved;
+            progress = saved;
+          }
+          writing = false;
+          writeEnd = INF;
+        }
+        clock = 0;
+        jobRestart = true;
+        jobEnd = t + detect + s.sync.restartSeconds;
+        jobOwner = i;
+        jobRestarts++;
+      } else {
+        for (const r of new Set(hosts.map((h) => replicaOfHost(s, k, h)))) {
+          leave(r);
+          enter(r, "detect", detect + reconfigureSeconds);
+          phaseOwner[r] = i;
+        }
+      }
+      i++;
+      continue;
+    }
+    if (t >= H) break;
+    let next = Math.min(f?.time ?? INF, nextPoolEvent(pool), H);
+    for (let r = 0; r < R; r++) if (phase[r] !== "waitSpare") next = Math.min(next, phaseEnd[r]!);
+    if (jobRestart) next = Math.min(next, jobEnd);
+    if (writing) next = Math.min(next, writeEnd);
+
+    const down = phase.filter((p) => p !== "healthy").length;
+    const healthy = R - down;
+    const global = (p: Phase) => p === "detect" || p === "rejoin" || (blocking && p === "catchUp");
+    const failureStall = jobRestart || phase.some(global) || healthy < minReplicas;
+    const training = !failureStall && !writing;
+    let checkpointDue = false;
+    if (training && checkpointsOn && t + (interval - clock) <= next) {
+      next = t + (interval - clock);
+      checkpointDue = true;
+    }
     const dt = next - t;
-    const healthy = R - nDown;
-    kDown[nDown] = (kDown[nDown] ?? 0) + dt;
-    if (nGlobal > 0 || healthy < minReplicas) {
+    kDown[down] = kDown[down]! + dt;
+    waits.total += dt * phase.filter((p) => p === "waitSpare").length;
+    if (poolEmpty(pool)) poolEmptySeconds += dt;
+    if (failureStall) {
       stall += dt;
-    } else {
-      useful += (healthy / R) * dt;
-      if (nDown > 0) degraded += dt;
+      // Overlapping stalls are charged once, to the earliest failure among those stalling now.
+      const owners = phase
+        .map((p, r) => (global(p) || (healthy < minReplicas && p !== "healthy") ? phaseOwner[r]! : INF))
+        .concat(jobRestart ? [jobOwner] : []);
+      const first = failures[Math.min(...owners)];
+      if (first !== undefined && first.cause >= 0) perCause[first.cause]!.stallSeconds += dt;
+    } else if (training) {
+      progress += (healthy / R) * dt;
+      clock = checkpointDue ? interval : clock + dt;
+      if (down > 0) degraded += dt;
     }
     t = next;
   }
+  for (let r = 0; r < R; r++) if (phase[r] === "waitSpare") waits.close(waitSince[r]!, H);
   return {
-    ettr: useful / H,
-    usefulSeconds: useful,
-    failures: f.count,
+    ettr: progress / H,
+    usefulSeconds: progress,
+    failures: failures.length,
     stallSeconds: stall,
-    lostWorkSeconds: 0,
-    checkpoints: 0,
+    lostWorkSeconds: lost,
+    checkpoints,
     degradedSeconds: degraded,
     secondsWithKDown: kDown,
+    jobRestarts,
+    spareWaitSeconds: waits.total,
+    longestSpareWaitSeconds: waits.longest,
+    poolEmptySeconds,
+    perCause,
   };
 }
 
-/**
- * Failures drawn with a generator of its own (mulberry32), so Monte Carlo means can be compared
- * with the engine's without sharing its dice: this checks the arrival, host and hang draws too.
- */
-export function referenceFailureTrace(s: Scenario, seed: number): FailureTrace {
-  const { hosts, hostsPerReplica, lambdaPerSecond, horizonSeconds } = derived(s);
-  let state = seed >>> 0;
-  const uniform = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
-  };
-  const rows: { time: number; host: number; hang: boolean }[] = [];
-  if (lambdaPerSecond > 0) {
-    for (let k = 1; ; k++) {
-      const time =
-        s.failures.arrivals === "fixed"
-          ? k / lambdaPerSecond
-          : (rows.at(-1)?.time ?? 0) - Math.log(1 - uniform()) / lambdaPerSecond;
-      if (time >= horizonSeconds) break;
-      rows.push({
-        time,
-        host: Math.floor(uniform() * hosts),
-        hang: uniform() < s.failures.hangFraction,
-      });
-    }
-  }
-  const trace: FailureTrace = {
-    count: rows.length,
-    time: Float64Array.from(rows, (r) => r.time),
-    host: Int32Array.from(rows, (r) => r.host),
-    replica: Int32Array.from(rows, (r) => Math.floor(r.host / hostsPerReplica)),
-    hang: Uint8Array.from(rows, (r) => (r.hang ? 1 : 0)),
-    detectSeconds: Float64Array.from(rows, (r) =>
-      r.hang ? s.detection.hangSeconds : s.detection.failStopSeconds,
-    ),
-  };
-  return trace;
+/** Version 1 (§1): a v1 scenario on a v1 failure trace. */
+export function referenceSynchronous(s: Scenario, f: FailureTrace): ReferenceMetrics {
+  return referenceSynchronousV2(s, v1Knobs(s), failuresOfTrace(f));
+}
+
+/** Version 1 (§1): a v1 scenario on a v1 failure trace. */
+export function referenceFtHsdp(s: Scenario, f: FailureTrace): ReferenceMetrics {
+  return referenceFtHsdpV2(s, v1Knobs(s), failuresOfTrace(f));
 }
