@@ -11,7 +11,10 @@ import type { Trace } from "../../sim/types.ts";
 import { explorerStore, type TimeWindow, useExplorerStore } from "../../state/explorerStore.ts";
 import { duration } from "../format.ts";
 import { formatClock } from "./timeAxis.ts";
-import { type HoverInfo, type Palette, readPalette, TimelineRenderer } from "./timelineRenderer.ts";
+import type { HoverInfo } from "./timelineHover.ts";
+import { type Palette, readPalette } from "./timelinePalette.ts";
+import { TimelineRenderer } from "./timelineRenderer.ts";
+import { windowOf, transformFor as windowTransform } from "./timelineScale.ts";
 
 /** The narrowest window the zoom allows: seconds are still readable. */
 const MIN_WINDOW_SECONDS = 10;
@@ -85,13 +88,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   /** The zoom transform that shows window w, for the current layout. */
   const transformFor = useCallback((w: TimeWindow | null): ZoomTransform => {
     const r = live.current.renderer;
-    if (!r || !w) return zoomIdentity;
-    const { plotLeft, plotWidth } = r.currentLayout;
-    const H = r.horizonSeconds;
-    const a = Math.max(0, Math.min(w[0], H - MIN_WINDOW_SECONDS));
-    const b = Math.max(a + MIN_WINDOW_SECONDS, Math.min(w[1], H));
-    const k = H / (b - a);
-    return zoomIdentity.translate(plotLeft - k * (plotLeft + (a / H) * plotWidth), 0).scale(k);
+    if (!r) return zoomIdentity;
+    return windowTransform(r.currentLayout, r.horizonSeconds, w, MIN_WINDOW_SECONDS);
   }, []);
 
   // Build the renderer and the zoom behaviour for this trace.
@@ -123,11 +121,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     const z = zoom<HTMLCanvasElement, unknown>()
       .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
       .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
-        const L = renderer.currentLayout;
-        const t = ev.transform;
-        s.transform = t;
-        const toTime = (x: number) => ((t.invertX(x) - L.plotLeft) / L.plotWidth) * H;
-        s.window = [Math.max(0, toTime(L.plotLeft)), Math.min(H, toTime(L.plotLeft + L.plotWidth))];
+        s.transform = ev.transform;
+        s.window = windowOf(renderer.currentLayout, H, ev.transform);
         requestDraw();
         // The store (and the React views that follow it) hears of the window at most every
         // STORE_EVERY_MS while a gesture lasts, so panning costs one canvas draw per frame.

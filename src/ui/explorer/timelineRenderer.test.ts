@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
-import { computeLayout, containing, TimelineRenderer } from "./timelineRenderer.ts";
+import { containing } from "./timelineHover.ts";
+import { computeLayout } from "./timelineLayout.ts";
+import { TimelineRenderer } from "./timelineRenderer.ts";
 
 describe("timeline layout", () => {
   it("gives each replica its own lane while they fit", () => {

@@ -1,0 +1,103 @@
+/**
+ * The FT-HSDP lanes: global stalls span every lane; each lane's own recovery (down, catching up,
+ * rejoining) and its failures are drawn over them. Lanes group replicas when there are more
+ * replicas than pixels allow.
+ */
+import type { Trace } from "../../sim/types.ts";
+import { buildLaneIndex, type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
+import { type Layout, laneLabel } from "./timelineLayout.ts";
+import { drawMarkers, fillRuns } from "./timelineMarks.ts";
+import type { Palette } from "./timelinePalette.ts";
+import { FT_KIND, failureKind } from "./timelineTracks.ts";
+
+export class FtTrack {
+  readonly stalls: LaneIndex;
+  own!: LaneIndex;
+  failures!: LaneIndex;
+  private group = 0;
+
+  constructor(
+    private readonly trace: Trace,
+    L: Layout,
+  ) {
+    this.stalls = singleLane(trace.ftStalls.start, trace.ftStalls.end);
+    this.regroup(L);
+  }
+
+  /** Re-index the lanes when the layout groups replicas differently. */
+  regroup(L: Layout): void {
+    if (L.group === this.group) return;
+    this.group = L.group;
+    const { ft, failures } = this.trace;
+    const g = L.group;
+    this.own = buildLaneIndex(
+      ft.start.length,
+      L.lanes,
+      (i) => Math.floor((ft.replica[i] as number) / g),
+      ft.start,
+      ft.end,
+    );
+    this.failures = buildLaneIndex(
+      failures.time.length,
+      L.lanes,
+      (i) => Math.floor((failures.replica[i] as number) / g),
+      failures.time,
+      failures.time,
+    );
+  }
+
+  /** Draws every lane; returns the marks issued. */
+  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
+    const { ft, ftStalls, failures } = this.trace;
+    runs.clear();
+    laneRuns(this.stalls, 0, ftStalls.start, ftStalls.end, () => 1, view, runs);
+    let marks = fillRuns(ctx, runs, L.ftY, L.ftH, { 1: p.stalled });
+    const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down };
+    const sep = L.laneH >= 6 ? 1 : 0;
+    for (let lane = 0; lane < L.lanes; lane++) {
+      const y = L.ftY + lane * L.laneH;
+      runs.clear();
+      laneRuns(this.own, lane, ft.start, ft.end, (i) => FT_KIND[ft.phase[i] as number] ?? 0, view, runs);
+      marks += fillRuns(ctx, runs, y, L.laneH - sep, ownStyles);
+      runs.clear();
+      laneRuns(this.failures, lane, failures.time, failures.time, failureKind(this.trace), view, runs);
+      drawMarkers(ctx, runs, y, L.laneH - sep, L.plotWidth, p);
+      marks += runs.n;
+      if (sep) {
+        ctx.fillStyle = p.bg;
+        ctx.fillRect(L.plotLeft, y + L.laneH - 1, L.plotWidth, 1);
+      }
+    }
+    return marks;
+  }
+}
+
+/** The gutter: the track names and one label per lane (no text under 5 px: thin lanes label every n-th). */
+export function drawLaneLabels(
+  ctx: CanvasRenderingContext2D,
+  L: Layout,
+  replicas: number,
+  p: Palette,
+  syncMid: number,
+) {
+  ctx.fillStyle = p.bg;
+  ctx.fillRect(0, L.syncY, L.plotLeft - 2, L.height - L.syncY);
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  ctx.fillStyle = p.text;
+  ctx.font = "600 12px system-ui, sans-serif";
+  ctx.fillText("Synchronous job", L.plotLeft - 8, syncMid);
+  ctx.textAlign = "left";
+  ctx.fillText(`FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`, 4, L.ftY - 9);
+  ctx.textAlign = "right";
+  const size = Math.min(11, L.laneH - 2);
+  const every = size >= 5 ? 1 : Math.ceil(12 / L.laneH);
+  const font = Math.max(size, 9);
+  ctx.font = `${font}px system-ui, sans-serif`;
+  ctx.fillStyle = p.muted;
+  for (let lane = 0; lane < L.lanes; lane += every) {
+    const y = L.ftY + lane * L.laneH + (every === 1 ? L.laneH / 2 : font / 2);
+    if (every > 1 && y + font / 2 > L.ftY + L.ftH) break;
+    ctx.fillText(laneLabel(L, replicas, lane), L.plotLeft - 8, y);
+  }
+}

@@ -1,0 +1,162 @@
+/** "What is under the pointer" on the timeline, in words, for the tooltip. */
+import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
+import { duration } from "../format.ts";
+import type { FtTrack } from "./ftTrack.ts";
+import type { LaneIndex } from "./lod.ts";
+import type { SyncTrack } from "./syncTrack.ts";
+import { formatClock } from "./timeAxis.ts";
+import { type Layout, laneLabel, SYNC_H } from "./timelineLayout.ts";
+import type { TimeScale } from "./timelineScale.ts";
+import { FT_KIND } from "./timelineTracks.ts";
+
+export interface HoverInfo {
+  title: string;
+  lines: string[];
+  /** The failure under the pointer, if any. */
+  failure: number | null;
+}
+
+const SYNC_STATE_LABEL: Record<number, string> = {
+  [SyncState.recovering]: "recovering (detect + restart): the whole job is stopped",
+  [SyncState.checkpointing]: "writing a checkpoint (blocking)",
+  [SyncState.rolledBack]: "rolled back: trained, then lost to a failure",
+};
+const FT_PHASE_LABEL: Record<number, string> = {
+  [FtPhase.detect]: "down: failure being detected (everyone waits)",
+  [FtPhase.restart]: "down: restarting (the others train)",
+  [FtPhase.catchUp]: "catching up from a healthy peer",
+  [FtPhase.rejoin]: "rejoining the ring (everyone waits)",
+};
+
+/** What lies under canvas point (px, py) on scale x; null outside the lanes or the run. */
+export function hoverAt(
+  trace: Trace,
+  L: Layout,
+  replicas: number,
+  horizon: number,
+  tracks: { sync: SyncTrack; ft: FtTrack },
+  x: TimeScale,
+  px: number,
+  py: number,
+): HoverInfo | null {
+  if (px < L.plotLeft || px > L.plotLeft + L.plotWidth) return null;
+  const t = x.invert(px);
+  if (t < 0 || t > horizon) return null;
+  // Five pixels either side, in seconds.
+  const tol = x.invert(px + 5) - t;
+  const near = (idx: LaneIndex, lane: number) => nearestFailure(idx, lane, trace.failures.time, t, tol);
+  if (py >= L.syncY && py < L.syncY + SYNC_H) {
+    const i = containing(trace.sync.start, trace.sync.end, t);
+    const state = i >= 0 ? SYNC_STATE_LABEL[trace.sync.state[i] as number] : "training";
+    const lines = [
+      i >= 0 ? spanText(trace.sync.start[i] as number, trace.sync.end[i] as number) : formatClock(t),
+    ];
+    const f = near(tracks.sync.failures, 0);
+    if (f !== null) lines.push(...failureLines(trace, f, "sync"));
+    return { title: `Synchronous job — ${state}`, lines, failure: f };
+  }
+  if (py >= L.ftY && py < L.ftY + L.ftH) {
+    const lane = Math.min(L.lanes - 1, Math.floor((py - L.ftY) / L.laneH));
+    const own = ownInterval(trace, tracks.ft.own, lane, t);
+    const stall = containing(trace.ftStalls.start, trace.ftStalls.end, t);
+    let state: string;
+    let lines: string[];
+    if (own >= 0) {
+      state = FT_PHASE_LABEL[trace.ft.phase[own] as number] ?? "recovering";
+      const who = L.group > 1 ? ` (replica ${trace.ft.replica[own]})` : "";
+      lines = [spanText(trace.ft.start[own] as number, trace.ft.end[own] as number) + who];
+    } else if (stall >= 0) {
+      state = "stalled: healthy, waiting for another replica's recovery";
+      lines = [spanText(trace.ftStalls.start[stall] as number, trace.ftStalls.end[stall] as number)];
+    } else {
+      state = "training";
+      lines = [formatClock(t)];
+    }
+    const f = near(tracks.ft.failures, lane);
+    if (f !== null) lines.push(...failureLines(trace, f, "ft"));
+    return { title: `${laneLabel(L, replicas, lane)} — ${state}`, lines, failure: f };
+  }
+  return null;
+}
+
+/** The row of an own-recovery interval covering t in this lane (the most severe one), or −1. */
+function ownInterval(trace: Trace, idx: LaneIndex, lane: number, t: number): number {
+  const { ft } = trace;
+  let best = -1;
+  let bestKind = 0;
+  const stop = idx.offsets[lane + 1] as number;
+  for (let p = lowerBound(idx, lane, ft.start, t - (idx.maxDuration[lane] as number)); p < stop; p++) {
+    const row = idx.rows[p] as number;
+    if ((ft.start[row] as number) > t) break;
+    if ((ft.end[row] as number) <= t) continue;
+    const k = FT_KIND[ft.phase[row] as number] ?? 0;
+    if (k > bestKind) {
+      best = row;
+      bestKind = k;
+    }
+  }
+  return best;
+}
+
+function failureLines(trace: Trace, i: number, policy: "sync" | "ft"): string[] {
+  const f = trace.failures;
+  const kind = f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
+  const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} on host ${(f.host[i] as number).toLocaleString("en-US")}, replica ${f.replica[i]}; detected after ${duration(f.detectSeconds[i] as number)}`;
+  const cost =
+    policy === "sync"
+      ? `Sync: stopped ${duration(f.syncStallSeconds[i] as number)}, lost ${duration(f.syncLostSeconds[i] as number)} of training`
+      : `FT-HSDP: global stall ${duration(f.ftStallSeconds[i] as number)}`;
+  return [head, cost];
+}
+
+function lowerBound(idx: LaneIndex, lane: number, start: ArrayLike<number>, from: number): number {
+  let lo = idx.offsets[lane] as number;
+  let hi = idx.offsets[lane + 1] as number;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((start[idx.rows[mid] as number] as number) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the interval of a sorted, disjoint list that contains t, or −1. */
+export function containing(start: Float64Array, end: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = start.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((start[mid] as number) <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  // Intervals may abut (a rollback ends where a recovery starts): look back a few.
+  for (let i = lo - 1; i >= 0 && i >= lo - 4; i--)
+    if ((end[i] as number) > t && (start[i] as number) <= t) return i;
+  return -1;
+}
+
+function nearestFailure(
+  idx: LaneIndex,
+  lane: number,
+  time: Float64Array,
+  t: number,
+  tol: number,
+): number | null {
+  let best: number | null = null;
+  let bestD = tol;
+  const stop = idx.offsets[lane + 1] as number;
+  for (let p = lowerBound(idx, lane, time, t - tol); p < stop; p++) {
+    const row = idx.rows[p] as number;
+    const d = Math.abs((time[row] as number) - t);
+    if ((time[row] as number) > t + tol) break;
+    if (d <= bestD) {
+      best = row;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+function spanText(a: number, b: number): string {
+  return `${formatClock(a)} → ${formatClock(b)} (${duration(b - a)})`;
+}

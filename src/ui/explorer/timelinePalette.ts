@@ -1,0 +1,71 @@
+/** The timeline's colours, read from the theme's CSS variables so the canvas follows light and dark. */
+
+export interface Palette {
+  bg: string;
+  text: string;
+  muted: string;
+  grid: string;
+  accent: string;
+  training: string;
+  stalled: string;
+  down: string;
+  catchUp: string;
+  rejoin: string;
+  recovering: string;
+  checkpoint: string;
+  rolledBack: string;
+  hang: string;
+}
+
+export function readPalette(el: Element): Palette {
+  const cs = getComputedStyle(el);
+  const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
+  return {
+    bg: v("--panel", "#fff"),
+    text: v("--text", "#111"),
+    muted: v("--muted", "#666"),
+    grid: v("--border", "#ddd"),
+    accent: v("--accent", "#2f6fde"),
+    training: v("--st-training", "#8fd1a8"),
+    stalled: v("--st-stalled", "#f2c14e"),
+    down: v("--st-down", "#d1495b"),
+    catchUp: v("--st-catchup", "#6c8ebf"),
+    rejoin: v("--st-rejoin", "#9b6bd6"),
+    recovering: v("--st-recovering", "#d1495b"),
+    checkpoint: v("--st-checkpoint", "#6c8ebf"),
+    rolledBack: v("--st-rolledback", "#7a7a7a"),
+    hang: v("--st-rejoin", "#9b6bd6"),
+  };
+}
+
+/** Hatching for rolled-back work (trained, then lost), built once per palette. */
+export class HatchPattern {
+  private pattern: CanvasPattern | null = null;
+  private key = "";
+
+  get(ctx: CanvasRenderingContext2D, p: Palette): CanvasPattern | string {
+    const key = p.rolledBack + p.training;
+    if (!this.pattern || this.key !== key) {
+      const tile = document.createElement("canvas");
+      tile.width = 6;
+      tile.height = 6;
+      const t = tile.getContext("2d");
+      if (!t) return p.rolledBack;
+      t.fillStyle = p.training;
+      t.fillRect(0, 0, 6, 6);
+      t.strokeStyle = p.rolledBack;
+      t.lineWidth = 2;
+      t.beginPath();
+      t.moveTo(-1, 7);
+      t.lineTo(7, -1);
+      t.moveTo(-1, 1);
+      t.lineTo(1, -1);
+      t.moveTo(5, 7);
+      t.lineTo(7, 5);
+      t.stroke();
+      this.pattern = ctx.createPattern(tile, "repeat");
+      this.key = key;
+    }
+    return this.pattern ?? p.rolledBack;
+  }
+}

@@ -1,0 +1,17 @@
+/** Failure kinds shared by the tracks and the hover text: larger kinds are drawn later and win. */
+import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
+
+export const SYNC_KIND: Record<number, number> = {
+  [SyncState.rolledBack]: 1,
+  [SyncState.checkpointing]: 2,
+  [SyncState.recovering]: 3,
+};
+export const FT_KIND: Record<number, number> = {
+  [FtPhase.rejoin]: 2,
+  [FtPhase.catchUp]: 3,
+  [FtPhase.restart]: 4,
+  [FtPhase.detect]: 5,
+};
+
+/** Marker kind of failure i: 2 for a hang, 1 for a fail-stop. */
+export const failureKind = (trace: Trace) => (i: number) => (trace.failures.hang[i] ? 2 : 1);
