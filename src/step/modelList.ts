@@ -4,6 +4,15 @@
  * prints. Pasted text is checked entry by entry so a mistake is reported where it is.
  */
 import { canonicalDtype, elementBytes, KNOWN_DTYPES } from "./dtypes.ts";
+import { firstSyntaxError } from "./jsonSyntax.ts";
+
+/**
+ * The largest gradient one parameter may have: 1 PiB, about 250,000 times Llama 3 405B's largest
+ * tensor. Past it a shape like [1e308, 1e308] would make Infinity bytes and NaN times.
+ */
+export const MAX_PARAM_BYTES = 2 ** 50;
+/** The largest model: 8 PiB of gradients, where byte counts stop being exact integers. */
+export const MAX_MODEL_BYTES = 2 ** 53;
 
 export interface Param {
   name: string;
@@ -57,6 +66,7 @@ export function validateModelList(value: unknown): Param[] {
   }
   if (list.length === 0)
     throw new ModelListError("The parameter list is empty: a model needs at least one.", null);
+  let total = 0;
   return list.map((entry: unknown, i) => {
     if (!isRecord(entry)) throw new ModelListError(`${entryLabel(i, null)} is not an object.`, i);
     const name = typeof entry.name === "string" ? entry.name : null;
@@ -71,20 +81,44 @@ export function validateModelList(value: unknown): Param[] {
     if (typeof entry.dtype !== "string") throw new ModelListError(`${where}: "dtype" is missing.`, i);
     if (canonicalDtype(entry.dtype) === null) {
       throw new ModelListError(
-        `${where}: unknown dtype "${entry.dtype}" (expected e.g. ${KNOWN_DTYPES.slice(0, 6).join(", ")}).`,
+        `${where}: unknown dtype ${JSON.stringify(entry.dtype.slice(0, 40))} (expected e.g. ${KNOWN_DTYPES.slice(0, 6).join(", ")}).`,
         i,
       );
     }
-    return makeParam({ name, shape: shape as number[], dtype: entry.dtype });
+    const param = makeParam({ name, shape: shape as number[], dtype: entry.dtype });
+    if (!(param.bytes <= MAX_PARAM_BYTES)) {
+      throw new ModelListError(
+        `${where}: "shape" [${shape.join(", ")}] makes ${formatBytes(param.bytes)} of gradients; one parameter may have at most ${formatBytes(MAX_PARAM_BYTES)}.`,
+        i,
+      );
+    }
+    total += param.bytes;
+    if (total > MAX_MODEL_BYTES) {
+      throw new ModelListError(
+        `${where}: the model passes ${formatBytes(MAX_MODEL_BYTES)} of gradients here, the most a model may have.`,
+        i,
+      );
+    }
+    return param;
   });
 }
 
+function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return "more bytes than a number can hold";
+  const pib = bytes / 2 ** 50;
+  return pib >= 1 ? `${pib.toLocaleString("en-US", { maximumFractionDigits: 1 })} PiB` : `${bytes} bytes`;
+}
+
 /**
- * Which list entry a character offset falls in, and that entry's name if it is already written:
- * a JSON syntax error is reported against the entry a person has to fix.
+ * Which entry of the parameter list (the outermost list, bare or inside the {"parameters": ...}
+ * wrapper) a character offset falls in, and that entry's name where the text states one: a JSON
+ * syntax error is reported against the entry a person has to fix. Entries are counted by the
+ * list's own commas, so a broken entry that is not even an object still gets its number.
  */
 function entryAt(text: string, offset: number): { index: number; name: string | null } | null {
   const stack: string[] = [];
+  let listDepth = -1;
+  let closed = false;
   let index = -1;
   let start = -1;
   let inString = false;
@@ -97,15 +131,26 @@ function entryAt(text: string, offset: number): { index: number; name: string | 
     }
     if (c === '"') inString = true;
     else if (c === "[" || c === "{") {
-      if (c === "{" && stack.at(-1) === "[" && !stack.slice(0, -1).includes("[")) {
-        index++;
-        start = i;
-      }
       stack.push(c);
-    } else if (c === "]" || c === "}") stack.pop();
+      if (c === "[" && listDepth < 0 && !closed && stack.indexOf("[") === stack.length - 1) {
+        listDepth = stack.length;
+        index = 0;
+        start = i + 1;
+      }
+    } else if (c === "]" || c === "}") {
+      if (stack.length === listDepth) {
+        listDepth = -1;
+        closed = true;
+      }
+      stack.pop();
+    } else if (c === "," && stack.length === listDepth) {
+      index++;
+      start = i + 1;
+    }
   }
-  if (index < 0) return null;
-  const name = /"name"\s*:\s*"([^"]*)"/.exec(text.slice(start, offset))?.[1] ?? null;
+  if (index < 0 || closed) return null;
+  const entry = text.slice(start, start + 4096).split("}")[0] ?? "";
+  const name = /"name"\s*:\s*"((?:[^"\\\n]|\\.){0,200})"/.exec(entry)?.[1] ?? null;
   return { index, name };
 }
 
@@ -113,18 +158,23 @@ function entryAt(text: string, offset: number): { index: number; name: string | 
  * Parses pasted text. Python's own `print()` of the list uses single quotes; such text (with no
  * double quotes in it) is read as JSON after swapping the quotes, so a paste from a REPL works.
  */
-export function parseModelList(text: string): Param[] {
+export function parseModelList(pasted: string): Param[] {
+  // A file saved by some Windows editors starts with a byte-order mark, which JSON does not allow.
+  const text = pasted.startsWith("\uFEFF") ? pasted.slice(1) : pasted;
   if (text.trim() === "") throw new ModelListError("Nothing pasted: paste the model's parameter list.", null);
   const json = text.includes('"') ? text : text.replaceAll("'", '"');
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const pos = /position (\d+)/.exec(message);
-    const at = pos ? entryAt(json, Number(pos[1])) : null;
-    const where = at ? `${entryLabel(at.index, at.name)}: ` : "";
-    throw new ModelListError(`Malformed JSON, ${where}${message}`, at?.index ?? null);
+    const syntax = firstSyntaxError(json);
+    if (syntax === null) throw new ModelListError(`Malformed JSON: ${(e as Error).message}`, null);
+    const at = entryAt(json, syntax.offset);
+    const where = at ? `, ${entryLabel(at.index, at.name)}` : "";
+    throw new ModelListError(
+      `Malformed JSON at line ${syntax.line}, column ${syntax.column}${where}: ${syntax.message}.`,
+      at?.index ?? null,
+    );
   }
   return validateModelList(value);
 }
