@@ -93,7 +93,16 @@ export function trafficBytes(s: Schedule): number {
 
 /** Appends AVG's divide to an all-reduce schedule, and scales what it is expected to produce. */
 export function withAverage(s: Schedule): Schedule {
-  const factor = 1 / s.ranks.length;
+  return withDivisor(s, s.ranks.length);
+}
+
+/**
+ * Appends a divide by `divisor` to an all-reduce schedule. FT-HSDP's gradient average divides by
+ * the replicas that computed a gradient, which a ring with a healing member outnumbers.
+ */
+export function withDivisor(s: Schedule, divisor: number): Schedule {
+  if (divisor === 1) return s;
+  const factor = 1 / divisor;
   const ops: Op[] = s.expected.map((e) => ({ kind: "scale", dst: e.rank, range: e.range, factor }));
   return {
     ...s,

@@ -1,0 +1,126 @@
+/**
+ * A training run's settings, checked with messages that name the field and its range, and their
+ * form in the share link (`t=`): short, readable, e.g. `h128.r4.n200.lr0.1.k25.s7.pnls.f1@60+20`.
+ */
+import { type Failure, failureProblem, LR_POLICIES, type LrPolicy } from "./plan.ts";
+
+export const HIDDEN_SIZES = [32, 64, 128, 192] as const;
+export const BATCH_PER_REPLICA = 16;
+export const MOMENTUM = 0.9;
+/** Held-out loss and accuracy are measured every this many steps (and after the last). */
+export const EVAL_EVERY = 10;
+
+export interface TrainConfig {
+  /** Width of both hidden layers. */
+  hidden: number;
+  replicas: number;
+  steps: number;
+  lr: number;
+  /** The synchronous baseline checkpoints every this many steps. */
+  checkpointEvery: number;
+  seed: number;
+  /** Which FT-HSDP lr policies to train (each is one run). */
+  policies: LrPolicy[];
+  failures: Failure[];
+}
+
+export const DEFAULT_TRAIN: TrainConfig = {
+  hidden: 128,
+  replicas: 4,
+  steps: 200,
+  lr: 0.1,
+  checkpointEvery: 25,
+  seed: 1,
+  policies: ["none", "linear", "sqrt"],
+  failures: [{ replica: 1, step: 60, down: 30 }],
+};
+
+export class TrainConfigError extends Error {}
+
+function intIn(field: string, v: number, lo: number, hi: number): void {
+  if (!Number.isInteger(v) || v < lo || v > hi)
+    throw new TrainConfigError(`${field} must be an integer in [${lo}, ${hi}], got ${v}`);
+}
+
+/** Throws TrainConfigError naming the first bad field. */
+export function checkTrainConfig(c: TrainConfig): TrainConfig {
+  if (!(HIDDEN_SIZES as readonly number[]).includes(c.hidden))
+    throw new TrainConfigError(`hidden width must be one of ${HIDDEN_SIZES.join(", ")}, got ${c.hidden}`);
+  intIn("replicas", c.replicas, 2, 8);
+  intIn("steps", c.steps, 10, 2000);
+  if (!(c.lr > 0 && c.lr <= 1)) throw new TrainConfigError(`lr must be a number in (0, 1], got ${c.lr}`);
+  intIn("checkpoint interval", c.checkpointEvery, 1, 1000);
+  intIn("seed", c.seed, 0, 4_294_967_295);
+  if (c.policies.length === 0 || c.policies.some((p) => !LR_POLICIES.includes(p)))
+    throw new TrainConfigError(`lr policies must be some of ${LR_POLICIES.join(", ")}`);
+  if (c.failures.length > 16) throw new TrainConfigError("at most 16 failures");
+  const ok: Failure[] = [];
+  for (const f of c.failures) {
+    const why = failureProblem(ok, f, c.replicas, c.steps);
+    if (why) throw new TrainConfigError(`failure "replica ${f.replica} at step ${f.step}": ${why}`);
+    ok.push(f);
+  }
+  return c;
+}
+
+const POLICY_LETTER: Record<LrPolicy, string> = { none: "n", linear: "l", sqrt: "s" };
+
+export function failuresText(fs: readonly Failure[]): string {
+  return fs.map((f) => `${f.replica}@${f.step}+${f.down}`).join(",");
+}
+
+/** "1@60+20, 2@120+10": replica @ step + steps down. */
+export function parseFailures(text: string): Failure[] {
+  const t = text.trim();
+  if (t === "") return [];
+  return t.split(",").map((part) => {
+    const m = /^\s*(\d+)\s*@\s*(\d+)\s*\+\s*(\d+)\s*$/.exec(part);
+    if (!m) throw new TrainConfigError(`failure "${part.trim()}" must read replica@step+down, e.g. 1@60+20`);
+    return { replica: Number(m[1]), step: Number(m[2]), down: Number(m[3]) };
+  });
+}
+
+export function encodeTrainParam(c: TrainConfig): string {
+  const policies = c.policies.map((p) => POLICY_LETTER[p]).join("");
+  const parts = [
+    `h${c.hidden}`,
+    `r${c.replicas}`,
+    `n${c.steps}`,
+    `lr${c.lr}`,
+    `k${c.checkpointEvery}`,
+    `s${c.seed}`,
+  ];
+  parts.push(`p${policies}`, `f${failuresText(c.failures)}`);
+  return parts.join(".");
+}
+
+/** The settings a `t=` value stands for (fields it lacks keep their defaults), checked. */
+export function decodeTrainParam(value: string): TrainConfig {
+  const c: TrainConfig = { ...DEFAULT_TRAIN, failures: [...DEFAULT_TRAIN.failures] };
+  // lr holds a dot of its own: split on dots that start a known key.
+  for (const part of decodeURIComponent(value).split(/\.(?=(?:h|r|n|lr|k|s|p|f)(?:\d|[nls]|$|@))/)) {
+    const m = /^(lr|h|r|n|k|s|p|f)(.*)$/.exec(part);
+    if (!m) throw new TrainConfigError(`the training link part "${part}" is not understood`);
+    const [, key, raw = ""] = m;
+    if (key === "p") {
+      const letters = [...raw];
+      const back = Object.entries(POLICY_LETTER);
+      c.policies = letters.map((l) => {
+        const hit = back.find(([, v]) => v === l);
+        if (!hit) throw new TrainConfigError(`lr policy letter "${l}" must be one of n, l, s`);
+        return hit[0] as LrPolicy;
+      });
+    } else if (key === "f") c.failures = parseFailures(raw);
+    else {
+      const n = Number(raw);
+      if (raw === "" || !Number.isFinite(n)) throw new TrainConfigError(`"${part}" needs a number`);
+      if (key === "h") c.hidden = n;
+      else if (key === "r") c.replicas = n;
+      else if (key === "n") c.steps = n;
+      else if (key === "lr") c.lr = n;
+      else if (key === "k") c.checkpointEvery = n;
+      else c.seed = n;
+    }
+  }
+  return checkTrainConfig(c);
+}
