@@ -68,7 +68,7 @@ test("exports the step as a Perfetto trace", async ({ page }) => {
 test("the step view has no accessibility violations axe can find", async ({ page }) => {
   await openStepTab(page);
   await expect(page.getByTestId("sweep-best")).toBeVisible();
-  const results = await new AxeBuilder({ page }).include(".step-layout").analyze();
+  const results = await new AxeBuilder({ page }).include(".view-layout").analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
   ).toEqual([]);

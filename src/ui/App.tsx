@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 
@@ -16,11 +16,19 @@ const TAB_LABELS: Record<Tab, string> = {
 export function App() {
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
+  const tabsRef = useRef<HTMLDivElement>(null);
+  // On a phone the tabs scroll sideways in their row: keep the open view's tab in sight.
+  useEffect(() => {
+    const list = tabsRef.current;
+    const active = list?.children[TABS.indexOf(tab)];
+    if (!list || !(active instanceof HTMLElement) || list.scrollWidth <= list.clientWidth) return;
+    list.scrollLeft = active.offsetLeft - (list.clientWidth - active.offsetWidth) / 2;
+  }, [tab]);
   return (
     <div className="app">
       <header className="app-header">
         <h1>FT-HSDP Explorer</h1>
-        <div aria-label="Views" className="tabs" role="tablist">
+        <div aria-label="Views" className="tabs" role="tablist" ref={tabsRef}>
           {TABS.map((t) => (
             <button
               key={t}

@@ -1,15 +1,27 @@
+import type { Scenario } from "../../sim/scenario.ts";
+import { useAppStore } from "../../state/store.ts";
 import { Explorer } from "../explorer/Explorer.tsx";
+import { KnobDrawer } from "../KnobDrawer.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
 import { LinkErrorBanner, ShareBar } from "./ShareBar.tsx";
 import "./cluster.css";
 
+/** The closed drawer's one line: the cluster at a glance. */
+function knobsSummary(s: Scenario): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `${n(s.cluster.gpus)} GPUs · ${n(s.cluster.replicas)} replicas · ${n(s.training.days)} days`;
+}
+
 export function ClusterView() {
+  const scenario = useAppStore((s) => s.scenario);
   return (
     <div className="cluster-view">
       <LinkErrorBanner />
-      <div className="cluster-layout">
-        <KnobsPanel />
+      <div className="view-layout">
+        <KnobDrawer label="Scenario knobs" summary={knobsSummary(scenario)}>
+          <KnobsPanel />
+        </KnobDrawer>
         <div className="cluster-main">
           <div className="cluster-intro">
             <p>

@@ -11,10 +11,12 @@ import type { StepMetrics, StepResult, StepTimeline } from "../../step/stepTimel
 import { useWidth } from "../useWidth.ts";
 import { bucketColor, bytes, gbps, ms } from "./units.ts";
 
-const LABEL_W = 150;
+/** The row labels' gutter; narrower on a phone, so the bars keep most of the width. */
+const WIDE_LABEL_W = 150;
+const NARROW_LABEL_W = 92;
 const ROW_H = 22;
 const ROW_GAP = 6;
-const GROUP_GAP = 36;
+const GROUP_GAP = 46;
 const TOP = 22;
 const AXIS_H = 26;
 
@@ -81,10 +83,11 @@ export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref, 900);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
+  const labelW = width < 480 ? NARROW_LABEL_W : WIDE_LABEL_W;
   const end = Math.max(result.baselineMetrics.stepMs, result.metrics.stepMs);
   const x = scaleLinear()
     .domain([0, end])
-    .range([LABEL_W, width - 12]);
+    .range([labelW, width - 12]);
   const w = (a: number, b: number) => Math.max(0.5, x(b) - x(a));
   const groups: { title: string; t: StepTimeline; m: StepMetrics }[] = [
     { title: "With overlap (what DDP does)", t: result.overlapped, m: result.metrics },
@@ -107,17 +110,17 @@ export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
     const commEnd = t.comm.at(-1)?.end ?? backwardEnd;
     return (
       <g key={title}>
-        <text x={LABEL_W} y={y0 + 4} className="step-gantt-title">
+        <text x={width < 480 ? 0 : labelW} y={y0 + 4} className="step-gantt-title">
           {title}: <tspan fontWeight={700}>{ms(m.stepMs)}</tspan>
         </text>
-        <text x={LABEL_W - 8} y={yc + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
+        <text x={labelW - 8} y={yc + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
           compute
         </text>
-        <text x={LABEL_W - 8} y={ym + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
+        <text x={labelW - 8} y={ym + ROW_H / 2 + 4} textAnchor="end" className="step-gantt-label">
           communication
         </text>
-        <rect x={LABEL_W} y={yc} width={width - 12 - LABEL_W} height={ROW_H} className="step-gantt-lane" />
-        <rect x={LABEL_W} y={ym} width={width - 12 - LABEL_W} height={ROW_H} className="step-gantt-lane" />
+        <rect x={labelW} y={yc} width={width - 12 - labelW} height={ROW_H} className="step-gantt-lane" />
+        <rect x={labelW} y={ym} width={width - 12 - labelW} height={ROW_H} className="step-gantt-lane" />
         <rect
           x={x(t.forward.start)}
           y={yc}
@@ -208,7 +211,7 @@ export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
       >
         {rows}
         <g className="step-axis">
-          <line x1={LABEL_W} x2={width - 12} y1={axisY} y2={axisY} />
+          <line x1={labelW} x2={width - 12} y1={axisY} y2={axisY} />
           {ticks.map((v) => (
             <g key={v} transform={`translate(${x(v)},${axisY})`}>
               <line y2={5} />
@@ -217,7 +220,7 @@ export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
               </text>
             </g>
           ))}
-          <text x={LABEL_W - 8} y={axisY + 18} textAnchor="end">
+          <text x={labelW - 8} y={axisY + 18} textAnchor="end">
             ms
           </text>
         </g>

@@ -8,6 +8,7 @@ import { useStepStore } from "../../state/stepStore.ts";
 import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
 import { pct } from "../format.ts";
+import { KnobDrawer } from "../KnobDrawer.tsx";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
@@ -151,9 +152,12 @@ export function StepView() {
   const [hovered, setHovered] = useState<number | null>(null);
   const hsdp = config.parallel.mode === "hsdp";
   const computeMs = config.compute.forwardMs + config.compute.backwardMs + config.compute.optimizerMs;
+  const stepSummary = `${model?.name ?? "model"} · ${config.capMb} MiB buckets · ${hsdp ? "HSDP" : "DDP"}`;
   return (
-    <div className="step-layout">
-      <StepControls />
+    <div className="view-layout">
+      <KnobDrawer label="Step knobs" summary={stepSummary}>
+        <StepControls />
+      </KnobDrawer>
       <div className="step-main">
         <section className="step-intro">
           <div>
