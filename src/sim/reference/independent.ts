@@ -203,6 +203,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   let t = 0;
   let i = 0;
 
+  const global = (p: Phase) => p === "detect" || p === "rejoin" || (blocking && p === "catchUp");
   const enter = (r: number, p: Phase, length: number) => {
     phase[r] = p;
     phaseEnd[r] = t + length;
@@ -298,10 +299,16 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     if (jobRestart) next = Math.min(next, jobEnd);
     if (writing) next = Math.min(next, writeEnd);
 
-    const down = phase.filter((p) => p !== "healthy").length;
+    let down = 0;
+    let waiting = 0;
+    let anyGlobal = false;
+    for (const p of phase) {
+      if (p !== "healthy") down++;
+      if (p === "waitSpare") waiting++;
+      if (global(p)) anyGlobal = true;
+    }
     const healthy = R - down;
-    const global = (p: Phase) => p === "detect" || p === "rejoin" || (blocking && p === "catchUp");
-    const failureStall = jobRestart || phase.some(global) || healthy < minReplicas;
+    const failureStall = jobRestart || anyGlobal || healthy < minReplicas;
     const training = !failureStall && !writing;
     let checkpointDue = false;
     if (training && checkpointsOn && t + (interval - clock) <= next) {
@@ -310,16 +317,18 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     }
     const dt = next - t;
     kDown[down] = kDown[down]! + dt;
-    waits.total += dt * phase.filter((p) => p === "waitSpare").length;
+    waits.total += dt * waiting;
     if (poolEmpty(pool)) poolEmptySeconds += dt;
     if (failureStall) {
       stall += dt;
       // Overlapping stalls are charged once, to the earliest failure among those stalling now.
-      const owners = phase
-        .map((p, r) => (global(p) || (healthy < minReplicas && p !== "healthy") ? phaseOwner[r]! : INF))
-        .concat(jobRestart ? [jobOwner] : []);
-      const first = failures[Math.min(...owners)];
-      if (first !== undefined && first.cause >= 0) perCause[first.cause]!.stallSeconds += dt;
+      let first = jobRestart ? jobOwner : INF;
+      for (let r = 0; r < R; r++) {
+        const p = phase[r]!;
+        if (global(p) || (healthy < minReplicas && p !== "healthy")) first = Math.min(first, phaseOwner[r]!);
+      }
+      const cause = failures[first]?.cause ?? -1;
+      if (cause >= 0) perCause[cause]!.stallSeconds += dt;
     } else if (training) {
       progress += (healthy / R) * dt;
       clock = checkpointDue ? interval : clock + dt;

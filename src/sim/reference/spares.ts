@@ -64,16 +64,15 @@ export function strike(
  */
 export function settlePool(p: Pool, t: number): boolean {
   let changed = false;
-  const back = p.repairs.filter((r) => r <= t).length;
-  if (back > 0) {
+  if (p.repairs.some((r) => r <= t)) {
+    p.free += p.repairs.filter((r) => r <= t).length;
     p.repairs = p.repairs.filter((r) => r > t);
-    p.free += back;
     changed = true;
   }
-  const due = p.detections.filter((d) => d.time <= t);
-  if (due.length > 0) {
+  if (p.detections.some((d) => d.time <= t)) {
+    for (const d of p.detections)
+      if (d.time <= t) for (const host of d.hosts) p.queue.push({ time: d.time, host });
     p.detections = p.detections.filter((d) => d.time > t);
-    for (const d of due) for (const host of d.hosts) p.queue.push({ time: d.time, host });
     p.queue.sort((a, b) => a.time - b.time || a.host - b.host);
     changed = true;
   }
