@@ -80,7 +80,7 @@ test("knobs validate, update the results and the link", async ({ page, context }
   await expect(ft).toHaveText(before ?? "");
   await replicas.fill("48");
   await expect(ft).not.toHaveText(before ?? "");
-  await expect(page).toHaveURL(/#s=1\./);
+  await expect(page).toHaveURL(/#s=2\./);
   const after = await ft.textContent();
   // The address bar is the share link: a fresh page on it shows the same.
   const other = await context.newPage();

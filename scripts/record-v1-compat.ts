@@ -9,6 +9,7 @@
  *   npx tsx scripts/record-v1-compat.ts > src/sim/compat/v1-recorded.json
  */
 import fc from "fast-check";
+import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { traceDigest } from "../src/sim/compat/traceDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
@@ -16,7 +17,6 @@ import { PRESETS } from "../src/sim/presets.ts";
 import { validScenario } from "../src/sim/scenario.arbitrary.ts";
 import { parseScenario, type Scenario } from "../src/sim/scenario.ts";
 import type { PolicyMetrics } from "../src/sim/types.ts";
-import { encodeScenarioHash } from "../src/state/shareLink.ts";
 
 const MC_SEEDS = 8;
 

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
-import { encodeLinkPayload, encodeScenarioHash } from "../state/shareLink.ts";
 import { APP_URL, simCommand } from "./simCommand.ts";
 
 /** The real entry point in a child process, as `npm run sim` runs it. */

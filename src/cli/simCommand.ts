@@ -7,10 +7,11 @@
  * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank).
  */
 import { readFileSync } from "node:fs";
+import { LinkError } from "../link/linkError.ts";
+import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { monteCarlo } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
-import { decodeScenarioLink, encodeScenarioHash, LinkError } from "../state/shareLink.ts";
 
 export const USAGE = "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link]";
 export const MAX_SEEDS = 100_000;

@@ -1,12 +1,11 @@
 /**
  * Keeps the store's results in step with its scenario: on every change (debounced), one
  * recorded run, then a Monte Carlo in the worker. A newer change supersedes an older one; its
- * late answers are dropped. Also mirrors the state into the URL hash, so the address bar is
- * always a share link for what is on screen.
+ * late answers are dropped. (The address bar follows the store through address.ts.)
  */
 import { proxy } from "comlink";
 import { simWorker } from "./simClient.ts";
-import { type AppState, appStore, hashFor, stateFromHash } from "./store.ts";
+import { type AppState, appStore } from "./store.ts";
 
 const DEBOUNCE_MS = 80;
 
@@ -38,24 +37,15 @@ async function recompute(scenario: AppState["scenario"]): Promise<void> {
 /** Start following the store. Returns a function that stops it. */
 export function startClusterRunner(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const syncHash = (s: AppState) => {
-    const next = hashFor(s, location.hash);
-    if (next !== location.hash) history.replaceState(null, "", next);
-  };
   void recompute(appStore.getState().scenario);
   const unsubscribe = appStore.subscribe((s, prev) => {
     if (s.scenario !== prev.scenario) {
       clearTimeout(timer);
       timer = setTimeout(() => void recompute(s.scenario), DEBOUNCE_MS);
     }
-    if (s.scenario !== prev.scenario || s.tab !== prev.tab) syncHash(s);
   });
-  // A link pasted into the address bar of an open tab changes only the hash: follow it.
-  const onHashChange = () => appStore.setState(stateFromHash(location.hash));
-  window.addEventListener("hashchange", onHashChange);
   return () => {
     clearTimeout(timer);
     unsubscribe();
-    window.removeEventListener("hashchange", onHashChange);
   };
 }

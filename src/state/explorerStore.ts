@@ -5,14 +5,15 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import { buildSweep, type SweepAxisId } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
-import { readHash, writeHash } from "./hash.ts";
+import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
 
-export type TimeWindow = readonly [number, number];
+export type { TimeWindow };
 export type Theme = "light" | "dark";
 
 export interface SweepResultPoint {
@@ -50,20 +51,6 @@ export interface ExplorerState {
   cancelSweep(): void;
 }
 
-/** `w=12.5,3600` → [12.5, 3600]; anything else → null (the whole horizon). */
-export function parseWindowParam(v: string | undefined): TimeWindow | null {
-  if (!v) return null;
-  const m = /^(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)$/.exec(v);
-  if (!m) return null;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  return b > a ? [a, b] : null;
-}
-
-export function windowParam(w: TimeWindow | null): string {
-  return w ? `${w[0].toFixed(1)},${w[1].toFixed(1)}` : "";
-}
-
 function initialTheme(): Theme {
   if (typeof document !== "undefined" && document.documentElement.dataset.theme === "dark") return "dark";
   if (typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches) return "dark";
@@ -73,7 +60,7 @@ function initialTheme(): Theme {
 let job: SweepJob | null = null;
 
 export const explorerStore = createStore<ExplorerState>()((set, get) => ({
-  window: typeof location === "undefined" ? null : parseWindowParam(readHash(location.hash).get("w")),
+  window: null,
   selectedFailure: null,
   theme: initialTheme(),
   sweep: {
@@ -142,28 +129,25 @@ export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
   return useStore(explorerStore, selector);
 }
 
+registerAddressPart({
+  keys: ["w"],
+  read: (values) => explorerStore.setState({ window: decodeWindowParam(values.get("w")) }),
+  reset: () => explorerStore.setState({ window: null }),
+  write: () => ({ w: windowParam(explorerStore.getState().window) }),
+});
+explorerStore.subscribe((s, prev) => {
+  if (s.window !== prev.window) requestAddressWrite("replace");
+});
+
 /**
- * Keep the link's `w=` in step with the window, and start from the whole horizon whenever the
- * scenario changes (a new horizon makes the old window meaningless). Returns a stop function.
+ * Start from the whole horizon whenever the scenario changes (a new horizon makes the old window
+ * meaningless), except when both come from the address (a link, Back): its `w=` is the window.
+ * Returns a stop function.
  */
 export function startWindowSync(): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const offExplorer = explorerStore.subscribe((s, prev) => {
-    if (s.window === prev.window) return;
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      const params = readHash(location.hash);
-      params.set("w", windowParam(explorerStore.getState().window));
-      const next = writeHash(params);
-      if (next !== location.hash) history.replaceState(null, "", next || location.pathname + location.search);
-    }, 250);
+  return appStore.subscribe((s, prev) => {
+    if (s.scenario !== prev.scenario && !isApplyingAddress()) {
+      explorerStore.setState({ window: null, selectedFailure: null });
+    }
   });
-  const offApp = appStore.subscribe((s, prev) => {
-    if (s.scenario !== prev.scenario) explorerStore.setState({ window: null, selectedFailure: null });
-  });
-  return () => {
-    clearTimeout(timer);
-    offExplorer();
-    offApp();
-  };
 }

@@ -1,17 +1,21 @@
 /**
  * The app's store: the scenario being explored, the view, and what the worker computed for it.
+ * Its view (`v=`) and scenario (`s=`) are address parts (address.ts).
  * Vanilla zustand (no React in here), so tests can drive it directly; components subscribe
  * through useAppStore. The store never simulates: it asks the worker (see clusterRunner.ts).
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import { LinkError } from "../link/linkError.ts";
+import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
 import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
-import { readHash, writeHash } from "./hash.ts";
-import { decodeScenarioLink, encodeScenarioParam, LinkError } from "./shareLink.ts";
+import { registerAddressPart, requestAddressWrite } from "./address.ts";
 
 export const TABS = ["cluster", "step", "lab"] as const;
 export type Tab = (typeof TABS)[number];
+/** The view a link without `v=` opens. */
+export const DEFAULT_TAB: Tab = "cluster";
 
 /** Seeds behind the mean and p5–p95 band shown next to the single-seed run. */
 export const DEFAULT_MC_SEEDS = 200;
@@ -19,8 +23,6 @@ export const DEFAULT_MC_SEEDS = 200;
 export interface AppState {
   tab: Tab;
   scenario: Scenario;
-  /** Why the link the page was opened with could not be used (the defaults are shown instead). */
-  linkError: string | null;
   /** The run at the scenario's own seed, with its trace (timelines, failure log). */
   run: RunResult | null;
   /** Monte Carlo over mcSeeds seeds starting at the scenario's seed. */
@@ -33,33 +35,21 @@ export interface AppState {
   runError: string | null;
   setTab(tab: Tab): void;
   setScenario(s: Scenario): void;
-  dismissLinkError(): void;
 }
 
-/** What a URL hash asks for: its scenario (or the defaults, with the reason) and its view. */
-export function stateFromHash(hash: string): Pick<AppState, "tab" | "scenario" | "linkError"> {
-  const params = readHash(hash);
-  const v = params.get("v");
-  const tab: Tab = TABS.find((t) => t === v) ?? "cluster";
-  try {
-    return { tab, scenario: decodeScenarioLink(hash) ?? DEFAULT_SCENARIO, linkError: null };
-  } catch (e) {
-    const message = e instanceof LinkError ? e.message : `The link could not be read: ${String(e)}`;
-    return { tab, scenario: DEFAULT_SCENARIO, linkError: message };
+/** `v=`: the view a link opens. */
+export function parseView(v: string | undefined): Tab {
+  if (v === undefined) return DEFAULT_TAB;
+  const tab = TABS.find((t) => t === v);
+  if (tab === undefined) {
+    throw new LinkError(`The link names a view "${v.slice(0, 20)}"; the views are ${TABS.join(", ")}.`);
   }
-}
-
-/** The hash that reproduces this state: the scenario and, off the default view, the view. */
-export function hashFor(state: Pick<AppState, "tab" | "scenario">, current = ""): string {
-  const params = readHash(current);
-  params.set("s", encodeScenarioParam(state.scenario));
-  if (state.tab === "cluster") params.delete("v");
-  else params.set("v", state.tab);
-  return writeHash(params);
+  return tab;
 }
 
 export const appStore = createStore<AppState>()((set) => ({
-  ...stateFromHash(typeof location === "undefined" ? "" : location.hash),
+  tab: DEFAULT_TAB,
+  scenario: DEFAULT_SCENARIO,
   run: null,
   mc: null,
   mcSeeds: DEFAULT_MC_SEEDS,
@@ -68,8 +58,30 @@ export const appStore = createStore<AppState>()((set) => ({
   runError: null,
   setTab: (tab) => set({ tab }),
   setScenario: (scenario) => set({ scenario }),
-  dismissLinkError: () => set({ linkError: null }),
 }));
+
+registerAddressPart({
+  keys: ["v"],
+  read: (values) => appStore.setState({ tab: parseView(values.get("v")) }),
+  reset: () => appStore.setState({ tab: DEFAULT_TAB }),
+  write: () => {
+    const { tab } = appStore.getState();
+    return { v: tab === DEFAULT_TAB ? "" : tab };
+  },
+});
+registerAddressPart({
+  keys: ["s"],
+  read: (values) => {
+    const s = values.get("s");
+    appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
+  },
+  reset: () => appStore.setState({ scenario: DEFAULT_SCENARIO }),
+  write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),
+});
+appStore.subscribe((s, prev) => {
+  if (s.tab !== prev.tab) requestAddressWrite("push");
+  if (s.scenario !== prev.scenario) requestAddressWrite("edit");
+});
 
 export function useAppStore<T>(selector: (s: AppState) => T): T {
   return useStore(appStore, selector);

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
+import { LinkErrorBanner } from "./share/ShareBar.tsx";
 
 // Each view is its own chunk: the first paint loads only the view the address names.
 const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));
@@ -45,6 +46,7 @@ export function App() {
         <ThemeToggle />
       </header>
       <main>
+        <LinkErrorBanner />
         <Suspense fallback={<p className="muted">Loading the view…</p>}>
           {tab === "cluster" && <ClusterView />}
           {tab === "step" && <StepView />}

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { decodeScenarioLink } from "../../state/shareLink.ts";
+import { decodeScenarioLink } from "../../link/scenarioLink.ts";
 import { runScenario } from "../engine.ts";
 import { monteCarlo } from "../monteCarlo.ts";
 import { traceDigest } from "./traceDigest.ts";

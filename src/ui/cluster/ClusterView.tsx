@@ -2,9 +2,9 @@ import type { Scenario } from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Explorer } from "../explorer/Explorer.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
+import { ShareBar } from "../share/ShareBar.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
-import { LinkErrorBanner, ShareBar } from "./ShareBar.tsx";
 import "./cluster.css";
 
 /** The closed drawer's one line: the cluster at a glance. */
@@ -17,7 +17,6 @@ export function ClusterView() {
   const scenario = useAppStore((s) => s.scenario);
   return (
     <div className="cluster-view">
-      <LinkErrorBanner />
       <div className="view-layout">
         <KnobDrawer label="Scenario knobs" summary={knobsSummary(scenario)}>
           <KnobsPanel />
@@ -30,7 +29,7 @@ export function ClusterView() {
               only the failed data-parallel replica offline; the others keep training, and the replica catches
               up from a healthy peer. Both runs below face the <em>same</em> failures.
             </p>
-            <ShareBar />
+            <ShareBar opens="this exact scenario, seed included" />
           </div>
           <ResultsPanel />
           <Explorer />

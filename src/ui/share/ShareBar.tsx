@@ -1,15 +1,17 @@
-/** "Copy link": the address of exactly what is on screen. Falls back to showing the link. */
-import { useState } from "react";
-import { hashFor, useAppStore } from "../../state/store.ts";
+/**
+ * "Copy link" on every view: the address of exactly what is on screen, built at click time from
+ * every address part (address.ts). Falls back to showing the link where the clipboard is closed.
+ * A view says what its link opens (`opens`) and may add a note beside the button (`children`).
+ */
+import { type ReactNode, useState } from "react";
+import { useStore } from "zustand";
+import { addressStore, composeAddress } from "../../state/address.ts";
 
-export function ShareBar() {
-  const scenario = useAppStore((s) => s.scenario);
-  const tab = useAppStore((s) => s.tab);
+export function ShareBar({ opens, children }: { opens: string; children?: ReactNode }) {
   const [status, setStatus] = useState<"idle" | "copied" | "shown">("idle");
   const [link, setLink] = useState("");
   const copy = async () => {
-    // Built at click time: other views (the timeline's window) keep their own keys in the hash.
-    const link = `${location.origin}${location.pathname}${hashFor({ scenario, tab }, location.hash)}`;
+    const link = `${location.origin}${location.pathname}${composeAddress()}`;
     setLink(link);
     try {
       await navigator.clipboard.writeText(link);
@@ -26,7 +28,7 @@ export function ShareBar() {
       </button>
       {status === "copied" ? (
         <span className="muted" role="status">
-          Link copied: it opens this exact scenario, seed included.
+          Link copied: it opens {opens}.
         </span>
       ) : null}
       {status === "shown" ? (
@@ -38,18 +40,20 @@ export function ShareBar() {
           onFocus={(e) => e.target.select()}
         />
       ) : null}
+      {children}
     </div>
   );
 }
 
+/** What was wrong with the link the page was opened (or navigated) with; shown on every view. */
 export function LinkErrorBanner() {
-  const linkError = useAppStore((s) => s.linkError);
-  const dismiss = useAppStore((s) => s.dismissLinkError);
+  const linkError = useStore(addressStore, (s) => s.linkError);
+  const dismiss = useStore(addressStore, (s) => s.dismissLinkError);
   if (!linkError) return null;
   return (
     <div className="banner" role="alert" data-testid="link-error">
       <div>
-        <strong>This link could not be opened.</strong> {linkError} Showing the default scenario instead.
+        <strong>This link could not be opened.</strong> {linkError} Showing the defaults instead.
       </div>
       <button type="button" onClick={dismiss} aria-label="Dismiss the link message">
         Dismiss

@@ -1,0 +1,156 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { validScenario } from "../sim/scenario.arbitrary.ts";
+import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { LinkError } from "./linkError.ts";
+import {
+  decodeScenarioLink,
+  decodeScenarioParam,
+  encodeLinkPayload,
+  encodeScenarioHash,
+  encodeScenarioParam,
+  MAX_LINK_CHARS,
+} from "./scenarioLink.ts";
+
+/** A link around any JSON value, the way a tampering or buggy client would build one. */
+const linkOf = (value: unknown) => `#s=${encodeLinkPayload(value)}`;
+
+describe("share links", () => {
+  it("round-trip any valid scenario, from a hash or a full URL", () => {
+    fc.assert(
+      fc.property(validScenario, (s) => {
+        const hash = encodeScenarioHash(s);
+        expect(decodeScenarioLink(hash)).toEqual(s);
+        expect(decodeScenarioLink(`http://localhost:4173/${hash}&v=step`)).toEqual(s);
+      }),
+    );
+  });
+
+  it("carry only what differs from the defaults, so they stay short", () => {
+    const s = parseScenario({ cluster: { replicas: 16 }, failures: { arrivals: "fixed" } });
+    const hash = encodeScenarioHash(s);
+    expect(hash.length).toBeLessThan(80);
+    expect(encodeScenarioHash(DEFAULT_SCENARIO).length).toBeLessThan(20);
+  });
+
+  it("a link without a scenario opens the defaults", () => {
+    expect(decodeScenarioLink("")).toBeNull();
+    expect(decodeScenarioLink("http://localhost:4173/#v=lab")).toBeNull();
+  });
+
+  const rejects = (link: string, pattern: RegExp) => {
+    expect(() => decodeScenarioLink(link)).toThrow(LinkError);
+    expect(() => decodeScenarioLink(link)).toThrow(pattern);
+  };
+
+  it("reject a truncated link", () => {
+    const hash = encodeScenarioHash(
+      parseScenario({ cluster: { replicas: 16 }, seed: 99, name: "a longer name to compress" }),
+    );
+    rejects(hash.slice(0, hash.length - 6), /could not be decoded|not valid JSON/);
+  });
+
+  it("reject a tampered link", () => {
+    rejects("#s=1.!!!notbase64", /could not be decoded/);
+    rejects("#s=1.AAAA", /could not be decoded|not valid JSON/);
+    rejects("#s=2.!!!notbase64", /could not be decoded/);
+    rejects("#s=2.AAAAAAAA", /integrity check/);
+  });
+
+  it("are written in format 2, whose check fails for a changed character", () => {
+    const param = encodeScenarioParam(parseScenario({ seed: 785482256 }));
+    expect(param.startsWith("2.")).toBe(true);
+    // The example of issue 9: in format 1, seed 785482256 silently became 705482256.
+    const i = param.length - 8;
+    const changed = `${param.slice(0, i)}${param[i] === "A" ? "B" : "A"}${param.slice(i + 1)}`;
+    expect(() => decodeScenarioParam(changed)).toThrow(/integrity check/);
+  });
+
+  it("reject an unknown format tag", () => {
+    rejects("#s=9.abc", /format tag is "9"/);
+    rejects("#s=garbage", /format tag/);
+  });
+
+  it("reject an oversized link before decoding it", () => {
+    rejects(`#s=1.${"A".repeat(MAX_LINK_CHARS)}`, /at most 4096/);
+    expect(() => decodeScenarioParam(`2.${"A".repeat(MAX_LINK_CHARS)}`)).toThrow(/at most 4096/);
+  });
+
+  it("reject a small link that inflates to a huge payload", () => {
+    const bomb = linkOf({ name: " ".repeat(200_000) });
+    expect(bomb.length).toBeLessThan(MAX_LINK_CHARS);
+    rejects(bomb, /expands past|could not be decoded/);
+  });
+
+  it("reject a link whose scenario is invalid, naming the field", () => {
+    rejects(linkOf({ cluster: { replicas: 10 } }), /cluster\.replicas/);
+    rejects(linkOf({ cluster: { gpus: 1e12 } }), /cluster\.gpus.*1,000,000/);
+    rejects(linkOf({ sync: { bogus: 1 } }), /sync\.bogus: unknown field/);
+    rejects(linkOf("{not a scenario"), /must be a JSON object/);
+  });
+});
+
+/** mulberry32: a small seeded generator, so the corruptions are the same on every run. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+describe("format-2 links refuse corruption", () => {
+  it("refuses 10,000 one-character and one-bit changes of real links, every one", () => {
+    const links = fc
+      .sample(validScenario, { numRuns: 200, seed: 9 })
+      .map(encodeScenarioParam)
+      .concat(encodeScenarioParam(DEFAULT_SCENARIO));
+    const next = generator(20_261_201);
+    const pick = (n: number) => Math.floor(next() * n);
+    let refused = 0;
+    let tried = 0;
+    for (; tried < 10_000; tried++) {
+      const link = links[pick(links.length)]!;
+      const at = pick(link.length);
+      const was = link[at]!;
+      let now: string;
+      if (tried % 2 === 0) {
+        // One character replaced by another a link can hold.
+        now = BASE64URL[pick(BASE64URL.length)]!;
+        if (now === was) now = BASE64URL[(BASE64URL.indexOf(now) + 1) % BASE64URL.length]!;
+      } else {
+        // One bit of one character flipped.
+        now = String.fromCharCode(was.charCodeAt(0) ^ (1 << pick(7)));
+      }
+      const corrupted = `${link.slice(0, at)}${now}${link.slice(at + 1)}`;
+      try {
+        decodeScenarioParam(corrupted);
+      } catch (e) {
+        if (e instanceof LinkError) refused++;
+      }
+    }
+    console.log(`format-2 corruptions refused: ${refused} of ${tried}`);
+    expect(refused).toBe(tried);
+  });
+});
+
+describe("stored format-1 links", () => {
+  const recorded = JSON.parse(
+    readFileSync(new URL("../sim/compat/v1-recorded.json", import.meta.url), "utf8"),
+  ) as { cases: { label: string; link: string; scenario: Record<string, unknown> }[] };
+
+  it("decode to the scenarios they decoded to before format 2, and keep them in format 2", () => {
+    expect(recorded.cases.length).toBeGreaterThanOrEqual(48);
+    for (const c of recorded.cases) {
+      const s = decodeScenarioLink(c.link) ?? DEFAULT_SCENARIO;
+      expect(s, c.label).toMatchObject(c.scenario);
+      expect(decodeScenarioLink(encodeScenarioHash(s)), c.label).toEqual(s);
+    }
+  });
+});

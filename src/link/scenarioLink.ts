@@ -1,0 +1,131 @@
+/**
+ * The scenario's key in a link: `s=<tag>.<payload>`, only the fields that differ from the
+ * defaults (parseScenario completes the rest, so a link keeps working when the schema grows).
+ *
+ *   s=2.<checked payload>   format 2 (written today): DEFLATE with the dictionary below and a
+ *                           CRC-32, see checkedPayload.ts; any corruption is refused.
+ *   s=1.<base64url(deflate(JSON))>  format 1 (read only, exactly as it always was: no check).
+ *
+ * Pure (no DOM): the CLI reads and writes links with the same code as the browser.
+ */
+import { strToU8 } from "fflate";
+import { diffFromDefaults, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
+import { fromBase64Url } from "./base64url.ts";
+import { CHECKED_FORMAT, decodeChecked, encodeChecked, inflateBounded } from "./checkedPayload.ts";
+import { LinkError } from "./linkError.ts";
+
+/** Longer links are refused before any decoding work: no link can make a tab allocate much. */
+export const MAX_LINK_CHARS = 4096;
+
+/**
+ * Format 1's preset DEFLATE dictionary of the version-1 vocabulary: a typical link shrinks from
+ * ~80 to ~30 characters. Part of format 1: it must never change.
+ */
+const FORMAT_1_DICTIONARY = strToU8(
+  '{"name":"","seed":,"cluster":{"gpus":,"gpusPerHost":,"replicas":},"training":{"days":,"stepSeconds":},' +
+    '"failures":{"perHostDay":0.00,"arrivals":"poisson","fixed","hangFraction":0.},"detection":{"failStopSeconds":,' +
+    '"hangSeconds":600},"sync":{"restartSeconds":,"checkpointMinutes":,"checkpointWriteSeconds":},"ft":{' +
+    '"reconfigureSeconds":,"replicaRestartSeconds":,"catchUp":"blocking","nonBlocking","catchUpSeconds":,' +
+    '"rejoinSeconds":,"minReplicas":}}',
+);
+
+/**
+ * Format 2's dictionary: the version-1 vocabulary plus version 2's (SIMULATION.md §3: racks,
+ * placement, Weibull arrivals, the cause list, FTAR's timeout, FT-HSDP checkpoints, spares).
+ * Part of format 2: it must never change (a new one means a new tag).
+ */
+const FORMAT_2_DICTIONARY = strToU8(
+  '{"version":2,"name":"","seed":,"cluster":{"gpus":,"gpusPerHost":,"replicas":,"hostsPerRack":,' +
+    '"placement":"striped","packed"},"training":{"days":,"stepSeconds":},"failures":{"perHostDay":0.00,' +
+    '"arrivals":"poisson","fixed","weibull","weibullShape":0.,"hangFraction":0.,"causes":[{"name":"",' +
+    '"share":0.,"scope":"host","rack","job","hang":false,"newHost":true}]},"detection":{"failStopSeconds":,' +
+    '"hangSeconds":600},"sync":{"restartSeconds":,"checkpointMinutes":,"checkpointWriteSeconds":},"ft":{' +
+    '"reconfigureSeconds":,"replicaRestartSeconds":,"catchUp":"blocking","nonBlocking","catchUpSeconds":,' +
+    '"rejoinSeconds":,"minReplicas":,"hangTimeoutSeconds":,"checkpointMinutes":,"checkpointWriteSeconds":},' +
+    '"spares":{"pool":"unlimited","limited","hosts":,"repairHours":24}}',
+);
+
+const WHAT = "scenario";
+
+/** A link around any JSON value, in today's format. Exported for tests that build bad links. */
+export function encodeLinkPayload(value: unknown): string {
+  return encodeChecked(value, FORMAT_2_DICTIONARY);
+}
+
+/** The value of the hash's `s=` key that reproduces this scenario. */
+export function encodeScenarioParam(s: Scenario): string {
+  return encodeLinkPayload(diffFromDefaults(s));
+}
+
+/** The hash fragment (with its leading '#') that reproduces this scenario. */
+export function encodeScenarioHash(s: Scenario): string {
+  return `#s=${encodeScenarioParam(s)}`;
+}
+
+/** Format 1 exactly as it always decoded (no integrity check). */
+function decodeFormat1(body: string): unknown {
+  let json: string;
+  try {
+    json = inflateBounded(fromBase64Url(body), FORMAT_1_DICTIONARY);
+  } catch (e) {
+    throw new LinkError(
+      `The link's scenario could not be decoded (truncated or altered?): ${(e as Error).message}.`,
+    );
+  }
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw new LinkError("The link's scenario is not valid JSON (truncated or altered?).");
+  }
+}
+
+/**
+ * The scenario of an `s=` value (format 1 or 2). Throws LinkError, whose message a person can
+ * act on, when it is malformed, truncated, tampered with or describes an invalid scenario.
+ */
+export function decodeScenarioParam(param: string): Scenario {
+  if (param.length > MAX_LINK_CHARS) {
+    throw new LinkError(`The link's scenario is ${param.length} characters long; at most ${MAX_LINK_CHARS}.`);
+  }
+  const dot = param.indexOf(".");
+  const version = dot >= 0 ? param.slice(0, dot) : "";
+  const body = param.slice(dot + 1);
+  let value: unknown;
+  if (version === "1") value = decodeFormat1(body);
+  else if (version === CHECKED_FORMAT) value = decodeChecked(body, FORMAT_2_DICTIONARY, WHAT);
+  else
+    throw new LinkError(
+      `The link's format tag is "${version || param.slice(0, 8)}"; this version of the explorer reads formats 1 and 2.`,
+    );
+  try {
+    return parseScenario(value);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new LinkError(`The link's scenario is invalid: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Pull the `s=` key out of anything a person may paste: a full URL, a hash, or the value. */
+function scenarioParam(link: string): string | null {
+  const hashAt = link.indexOf("#");
+  const fragment = hashAt >= 0 ? link.slice(hashAt + 1) : link;
+  for (const part of fragment.split("&")) {
+    if (part.startsWith("s=")) return part.slice(2);
+  }
+  return null;
+}
+
+/**
+ * Decode a share link (full URL, `#s=...`, or `s=...`). Returns null when the link carries no
+ * scenario (open the defaults); throws LinkError when the link cannot be used.
+ */
+export function decodeScenarioLink(link: string): Scenario | null {
+  if (link.length > MAX_LINK_CHARS) {
+    throw new LinkError(
+      `The link is ${link.length} characters long; share links are at most ${MAX_LINK_CHARS}.`,
+    );
+  }
+  const param = scenarioParam(link.trim());
+  if (param === null || param === "") return null;
+  return decodeScenarioParam(param);
+}

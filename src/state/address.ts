@@ -1,0 +1,246 @@
+/**
+ * The one owner of the address bar. Every key of the hash (`v=` view, `s=` scenario, `w=` time
+ * window, `st=` step settings, `lab=` lab settings, and whatever a view adds) belongs to one
+ * registered part; this module alone reads `location.hash` (once per change) and alone writes it.
+ * The codecs are pure and live in src/link; the parts bind them to the stores.
+ *
+ * How a view adds its keys (the story's chapter, say), once, next to its store:
+ *
+ *   registerAddressPart({
+ *     keys: ["ch"],
+ *     // Set the store from the hash's values (a missing key means the default). Throw a
+ *     // LinkError (src/link/linkError.ts) naming what is wrong; the module then calls reset()
+ *     // and every view shows the message.
+ *     read: (values) => storyStore.setState({ chapter: parseChapter(values.get("ch")) }),
+ *     reset: () => storyStore.setState({ chapter: 0 }),
+ *     // The part's keys as they should read now; "" leaves a key out.
+ *     write: () => ({ ch: chapterParam(storyStore.getState().chapter) }),
+ *   });
+ *   storyStore.subscribe((s, prev) => {
+ *     if (s.chapter !== prev.chapter) requestAddressWrite("push"); // a chapter is a history entry
+ *   });
+ *
+ * History (DESIGN: Back and Forward restore the view and its numbers):
+ * - "push": a new entry now (a view switch, a preset, a story chapter);
+ * - "edit": a knob edit. The first edit after a commit opens a new entry and later ones replace
+ *   it, until the edit is committed: the DOM `change` event (a blurred field, a released slider,
+ *   a picked option) seals the entry. So one committed edit is one entry, not one per keystroke
+ *   or drag frame;
+ * - "replace": update the current entry, debounced (the timeline's pan and zoom).
+ */
+import { createStore } from "zustand/vanilla";
+import { type HashParams, readHash, writeHash } from "../link/hashParams.ts";
+import { LinkError } from "../link/linkError.ts";
+
+export interface AddressPart {
+  /** The hash keys this part owns; no two parts share one. */
+  readonly keys: readonly string[];
+  /** Set the store from the hash (absent keys: the defaults). Throw LinkError when a value is bad. */
+  read(values: ReadonlyMap<string, string>): void;
+  /** Back to the defaults, after read() threw. */
+  reset(): void;
+  /** The part's keys as they should be in the address now; "" leaves a key out. */
+  write(): Record<string, string>;
+}
+
+export type HistoryIntent = "push" | "edit" | "replace";
+
+/** An address longer than this is refused before any key is decoded. */
+export const MAX_ADDRESS_CHARS = 8192;
+/** Replace writes wait this long for the next one (Chrome throttles rapid history updates). */
+const REPLACE_DEBOUNCE_MS = 200;
+
+export interface AddressState {
+  /** Why the address could not be used (each bad part shows its defaults instead). */
+  linkError: string | null;
+  dismissLinkError(): void;
+}
+
+export const addressStore = createStore<AddressState>()((set) => ({
+  linkError: null,
+  dismissLinkError: () => set({ linkError: null }),
+}));
+
+const parts: AddressPart[] = [];
+/** The hash as last read, for parts that register after it was read. */
+let lastRead: HashParams = new Map();
+let applying = false;
+let started = false;
+/** The hash this module last read or wrote: a hashchange to it is our own echo. */
+let current = "";
+let sealed = true;
+let pushPending = false;
+let forcePush = 0;
+let pendingReplace: string | null = null;
+let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+
+function readPart(part: AddressPart, params: HashParams): string | null {
+  const values = new Map(
+    part.keys.flatMap((k) => (params.has(k) ? [[k, params.get(k) ?? ""] as const] : [])),
+  );
+  try {
+    part.read(values);
+    return null;
+  } catch (e) {
+    part.reset();
+    if (e instanceof LinkError) return e.message;
+    return `The link's ${part.keys.join("/")} could not be read: ${e instanceof Error ? e.message : String(e)}.`;
+  }
+}
+
+/** Register a part (see the module comment). Returns a function that unregisters it. */
+export function registerAddressPart(part: AddressPart): () => void {
+  for (const k of part.keys) {
+    if (parts.some((p) => p.keys.includes(k))) throw new Error(`address key "${k}" is registered twice`);
+  }
+  parts.push(part);
+  if (started) {
+    const problem = withApplying(() => readPart(part, lastRead));
+    if (problem) addressStore.setState({ linkError: problem });
+  }
+  return () => {
+    const i = parts.indexOf(part);
+    if (i >= 0) parts.splice(i, 1);
+  };
+}
+
+function withApplying<T>(f: () => T): T {
+  const was = applying;
+  applying = true;
+  try {
+    return f();
+  } finally {
+    applying = was;
+  }
+}
+
+/** Every key some part owns, in registration order. */
+export function addressKeys(): string[] {
+  return parts.flatMap((p) => [...p.keys]);
+}
+
+/** True while a hash is being applied to the stores: what they do then is not a new edit. */
+export function isApplyingAddress(): boolean {
+  return applying;
+}
+
+/**
+ * Apply a hash to every part; the message for the banner when something was wrong. Pure of the
+ * DOM (tests call it with any hash).
+ */
+export function readAddress(hash: string): string | null {
+  const problems: string[] = [];
+  let params: HashParams = readHash(hash);
+  if (hash.length > MAX_ADDRESS_CHARS) {
+    problems.push(`The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`);
+    params = new Map();
+  }
+  const unknown = [...params.keys()].filter((k) => !parts.some((p) => p.keys.includes(k)));
+  if (unknown.length > 0) {
+    problems.push(
+      `The link has ${unknown.map((k) => `"${k}="`).join(", ")}, which this explorer does not use.`,
+    );
+  }
+  lastRead = params;
+  withApplying(() => {
+    for (const part of parts) {
+      const problem = readPart(part, params);
+      if (problem) problems.push(problem);
+    }
+  });
+  const linkError = problems.length > 0 ? problems.join(" ") : null;
+  addressStore.setState({ linkError });
+  return linkError;
+}
+
+/** The hash (with '#', or "" when empty) that reproduces every part's state now. */
+export function composeAddress(): string {
+  const params: HashParams = new Map();
+  for (const part of parts) {
+    for (const [k, v] of Object.entries(part.write())) params.set(k, v);
+  }
+  return writeHash(params);
+}
+
+/** Ask for the address to follow the stores; `intent` says what it means for the history. */
+export function requestAddressWrite(intent: HistoryIntent): void {
+  if (applying || !started) return;
+  if (forcePush > 0 || intent === "push" || (intent === "edit" && sealed)) {
+    if (!pushPending) {
+      // What was pending describes the entry being left: write it there first.
+      flushReplace();
+      pushPending = true;
+      const seal = forcePush > 0 || intent === "push";
+      queueMicrotask(() => {
+        // After every store reacted to the change (a new scenario resets the time window).
+        pushPending = false;
+        sealed = seal;
+        write(composeAddress(), "push");
+      });
+    }
+    return;
+  }
+  if (pushPending) return; // the push composes after this change anyway
+  pendingReplace = composeAddress();
+  clearTimeout(replaceTimer);
+  replaceTimer = setTimeout(flushReplace, REPLACE_DEBOUNCE_MS);
+}
+
+/** Run `f` (a preset being applied, say) so that its changes make one new history entry. */
+export function asHistoryEntry(f: () => void): void {
+  forcePush++;
+  try {
+    f();
+  } finally {
+    forcePush--;
+  }
+}
+
+function flushReplace(): void {
+  clearTimeout(replaceTimer);
+  if (pendingReplace !== null) write(pendingReplace, "replace");
+  pendingReplace = null;
+}
+
+function write(hash: string, how: "push" | "replace"): void {
+  if (hash === location.hash || (hash === "" && location.hash === "")) return;
+  const url = hash || location.pathname + location.search;
+  if (how === "push") history.pushState(null, "", url);
+  else history.replaceState(null, "", url);
+  current = location.hash;
+}
+
+/** An edit was committed: the next edit opens a new history entry. */
+function seal(): void {
+  flushReplace();
+  sealed = true;
+}
+
+/**
+ * Read the address now and follow it from here on: Back, Forward and a link pasted into the
+ * address bar of an open tab are read once each. Returns a function that stops it.
+ */
+export function startAddress(): () => void {
+  started = true;
+  current = location.hash;
+  readAddress(current);
+  const onNavigate = () => {
+    if (location.hash === current) return;
+    clearTimeout(replaceTimer);
+    pendingReplace = null;
+    pushPending = false;
+    sealed = true;
+    current = location.hash;
+    readAddress(current);
+  };
+  window.addEventListener("popstate", onNavigate);
+  window.addEventListener("hashchange", onNavigate);
+  document.addEventListener("change", seal, true);
+  return () => {
+    started = false;
+    flushReplace();
+    window.removeEventListener("popstate", onNavigate);
+    window.removeEventListener("hashchange", onNavigate);
+    document.removeEventListener("change", seal, true);
+  };
+}
