@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readHash } from "../link/hashParams.ts";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
-import { addressKeys, addressStore, composeAddress, readAddress } from "./address.ts";
+import { addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
 
@@ -22,7 +22,7 @@ describe("the address", () => {
     explorerStore.setState({ window: [12.3, 4567.8] });
     const state = snapshot();
     const hash = composeAddress();
-    expect(new Set(readHash(hash).keys())).toEqual(new Set(addressKeys()));
+    expect(new Set(readHash(hash).keys())).toEqual(new Set(registeredAddressKeys()));
 
     expect(readAddress("")).toBeNull();
     expect(snapshot()).toEqual({ tab: "cluster", scenario: DEFAULT_SCENARIO, window: null });

@@ -4,7 +4,8 @@
  * registered part; this module alone reads `location.hash` (once per change) and alone writes it.
  * The codecs are pure and live in src/link; the parts bind them to the stores.
  *
- * How a view adds its keys (the story's chapter, say), once, next to its store:
+ * How a view adds its keys (the story's chapter, say): name them in ADDRESS_KEYS below (so a
+ * link holding them is understood before the view's code has loaded), then, next to its store:
  *
  *   registerAddressPart({
  *     keys: ["ch"],
@@ -32,15 +33,36 @@ import { createStore } from "zustand/vanilla";
 import { type HashParams, readHash, writeHash } from "../link/hashParams.ts";
 import { LinkError } from "../link/linkError.ts";
 
+/**
+ * Every key an address may hold, in the order it is written, with what it carries. The one
+ * list of keys: a view adds its own here, and registerAddressPart refuses a key not listed.
+ */
+export const ADDRESS_KEYS = {
+  v: "the view",
+  s: "the scenario",
+  w: "the timeline's time window",
+  st: "the step settings",
+  lab: "the lab settings",
+} as const satisfies Record<string, string>;
+
+export type AddressKey = keyof typeof ADDRESS_KEYS;
+const KEY_ORDER = Object.keys(ADDRESS_KEYS) as AddressKey[];
+const isAddressKey = (k: string): k is AddressKey => Object.hasOwn(ADDRESS_KEYS, k);
+
+/**
+ * A view's keys bound to its store. Views load on demand, so a part may register after the
+ * address was read: it is then handed the keys as last read, and until then those keys ride
+ * along unchanged.
+ */
 export interface AddressPart {
   /** The hash keys this part owns; no two parts share one. */
-  readonly keys: readonly string[];
+  readonly keys: readonly AddressKey[];
   /** Set the store from the hash (absent keys: the defaults). Throw LinkError when a value is bad. */
   read(values: ReadonlyMap<string, string>): void;
   /** Back to the defaults, after read() threw. */
   reset(): void;
   /** The part's keys as they should be in the address now; "" leaves a key out. */
-  write(): Record<string, string>;
+  write(): Partial<Record<AddressKey, string>>;
 }
 
 export type HistoryIntent = "push" | "edit" | "replace";
@@ -91,12 +113,16 @@ function readPart(part: AddressPart, params: HashParams): string | null {
 /** Register a part (see the module comment). Returns a function that unregisters it. */
 export function registerAddressPart(part: AddressPart): () => void {
   for (const k of part.keys) {
+    if (!isAddressKey(k)) throw new Error(`address key "${k}" is not in ADDRESS_KEYS`);
     if (parts.some((p) => p.keys.includes(k))) throw new Error(`address key "${k}" is registered twice`);
   }
   parts.push(part);
-  if (started) {
+  if (part.keys.some((k) => lastRead.has(k))) {
     const problem = withApplying(() => readPart(part, lastRead));
-    if (problem) addressStore.setState({ linkError: problem });
+    if (problem) {
+      const before = addressStore.getState().linkError;
+      addressStore.setState({ linkError: before ? `${before} ${problem}` : problem });
+    }
   }
   return () => {
     const i = parts.indexOf(part);
@@ -114,8 +140,8 @@ function withApplying<T>(f: () => T): T {
   }
 }
 
-/** Every key some part owns, in registration order. */
-export function addressKeys(): string[] {
+/** Every key some part owns now. */
+export function registeredAddressKeys(): AddressKey[] {
   return parts.flatMap((p) => [...p.keys]);
 }
 
@@ -135,7 +161,7 @@ export function readAddress(hash: string): string | null {
     problems.push(`The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`);
     params = new Map();
   }
-  const unknown = [...params.keys()].filter((k) => !parts.some((p) => p.keys.includes(k)));
+  const unknown = [...params.keys()].filter((k) => !isAddressKey(k));
   if (unknown.length > 0) {
     problems.push(
       `The link has ${unknown.map((k) => `"${k}="`).join(", ")}, which this explorer does not use.`,
@@ -155,9 +181,15 @@ export function readAddress(hash: string): string | null {
 
 /** The hash (with '#', or "" when empty) that reproduces every part's state now. */
 export function composeAddress(): string {
-  const params: HashParams = new Map();
+  const written = new Map<string, string>();
   for (const part of parts) {
-    for (const [k, v] of Object.entries(part.write())) params.set(k, v);
+    for (const [k, v] of Object.entries(part.write())) written.set(k, v);
+  }
+  const params: HashParams = new Map();
+  for (const k of KEY_ORDER) {
+    const owned = parts.some((p) => p.keys.includes(k));
+    const v = owned ? written.get(k) : lastRead.get(k);
+    if (v) params.set(k, v);
   }
   return writeHash(params);
 }
