@@ -3,7 +3,7 @@
  * the validator. An edit reaches the store only when the whole scenario validates; until then the
  * field keeps what the person typed and says, in the validator's words, what is allowed.
  */
-import { useEffect, useId, useState } from "react";
+import { createContext, useContext, useRef } from "react";
 import {
   derived,
   FIELD_SPECS,
@@ -14,8 +14,10 @@ import {
   type ScenarioGroup,
 } from "../../sim/scenario.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
+import { SelectField } from "../form/Field.tsx";
+import { NumberField } from "../form/NumberField.tsx";
 
-type Patch = (s: Scenario) => unknown;
+type Patch = (s: Scenario) => Scenario;
 
 /** How the enum values read in a menu (the scenario JSON keeps its own spelling). */
 const OPTION_LABELS: Record<string, string> = {
@@ -25,71 +27,58 @@ const OPTION_LABELS: Record<string, string> = {
   blocking: "Blocking",
 };
 
-/** Apply a change when the whole scenario still validates; otherwise return the validator's problems. */
-function applyPatch(patch: Patch): string[] | null {
-  const { scenario, setScenario } = appStore.getState();
+/** The whole scenario with `patch` applied, or the validator's problems. */
+function tryPatch(scenario: Scenario, patch: Patch): Scenario | string[] {
   try {
-    setScenario(parseScenario(patch(scenario)));
-    return null;
+    return parseScenario(patch(scenario));
   } catch (e) {
     if (e instanceof ScenarioError) return e.problems;
     throw e;
   }
 }
 
-function withField(s: Scenario, group: ScenarioGroup, key: string, value: unknown): unknown {
-  return { ...s, [group]: { ...s[group], [key]: value } };
+/**
+ * Edits the panel is holding because the scenario refused them (GPUs not divisible by the
+ * replicas, …). Each later edit is tried together with them, so changing the other field of a
+ * cross-field rule applies both and clears the error; the panel never shows a value the
+ * simulation is not using without saying so.
+ */
+class PendingEdits {
+  private readonly pending = new Map<string, Patch>();
+  private base: Scenario | null = null;
+
+  apply(key: string, patch: Patch): string[] | null {
+    const { scenario, setScenario } = appStore.getState();
+    // A preset, a link or a sweep point replaced the scenario: what was held no longer applies.
+    if (scenario !== this.base) this.pending.clear();
+    this.pending.set(key, patch);
+    const held = [...this.pending.values()];
+    const together = tryPatch(scenario, (s) => held.reduce((acc, p) => p(acc), s));
+    if (!Array.isArray(together)) return this.commit(setScenario, together, [...this.pending.keys()]);
+    const alone = tryPatch(scenario, patch);
+    if (!Array.isArray(alone)) return this.commit(setScenario, alone, [key]);
+    this.base = scenario;
+    return alone;
+  }
+
+  private commit(set: (s: Scenario) => void, next: Scenario, done: string[]): null {
+    for (const k of done) this.pending.delete(k);
+    set(next);
+    this.base = appStore.getState().scenario;
+    return null;
+  }
 }
 
-interface NumberInputProps {
-  label: string;
-  unit?: string | undefined;
-  help: string;
-  value: number;
-  step?: number | "any";
-  /** Turn the typed number into a scenario; null problems means accepted. */
-  apply: (v: number) => string[] | null;
-  testId: string;
+const PendingContext = createContext<PendingEdits | null>(null);
+
+function usePending(): PendingEdits {
+  const p = useContext(PendingContext);
+  if (!p) throw new Error("knob outside KnobsPanel");
+  return p;
 }
 
-function NumberInput({ label, unit, help, value, step = "any", apply, testId }: NumberInputProps) {
-  const id = useId();
-  const [draft, setDraft] = useState(String(value));
-  const [problems, setProblems] = useState<string[] | null>(null);
-  // A change from elsewhere (a preset, a link, a sweep point) replaces the draft.
-  useEffect(() => {
-    setDraft(String(value));
-    setProblems(null);
-  }, [value]);
-  const onChange = (text: string) => {
-    setDraft(text);
-    const v = text.trim() === "" ? Number.NaN : Number(text);
-    setProblems(apply(v));
-  };
-  return (
-    <div className="knob">
-      <label htmlFor={id} title={help}>
-        {label}
-        {unit ? <span className="muted"> ({unit})</span> : null}
-      </label>
-      <input
-        id={id}
-        type="number"
-        inputMode="decimal"
-        step={step}
-        value={draft}
-        aria-invalid={problems ? true : undefined}
-        aria-describedby={problems ? `${id}-err` : undefined}
-        data-testid={testId}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {problems ? (
-        <div id={`${id}-err`} className="knob-error error-text" role="alert">
-          {problems.join(" ")}
-        </div>
-      ) : null}
-    </div>
-  );
+function withField(group: ScenarioGroup, key: string, value: unknown): Patch {
+  return (s) => ({ ...s, [group]: { ...s[group], [key]: value } }) as Scenario;
 }
 
 function EnumSelect({
@@ -101,85 +90,80 @@ function EnumSelect({
   field: string;
   spec: FieldSpec & { kind: "enum" };
 }) {
-  const id = useId();
+  const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
-  const value = (scenario[group] as unknown as Record<string, string>)[field];
+  const value = (scenario[group] as unknown as Record<string, string>)[field] as string;
   return (
-    <div className="knob">
-      <label htmlFor={id} title={spec.help}>
-        {spec.label}
-      </label>
-      <select
-        id={id}
-        value={value}
-        data-testid={`${group}.${field}`}
-        onChange={(e) => {
-          applyPatch((s) => withField(s, group, field, e.target.value));
-        }}
-      >
-        {spec.values.map((v) => (
-          <option key={v} value={v}>
-            {OPTION_LABELS[v] ?? v}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SelectField
+      label={spec.label}
+      help={spec.help}
+      className="knob"
+      value={value}
+      testId={`${group}.${field}`}
+      choices={spec.values.map((v) => ({ value: v, text: OPTION_LABELS[v] ?? v }))}
+      onChange={(v) => pending.apply(`${group}.${field}`, withField(group, field, v))}
+    />
   );
 }
 
 function Field({ group, field }: { group: ScenarioGroup; field: string }) {
+  const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
   const spec = (FIELD_SPECS[group] as Record<string, FieldSpec>)[field]!;
   if (spec.kind === "enum") return <EnumSelect group={group} field={field} spec={spec} />;
   const value = (scenario[group] as unknown as Record<string, number>)[field]!;
+  const key = `${group}.${field}`;
   return (
-    <NumberInput
+    <NumberField
       label={spec.label}
       unit={spec.unit}
       help={spec.help}
+      className="knob"
       value={value}
-      step={spec.kind === "int" ? 1 : "any"}
-      testId={`${group}.${field}`}
-      apply={(v) => {
-        return applyPatch((s) => withField(s, group, field, v));
-      }}
+      integer={spec.kind === "int"}
+      testId={key}
+      onChange={(v) => pending.apply(key, withField(group, field, v))}
     />
   );
 }
 
 /** The failure rate as the job's MTBF, which is how people usually think of it at scale. */
 function MtbfField() {
+  const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
-  const { hosts, mtbfSeconds } = derived(scenario);
+  const { mtbfSeconds } = derived(scenario);
   const minutes = Number.isFinite(mtbfSeconds) ? Number((mtbfSeconds / 60).toPrecision(4)) : 0;
   return (
-    <NumberInput
+    <NumberField
       label="Job MTBF"
       unit="min"
       help="Mean time between failures of the whole job: 1 / (hosts · rate). Editing it sets the per-host rate."
+      className="knob"
       value={minutes}
       testId="mtbfMinutes"
-      apply={(m) => {
+      onChange={(m) => {
         if (!(m > 0)) return ["Job MTBF: must be a number of minutes above 0."];
-        const perHostDay = 86_400 / (hosts * m * 60);
-        return applyPatch((s) => withField(s, "failures", "perHostDay", perHostDay));
+        // The rate follows the hosts of the scenario it lands in (GPUs may be changing too).
+        return pending.apply("mtbf", (s) =>
+          withField("failures", "perHostDay", 86_400 / (derived(s).hosts * m * 60))(s),
+        );
       }}
     />
   );
 }
 
 function SeedField() {
+  const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
   return (
-    <NumberInput
+    <NumberField
       label="Seed"
       help="The random seed: the same scenario and seed give the same failures, everywhere."
+      className="knob"
       value={scenario.seed}
-      step={1}
+      integer
       testId="seed"
-      apply={(seed) => {
-        return applyPatch((s) => ({ ...s, seed }));
-      }}
+      onChange={(seed) => pending.apply("seed", (s) => ({ ...s, seed }))}
     />
   );
 }
@@ -247,24 +231,27 @@ const SECTIONS: {
 
 export function KnobsPanel() {
   const scenario = useAppStore((s) => s.scenario);
+  const pending = useRef(new PendingEdits()).current;
   const { hosts, hostsPerReplica } = derived(scenario);
   return (
-    <section className="panel knobs" aria-label="Scenario knobs">
-      <h2>Scenario</h2>
-      <p className="muted knobs-summary">
-        {hosts.toLocaleString("en-US")} hosts · {hostsPerReplica.toLocaleString("en-US")} hosts per replica
-      </p>
-      {SECTIONS.map((section) => (
-        <fieldset key={section.title}>
-          <legend>{section.title}</legend>
-          {section.note ? <p className="muted knobs-note">{section.note}</p> : null}
-          {section.fields.map(([g, f]) => (
-            <Field key={`${g}.${f}`} group={g} field={f} />
-          ))}
-          {section.extra === "mtbf" ? <MtbfField /> : null}
-          {section.extra === "seed" ? <SeedField /> : null}
-        </fieldset>
-      ))}
-    </section>
+    <PendingContext.Provider value={pending}>
+      <section className="panel knobs" aria-label="Scenario knobs">
+        <h2>Scenario</h2>
+        <p className="muted knobs-summary">
+          {hosts.toLocaleString("en-US")} hosts · {hostsPerReplica.toLocaleString("en-US")} hosts per replica
+        </p>
+        {SECTIONS.map((section) => (
+          <fieldset key={section.title}>
+            <legend>{section.title}</legend>
+            {section.note ? <p className="muted knobs-note">{section.note}</p> : null}
+            {section.fields.map(([g, f]) => (
+              <Field key={`${g}.${f}`} group={g} field={f} />
+            ))}
+            {section.extra === "mtbf" ? <MtbfField /> : null}
+            {section.extra === "seed" ? <SeedField /> : null}
+          </fieldset>
+        ))}
+      </section>
+    </PendingContext.Provider>
   );
 }

@@ -2,7 +2,7 @@
 import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
-import { SelectField } from "./Field.tsx";
+import { SelectField } from "../form/Field.tsx";
 import { bytes } from "./labFormat.ts";
 import { RingDiagram } from "./RingDiagram.tsx";
 

@@ -3,7 +3,7 @@ import type { Mode } from "../../gpu/executor.ts";
 import { algorithmsFor } from "../../gpu/lab.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
-import { SelectField } from "./Field.tsx";
+import { SelectField } from "../form/Field.tsx";
 import { bytes } from "./labFormat.ts";
 
 const MODE_TEXT: Record<Mode, string> = {

@@ -3,7 +3,8 @@ import { useStepStore } from "../../state/stepStore.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
 import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
-import { NumberField } from "./NumberField.tsx";
+import { SelectField } from "../form/Field.tsx";
+import { NumberField } from "../form/NumberField.tsx";
 import { mib } from "./units.ts";
 
 const SLIDER_STEPS = 1000;
@@ -112,12 +113,13 @@ function BucketKnobs() {
         <span>{SWEEP_MAX_MB} MiB</span>
       </div>
       <NumberField
+        className="step-field"
         label="First bucket"
         unit="MiB"
         value={firstBucketMb}
         min={0.001}
         onChange={setFirstBucketMb}
-        title="dist._DEFAULT_FIRST_BUCKET_BYTES: 1 MiB"
+        help="dist._DEFAULT_FIRST_BUCKET_BYTES: 1 MiB"
       />
     </fieldset>
   );
@@ -130,19 +132,25 @@ function ComputeKnobs() {
     <fieldset className="step-group">
       <legend>Compute per step (one GPU)</legend>
       <NumberField
+        className="step-field"
+        min={0}
         label="Forward"
         unit="ms"
         value={compute.forwardMs}
         onChange={(forwardMs) => setCompute({ forwardMs })}
       />
       <NumberField
+        className="step-field"
+        min={0}
         label="Backward"
         unit="ms"
         value={compute.backwardMs}
         onChange={(backwardMs) => setCompute({ backwardMs })}
-        title="Shared among the parameters in proportion to their element counts"
+        help="Shared among the parameters in proportion to their element counts"
       />
       <NumberField
+        className="step-field"
+        min={0}
         label="Optimizer"
         unit="ms"
         value={compute.optimizerMs}
@@ -176,19 +184,22 @@ function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: 
       </label>
       <div className="step-pair">
         <NumberField
+          className="step-field"
+          min={0}
           label="α"
           unit="µs"
           value={Number((link.alpha * 1e6).toPrecision(6))}
           onChange={(v) => setLink(which, { alpha: v / 1e6 })}
-          title="Latency per algorithm step"
+          help="Latency per algorithm step"
         />
         <NumberField
+          className="step-field"
           label="B"
           unit="GB/s"
           min={0.001}
           value={Number((link.bandwidth / 1e9).toPrecision(6))}
           onChange={(v) => setLink(which, { bandwidth: v * 1e9 })}
-          title="Bandwidth per rank (bus bandwidth)"
+          help="Bandwidth per rank (bus bandwidth)"
         />
       </div>
     </div>
@@ -222,19 +233,21 @@ function ParallelKnobs() {
       </p>
       <div className="step-pair">
         <NumberField
+          className="step-field"
           label={hsdp ? "GPUs per replica" : "GPUs per node"}
           value={p.gpusPerReplica}
           min={1}
           max={1024}
-          step={1}
+          integer
           onChange={(v) => setParallel({ gpusPerReplica: Math.round(v) })}
         />
         <NumberField
+          className="step-field"
           label={hsdp ? "Replicas R" : "Nodes"}
           value={p.replicas}
           min={1}
           max={100_000}
-          step={1}
+          integer
           onChange={(v) => setParallel({ replicas: Math.round(v) })}
         />
       </div>
