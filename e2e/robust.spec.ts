@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 
 const DIST = process.env.E2E_DIST ?? "dist";
 
@@ -33,4 +33,55 @@ test("a refused knob edit is applied once the other field of its rule makes it v
   await expect(gpus).toHaveValue("16384");
   await expect(gpus).not.toHaveAttribute("aria-invalid", "true");
   await expect(page.locator(".knobs [role=alert]")).toHaveCount(0);
+});
+
+/** Collects every Content-Security-Policy violation the page reports, from its first script on. */
+async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { __csp: string[] }).__csp = seen;
+    document.addEventListener("securitypolicyviolation", (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
+  });
+  const fromConsole: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) fromConsole.push(m.text());
+  });
+  return async () => [
+    ...(await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? [])),
+    ...fromConsole,
+  ];
+}
+
+test("a Content-Security-Policy is in force and no view trips it", async ({ page }) => {
+  const response = await page.goto("/#v=cluster");
+  expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+  const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  expect(meta).toContain("script-src 'self'");
+  expect(meta).not.toContain("unsafe-eval");
+  expect(meta).not.toContain("unsafe-inline");
+  const violations = await recordCspViolations(page);
+  await page.reload();
+  // Cluster: a run, its Monte Carlo band (worker), the timeline.
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  await expect(page.getByTestId("timeline-canvas")).toBeVisible();
+  // One step: a paste parsed and validated.
+  await page.getByRole("tab", { name: /One step/ }).click();
+  await expect(page.getByTestId("bucket-count")).toHaveText(/^\d+$/);
+  await page.getByText("Paste your model's parameters").click();
+  await page
+    .getByLabel("Parameter list to paste")
+    .fill(JSON.stringify([{ name: "w", shape: [64, 64], dtype: "torch.float32" }]));
+  await page.getByRole("button", { name: "Use pasted list" }).click();
+  await expect(page.getByTestId("bucket-count")).toHaveText("1");
+  // Lab: the GPU worker runs a collective.
+  await page.getByRole("tab", { name: /WebGPU/ }).click();
+  const run = page.getByRole("region", { name: "Run a collective" });
+  await expect(run.getByRole("button", { name: "Run", exact: true })).toBeEnabled({ timeout: 30_000 });
+  await run.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(run.getByRole("table", { name: "Results" }).locator("tbody tr")).toHaveCount(1, {
+    timeout: 30_000,
+  });
+  expect(await violations()).toEqual([]);
 });

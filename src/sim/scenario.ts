@@ -6,6 +6,7 @@
  * range can never disagree between the validator and the slider that feeds it.
  */
 import { z } from "zod";
+import "./zodSetup.ts";
 
 export const SCENARIO_VERSION = 1 as const;
 
