@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
-import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario.ts";
 import { APP_URL, simCommand } from "./simCommand.ts";
 
 /** The real entry point in a child process, as `npm run sim` runs it. */
@@ -24,8 +24,17 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
+const fifo = join(dir, "fifo");
+execFileSync("mkfifo", [fifo]);
+
 const small = { name: "small", seed: 7, cluster: { gpus: 4096, replicas: 8 }, training: { days: 2 } };
 const smallFile = tempFile("small.json", JSON.stringify(small));
+/** The largest the validator accepts: a million expected failures per run. */
+const heavy = {
+  cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
+  training: { days: 100 },
+  failures: { perHostDay: 0.01 },
+};
 
 describe("npm run sim (child process)", { timeout: 60_000 }, () => {
   it("--json prints one object: the completed scenario, the seeds, both policies' summaries, the closed forms", () => {
@@ -62,27 +71,27 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
 });
 
 describe("simCommand", () => {
-  it("without --seeds runs the scenario's own seed: the same numbers as the app's run", () => {
-    const out = JSON.parse(simCommand([smallFile, "--json"]).stdout);
+  it("without --seeds runs the scenario's own seed: the same numbers as the app's run", async () => {
+    const out = JSON.parse((await simCommand([smallFile, "--json"])).stdout);
     const run = runScenario(parseScenario(small));
     expect(out.seeds).toBe(1);
     expect(out.synchronous.ettr.mean).toBe(run.synchronous.ettr);
     expect(out.ftHsdp.ettr.mean).toBe(run.ftHsdp.ettr);
   });
 
-  it("a link without a scenario means the defaults", () => {
-    const out = JSON.parse(simCommand([APP_URL, "--json", "--seeds=1"]).stdout);
+  it("a link without a scenario means the defaults", async () => {
+    const out = JSON.parse((await simCommand([APP_URL, "--json", "--seeds=1"])).stdout);
     expect(out.scenario).toEqual(DEFAULT_SCENARIO);
   });
 
-  it("--link prints a link that decodes to the same scenario, from a file or a link", () => {
-    const fromFile = simCommand([smallFile, "--link"]).stdout;
+  it("--link prints a link that decodes to the same scenario, from a file or a link", async () => {
+    const fromFile = (await simCommand([smallFile, "--link"])).stdout;
     expect(fromFile).toBe(`${APP_URL}${encodeScenarioHash(parseScenario(small))}\n`);
-    expect(simCommand([fromFile.trim(), "--link"]).stdout).toBe(fromFile);
+    expect((await simCommand([fromFile.trim(), "--link"])).stdout).toBe(fromFile);
   });
 
-  it("prints a table of both policies by default", () => {
-    const { code, stdout } = simCommand([smallFile, "--seeds", "4"]);
+  it("prints a table of both policies by default", async () => {
+    const { code, stdout } = await simCommand([smallFile, "--seeds", "4"]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^ETTR\s+\d+\.\d% \[\d+\.\d%, \d+\.\d%\]\s+\d+\.\d% \[/m);
     expect(stdout).toContain("4 seeds from 7");
@@ -91,7 +100,26 @@ describe("simCommand", () => {
   const goodLink = encodeScenarioHash(parseScenario(small));
   const badInputs: [string, string[], RegExp][] = [
     ["a missing file", [join(dir, "nope.json")], /cannot read scenario file .*nope\.json: no such file/],
-    ["a directory", [dir], /cannot read scenario file .*: it is a directory/],
+    [
+      "a directory",
+      [dir],
+      /cannot read scenario file .*: it is a directory; only regular files up to 1 MiB are read/,
+    ],
+    [
+      "a device (/dev/zero grew to 3 GB)",
+      ["/dev/zero"],
+      /cannot read scenario file \/dev\/zero: it is a device; only regular files up to 1 MiB/,
+    ],
+    [
+      "a FIFO (blocked forever)",
+      [fifo],
+      /cannot read scenario file .*fifo: it is a FIFO \(named pipe\); only regular files/,
+    ],
+    [
+      "a file over 1 MiB",
+      [tempFile("big.json", `{"name": "${"x".repeat(1024 * 1024)}"}`)],
+      /cannot read scenario file .*big\.json: it is larger than 1 MiB; only regular files up to 1 MiB are read/,
+    ],
     ["invalid JSON", [tempFile("bad.json", "{ cluster: ")], /bad\.json is not valid JSON/],
     ["not an object", [tempFile("array.json", "[1, 2]")], /scenario: got an array; must be a JSON object/],
     [
@@ -135,17 +163,73 @@ describe("simCommand", () => {
     ["a share link of another format", ["#s=9.abc"], /bad share link: .*format/],
     ["an unknown flag", [smallFile, "--fast"], /unknown option --fast/],
     ["--seeds 0", [smallFile, "--seeds", "0"], /--seeds must be an integer in \[1, 100,000\], got "0"/],
+    [
+      "--seeds past the budget (two days without output before)",
+      [tempFile("heavy.json", JSON.stringify(heavy)), "--seeds", "100000"],
+      /--seeds 100,000 × 1,000,000 expected failures per run = 100,000,000,000 failures to simulate, past the budget of 1,000,000,000 \(about 8 minutes on one core\); ask for at most 1,000 seeds, or add --no-budget to run it anyway/,
+    ],
+    ["--threads 0", [smallFile, "--threads", "0"], /--threads must be an integer in \[1, 256\], got "0"/],
     ["--seeds too many", [smallFile, "--seeds=100001"], /--seeds must be an integer in \[1, 100,000\]/],
     ["--seeds not a number", [smallFile, "--seeds", "1e3"], /--seeds must be an integer/],
     ["--seeds without a value", [smallFile, "--seeds"], /--seeds must be an integer .* got nothing/],
     ["no scenario", ["--json"], /no scenario given; usage/],
     ["two scenarios", [smallFile, smallFile], /one scenario expected/],
   ];
-  it.each(badInputs)("%s: one line naming the problem, exit 2", (_, args, message) => {
-    const r = simCommand(args);
+  it.each(badInputs)("%s: one line naming the problem, exit 2", async (_, args, message) => {
+    const r = await simCommand(args);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^sim: [^\n]+\n$/);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe("simCommand: bounded inputs", () => {
+  it("reads a scenario file that starts with a UTF-8 byte-order mark", async () => {
+    const r = await simCommand([tempFile("bom.json", `\uFEFF${JSON.stringify(small)}`), "--json"]);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout).scenario).toEqual(parseScenario(small));
+  });
+
+  const tiny = tempFile("tiny.json", JSON.stringify({ ...small, training: { days: 0.01 } }));
+  const perRun = Math.max(1, derived(parseScenario({ ...small, training: { days: 0.01 } })).expectedFailures);
+
+  it("--seeds past the budget is refused with the figure; --no-budget runs it anyway", async () => {
+    const budgetFailures = 3 * perRun;
+    const refused = await simCommand([tiny, "--seeds", "4"], { budgetFailures });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /--seeds 4 × .* failures to simulate, past the budget of .*; ask for at most 3 seeds, or add --no-budget/,
+    );
+    const run = await simCommand([tiny, "--seeds", "4", "--no-budget", "--json"], { budgetFailures });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).seeds).toBe(4);
+    expect((await simCommand([tiny, "--seeds", "3"], { budgetFailures })).code).toBe(0);
+  });
+
+  it("writes progress to stderr once the Monte Carlo has run a second, then at most once a second", async () => {
+    let t = 0;
+    const lines: string[] = [];
+    // A clock that moves 0.3 s each time it is read: seconds pass only as seeds are done.
+    const r = await simCommand([tiny, "--seeds", "20"], {
+      now: () => (t += 300),
+      progress: (l) => lines.push(l),
+    });
+    expect(r.code).toBe(0);
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines[0]).toMatch(/^sim: \d+ of 20 seeds \(\d+ %\), 1 s so far, about \d+ s left\n$/);
+    const quiet: string[] = [];
+    await simCommand([tiny, "--seeds", "20"], { now: () => 0, progress: (l) => quiet.push(l) });
+    expect(quiet).toEqual([]);
+  });
+
+  it("the same seeds give the same output on 1, 2 or 3 threads", async () => {
+    const outputs = await Promise.all(
+      ["1", "2", "3"].map(
+        async (n) => (await simCommand([tiny, "--seeds", "30", "--json", "--threads", n])).stdout,
+      ),
+    );
+    expect(outputs[1]).toBe(outputs[0]);
+    expect(outputs[2]).toBe(outputs[0]);
   });
 });

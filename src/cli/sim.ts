@@ -5,7 +5,9 @@
 import { simCommand } from "./simCommand.ts";
 
 try {
-  const { code, stdout, stderr } = simCommand(process.argv.slice(2));
+  const { code, stdout, stderr } = await simCommand(process.argv.slice(2), {
+    progress: (line) => process.stderr.write(line),
+  });
   process.stdout.write(stdout);
   process.stderr.write(stderr);
   process.exitCode = code;

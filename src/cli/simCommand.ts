@@ -1,20 +1,39 @@
 /**
- * `npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link]`: the cluster model
- * in a terminal (DESIGN.md "Public contracts", CLI). Kept apart from the entry point (sim.ts) so
- * tests can run it in-process; it never exits or prints, it returns what to print.
+ * `npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]`:
+ * the cluster model in a terminal (DESIGN.md "Public contracts", CLI). Kept apart from the entry
+ * point (sim.ts) so tests can run it in-process; it never exits or prints, it returns what to
+ * print (progress, which cannot wait, goes to the `progress` sink).
  *
  * Without --seeds it runs the scenario's own seed, the same run the app shows; --seeds N runs
- * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank).
+ * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank), on every core when the job
+ * is large (parallelMonteCarlo.ts; the numbers do not depend on the thread count).
+ *
+ * Every input has a bounded cost decided before any work: a scenario file is a regular file of
+ * at most 1 MiB; the Monte Carlo may simulate at most SEED_BUDGET_FAILURES failures (seeds ×
+ * expected failures per run), unless --no-budget says the user means it.
  */
-import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
-import { monteCarlo } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import { InputFileError, readInputFile } from "./inputFile.ts";
+import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
-export const USAGE = "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link]";
+export const USAGE =
+  "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]";
 export const MAX_SEEDS = 100_000;
+/** A scenario is a few hundred bytes; anything past this is not one. */
+export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+/**
+ * Failures the Monte Carlo may simulate (seeds × expected failures per run, each run at least 1):
+ * about 8 minutes on one core of the 2-core dev machine (`npm run bench:budget` measures it).
+ */
+export const SEED_BUDGET_FAILURES = 1e9;
+/** Below this many failures in all, threads would cost more to start than they save. */
+export const PARALLEL_FROM_FAILURES = 500_000;
+/** Progress goes to stderr once a Monte Carlo has run this long, then at most this often. */
+export const PROGRESS_AFTER_MS = 1000;
 /** Where `npm start` serves the app (README); --link prints links to it. */
 export const APP_URL = "http://localhost:4173/";
 
@@ -26,13 +45,17 @@ export interface SimOptions {
   seeds: number;
   json: boolean;
   link: boolean;
+  /** Threads for the Monte Carlo, the main one included; null: every core when the job is large. */
+  threads: number | null;
+  /** --no-budget: run a Monte Carlo past SEED_BUDGET_FAILURES. */
+  noBudget: boolean;
 }
 
-function seedsValue(raw: string | undefined): number {
+function integerValue(flag: string, raw: string | undefined, max: number): number {
   const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(n >= 1 && n <= MAX_SEEDS)) {
+  if (!(n >= 1 && n <= max)) {
     throw new InputError(
-      `--seeds must be an integer in [1, ${MAX_SEEDS.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+      `${flag} must be an integer in [1, ${max.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${raw}"`}`,
     );
   }
   return n;
@@ -43,6 +66,8 @@ export function parseArgs(argv: readonly string[]): SimOptions {
   let seeds = 1;
   let json = false;
   let link = false;
+  let threads: number | null = null;
+  let noBudget = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -50,13 +75,15 @@ export function parseArgs(argv: readonly string[]): SimOptions {
       arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
     if (flag === "--json" && inline === undefined) json = true;
     else if (flag === "--link" && inline === undefined) link = true;
-    else if (flag === "--seeds") seeds = seedsValue(inline ?? argv[++i]);
+    else if (flag === "--no-budget" && inline === undefined) noBudget = true;
+    else if (flag === "--seeds") seeds = integerValue("--seeds", inline ?? argv[++i], MAX_SEEDS);
+    else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
     else if (flag.startsWith("-")) throw new InputError(`unknown option ${arg}; ${USAGE}`);
     else if (input === null) input = arg;
     else throw new InputError(`one scenario expected, got a second: ${arg}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
-  return { input, seeds, json, link };
+  return { input, seeds, json, link, threads, noBudget };
 }
 
 /** A share link as a person pastes it: a URL, `#s=...` or `s=...`. Anything else is a file path. */
@@ -75,12 +102,10 @@ export function loadScenario(input: string): Scenario {
   }
   let text: string;
   try {
-    text = readFileSync(input, "utf8");
+    text = readInputFile(input, MAX_SCENARIO_FILE_BYTES, "scenario file");
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (e as Error).message;
-    throw new InputError(`cannot read scenario file ${input}: ${why}`);
+    if (e instanceof InputFileError) throw new InputError(e.message);
+    throw e;
   }
   let value: unknown;
   try {
@@ -167,13 +192,66 @@ export function resultTable(r: MonteCarloResult): string {
   return [...header, ...lines, ...closed].join("\n");
 }
 
+const count = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
+
+/** Failures a Monte Carlo of `seeds` runs simulates: the figure the budget bounds. */
+export function monteCarloCost(s: Scenario, seeds: number): number {
+  return seeds * Math.max(1, derived(s).expectedFailures);
+}
+
+function checkBudget(s: Scenario, seeds: number, budget: number): void {
+  const cost = monteCarloCost(s, seeds);
+  if (cost <= budget) return;
+  throw new InputError(
+    `--seeds ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}${budget === SEED_BUDGET_FAILURES ? " (about 8 minutes on one core)" : ""}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} seeds, or add --no-budget to run it anyway`,
+  );
+}
+
+export interface SimIo {
+  /** Where progress lines go as they happen (stderr in the terminal). */
+  progress?: (line: string) => void;
+  /** Milliseconds, for the progress line's timing (performance.now by default). */
+  now?: () => number;
+  /** Cores to use when --threads is not given (os.availableParallelism by default). */
+  cores?: number;
+  /** The seeds budget in failures (SEED_BUDGET_FAILURES by default). */
+  budgetFailures?: number;
+}
+
+/** Calls onProgress's result when seeds are done; writes a line once PROGRESS_AFTER_MS has passed, then each second. */
+function progressReporter(io: SimIo): (done: number, total: number) => void {
+  const now = io.now ?? (() => performance.now());
+  const started = now();
+  let lastLine = started;
+  return (done, total) => {
+    const t = now();
+    if (!io.progress || done === total || t - started < PROGRESS_AFTER_MS || t - lastLine < PROGRESS_AFTER_MS)
+      return;
+    lastLine = t;
+    const elapsed = (t - started) / 1000;
+    const left = (elapsed * (total - done)) / done;
+    io.progress(
+      `sim: ${count(done)} of ${count(total)} seeds (${Math.floor((100 * done) / total)} %), ${elapsed.toFixed(0)} s so far, about ${left.toFixed(0)} s left\n`,
+    );
+  };
+}
+
 /** Run the command; returns the exit status and what to print. Throws only on a bug. */
-export function simCommand(argv: readonly string[]): { code: number; stdout: string; stderr: string } {
+export async function simCommand(
+  argv: readonly string[],
+  io: SimIo = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
     if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
-    const result = monteCarlo(scenario, opts.seeds);
+    if (!opts.noBudget) checkBudget(scenario, opts.seeds, io.budgetFailures ?? SEED_BUDGET_FAILURES);
+    const large = monteCarloCost(scenario, opts.seeds) >= PARALLEL_FROM_FAILURES;
+    const threads = opts.threads ?? (large ? (io.cores ?? availableParallelism()) : 1);
+    const result = await parallelMonteCarlo(scenario, opts.seeds, {
+      ...cliThreads(threads, opts.seeds),
+      onProgress: progressReporter(io),
+    });
     const out = opts.json ? JSON.stringify(resultJson(result), null, 2) : resultTable(result);
     return { code: 0, stdout: `${out}\n`, stderr: "" };
   } catch (e) {

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -49,12 +49,24 @@ describe("npm run step", { timeout: 30_000 }, () => {
     expect(out.buckets.map((b) => b.params)).toEqual([["c", "b"], ["a"]]);
   });
 
-  it("exits 2 with one line on stderr for bad input", () => {
+  it("reads a model file that starts with a byte-order mark", () => {
+    const r = step(tempFile('\uFEFF[{"name": "w", "shape": [2], "dtype": "float32"}]'), "--json");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+  });
+
+  const fifo = join(mkdtempSync(join(tmpdir(), "step-cli-")), "fifo");
+  execFileSync("mkfifo", [fifo]);
+
+  it("exits 2 with one line on stderr for bad input (a device, a FIFO and a directory too, without waiting)", () => {
     for (const args of [
       [tempFile('[{"name": "a", "shape": [1], "dtype": "float99"}]')],
       [tempFile("[{")],
       [resnet, "--cap-mb", "zero"],
       ["/nonexistent/model.json"],
+      ["/dev/zero"],
+      [fifo],
+      [import.meta.dirname],
       [],
     ]) {
       const r = step(...args);

@@ -9,12 +9,15 @@
  * Newer PyTorch (pytorch/pytorch#121640) caps it at `bucket_cap_mb` instead when the user passes
  * `bucket_cap_mb` explicitly: give `--first-bucket-mb` the same value to reproduce that.
  */
-import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { MIB } from "../step/bucketAssignment.ts";
 import { type Param, parseModelList } from "../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
+import { readInputFile } from "./inputFile.ts";
+
+/** A 200,000-parameter list printed by PyTorch is about 20 MB; past 64 MiB it is not a model list. */
+export const MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024;
 
 const USAGE = "usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]";
 
@@ -116,13 +119,7 @@ function report(name: string, params: readonly Param[], config: StepConfig, r: S
 function main(argv: readonly string[]): number {
   try {
     const opts = parseArgs(argv);
-    let text: string;
-    try {
-      text = readFileSync(opts.file, "utf8");
-    } catch (e) {
-      throw new UsageError(`cannot read ${opts.file}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const params = parseModelList(text);
+    const params = parseModelList(readInputFile(opts.file, MAX_MODEL_FILE_BYTES, "model file"));
     const config: StepConfig = {
       ...DEFAULT_STEP_CONFIG,
       capMb: opts.capMb,

@@ -13,14 +13,7 @@
 import { closedForms } from "./closedForms.ts";
 import { runScenario } from "./engine.ts";
 import type { Scenario } from "./scenario.ts";
-import type {
-  MetricsSummary,
-  MonteCarloResult,
-  PolicyMetrics,
-  RunResult,
-  SummarizedMetric,
-  Summary,
-} from "./types.ts";
+import type { MetricsSummary, MonteCarloResult, PolicyMetrics, SummarizedMetric, Summary } from "./types.ts";
 
 export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "ettr",
@@ -32,6 +25,14 @@ export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "degradedSeconds",
   "meanHealthyReplicas",
 ];
+
+/** The seed of run i of a Monte Carlo over s: run 0 is the scenario's own run. */
+export function seedOf(s: Scenario, i: number): number {
+  return (s.seed + i) >>> 0;
+}
+
+/** What a Monte Carlo keeps of one run: the summarized metrics of both policies. */
+export type SummarizedRun = Record<"synchronous" | "ftHsdp", Pick<PolicyMetrics, SummarizedMetric>>;
 
 /** Nearest-rank percentile of an ascending sample (see the file comment). */
 export function nearestRank(sorted: Float64Array, p: number): number {
@@ -56,7 +57,7 @@ class Samples {
     ) as Record<SummarizedMetric, Float64Array>;
   }
 
-  set(i: number, m: PolicyMetrics): void {
+  set(i: number, m: Pick<PolicyMetrics, SummarizedMetric>): void {
     for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
   }
 
@@ -90,7 +91,7 @@ export class MonteCarloAccumulator {
     return this.count;
   }
 
-  add(run: RunResult): void {
+  add(run: SummarizedRun): void {
     if (this.count >= this.seeds) throw new RangeError(`more than the ${this.seeds} runs announced`);
     this.sync.set(this.count, run.synchronous);
     this.ft.set(this.count, run.ftHsdp);
@@ -117,7 +118,7 @@ export function monteCarlo(
 ): MonteCarloResult {
   const acc = new MonteCarloAccumulator(s, seeds);
   for (let i = 0; i < seeds; i++) {
-    acc.add(runScenario(s, { seed: (s.seed + i) >>> 0 }));
+    acc.add(runScenario(s, { seed: seedOf(s, i) }));
     onProgress?.(i + 1, seeds);
   }
   return acc.finish();

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { monteCarlo } from "../sim/monteCarlo.ts";
+import { parseScenario } from "../sim/scenario.ts";
+import { parallelMonteCarlo, sliceRuns } from "./parallelMonteCarlo.ts";
+
+// Slices of 5 runs, so 40 seeds make 8 slices shared between the workers.
+const s = parseScenario({
+  seed: 4_294_967_290, // seeds wrap past 2^32 − 1 inside the run
+  cluster: { gpus: 4096, replicas: 8 },
+  training: { days: 2 },
+  failures: { perHostDay: 10, hangFraction: 0.2 },
+  sync: { checkpointMinutes: 30, checkpointWriteSeconds: 20 },
+});
+
+describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
+  it("gives monteCarlo's numbers bit for bit in-process, on 1 worker, on 2 workers, and with the main thread helping", async () => {
+    expect(sliceRuns(s)).toBeLessThan(8);
+    const reference = monteCarlo(s, 40);
+    const progress: number[] = [];
+    const oneWorker = await parallelMonteCarlo(s, 40, { workers: 1, mainThreadWorks: false });
+    const twoWorkers = await parallelMonteCarlo(s, 40, {
+      workers: 2,
+      mainThreadWorks: false,
+      onProgress: (done) => progress.push(done),
+    });
+    const helped = await parallelMonteCarlo(s, 40, { workers: 1 });
+    const inProcess = await parallelMonteCarlo(s, 40, { workers: 0 });
+    for (const r of [oneWorker, twoWorkers, helped, inProcess]) expect(r).toStrictEqual(reference);
+    // Progress counts seeds added in order, up to all of them.
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBe(40);
+  });
+});
