@@ -3,11 +3,19 @@
  * single verified cases, the benchmark sweep and the fault demo, and reports device loss instead
  * of hanging.
  */
+
+import type { RecoveryCosts } from "../train/clock.ts";
+import { checkTrainConfig, type TrainConfig } from "../train/config.ts";
+import { CpuTrainer } from "../train/cpuTrainer.ts";
+import { makeDataSet } from "../train/data.ts";
+import { initialParams, layoutFor } from "../train/model.ts";
+import { runTraining, type TrainProgress } from "../train/session.ts";
 import { type AcquiredDevice, type AdapterReport, acquireDevice, webGpuMissing } from "./adapter.ts";
 import { bestOf, type Ceilings, measureCeilings, measureCpuCeilings } from "./ceilings.ts";
 import { CpuExecutor } from "./cpuBackend.ts";
-import type { Executor, Mode } from "./executor.ts";
+import type { Executor, GpuExecutor, Mode } from "./executor.ts";
 import { type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
+import { GpuTrainer, TrainDevice } from "./gpuTrainer.ts";
 import { Pipelines } from "./pipelines.ts";
 import { ringAllReduce } from "./ringSchedule.ts";
 import { type CaseRequest, type CaseResult, loadFreshInputs, runCase } from "./runCase.ts";
@@ -44,6 +52,12 @@ export interface FaultRequest {
   bytesPerDevice: number;
   scheduledKill: { rank: number; step: number } | null;
   stepDelayMs: number;
+}
+
+export interface TrainRequest {
+  config: TrainConfig;
+  mode: Mode;
+  costs: RecoveryCosts;
 }
 
 export interface FaultReport extends FtarResult {
@@ -275,6 +289,57 @@ export class Lab {
         return { ...result, stepTimeoutMs };
       } finally {
         exec.destroy();
+      }
+    });
+  }
+
+  /**
+   * Live training (src/train/session.ts): every run's replicas on this mode's devices, their
+   * gradients averaged by the lab's ring all-reduce; the CPU mode trains in float32 on typed
+   * arrays. One executor serves every run: a gradient lives in it only within a step.
+   */
+  train(req: TrainRequest, onProgress: (p: TrainProgress) => void): Promise<TrainProgress> {
+    return this.guard(async () => {
+      const cfg = checkTrainConfig(req.config);
+      const layout = layoutFor(cfg.hidden);
+      const data = makeDataSet(cfg.seed);
+      const init = initialParams(layout, cfg.seed);
+      const R = cfg.replicas;
+      const exec =
+        req.mode === "cpu" ? null : ((await this.executor(req.mode, R, layout.count)) as GpuExecutor);
+      const devices = new Map<GPUDevice, TrainDevice>();
+      const deviceOf = (r: number): TrainDevice => {
+        if (!exec) throw new Error("no GPU executor");
+        const d = exec.resident(r).device;
+        let t = devices.get(d);
+        if (!t) {
+          t = new TrainDevice(d, layout, data);
+          devices.set(d, t);
+        }
+        return t;
+      };
+      try {
+        return await runTraining(
+          cfg,
+          req.costs,
+          async () =>
+            exec
+              ? new GpuTrainer(exec, deviceOf, layout, R, init)
+              : new CpuTrainer(layout, data, R, init, "float32"),
+          () => new CpuTrainer(layout, data, R, init, "float64"),
+          onProgress,
+          {
+            pendingKill: () => {
+              const k = this.killRequest;
+              this.killRequest = null;
+              return k;
+            },
+            stopped: () => this.cancelRequested,
+          },
+        );
+      } finally {
+        for (const t of devices.values()) t.destroy();
+        exec?.destroy();
       }
     });
   }

@@ -6,7 +6,7 @@
  * since the host hops are part of the collective.
  */
 import { dispatchesFor, encodeDispatches } from "./dispatches.ts";
-import { type Executor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
+import { type GpuExecutor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
 import { createDeviceBuffers, type DeviceBuffers, nanArray, readBack } from "./gpuBuffers.ts";
 import { bindingBytes, paddedBytes } from "./kernels.ts";
 import { Pipelines } from "./pipelines.ts";
@@ -27,7 +27,7 @@ interface Hop {
   source: BufRef;
 }
 
-export class SeparateExecutor implements Executor {
+export class SeparateExecutor implements GpuExecutor {
   readonly mode = "separate" as const;
   private readonly sims: SimDevice[];
   private readonly dead = new Set<number>();
@@ -165,6 +165,11 @@ export class SeparateExecutor implements Executor {
         if (live.length < step.ops.length) await never();
       },
     };
+  }
+
+  resident(rank: number) {
+    const s = this.sim(rank);
+    return { device: s.device, in: s.bufs.in, out: s.bufs.out };
   }
 
   readOutput(rank: number): Promise<Float32Array> {

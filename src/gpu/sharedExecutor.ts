@@ -4,7 +4,7 @@
  * submit until its work would approach the watchdog (a submit must stay well under a second).
  */
 import { type Dispatch, dispatchesFor, encodeDispatches } from "./dispatches.ts";
-import { type Executor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
+import { type GpuExecutor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
 import { createDeviceBuffers, type DeviceBuffers, nanArray, readBack } from "./gpuBuffers.ts";
 import type { Pipelines } from "./pipelines.ts";
 import type { Schedule } from "./schedule.ts";
@@ -32,7 +32,7 @@ export function batchByBytes<T extends { bytes: number }>(items: readonly T[], b
   return batches;
 }
 
-export class SharedExecutor implements Executor {
+export class SharedExecutor implements GpuExecutor {
   readonly mode = "shared" as const;
   private readonly bufs: DeviceBuffers[];
   private readonly device: GPUDevice;
@@ -148,6 +148,11 @@ export class SharedExecutor implements Executor {
       resolve.destroy();
       read.destroy();
     }
+  }
+
+  resident(rank: number) {
+    const b = this.buf(rank);
+    return { device: this.device, in: b.in, out: b.out };
   }
 
   readOutput(rank: number): Promise<Float32Array> {

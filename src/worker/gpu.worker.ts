@@ -6,8 +6,9 @@
  */
 import { expose } from "comlink";
 import type { FtarEvent } from "../gpu/ftar.ts";
-import { type BenchPlan, type FaultRequest, Lab } from "../gpu/lab.ts";
+import { type BenchPlan, type FaultRequest, Lab, type TrainRequest } from "../gpu/lab.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
+import type { TrainProgress } from "../train/session.ts";
 
 let lab: Lab | null = null;
 
@@ -33,6 +34,10 @@ const api = {
   },
   fault(req: FaultRequest, onEvent: (e: FtarEvent) => void) {
     return current().fault(req, onEvent);
+  },
+  /** Live training; `kill` then fails a replica at the next step, `cancel` stops it. */
+  train(req: TrainRequest, onProgress: (p: TrainProgress) => void) {
+    return current().train(req, onProgress);
   },
   kill(rank: number) {
     current().kill(rank);
