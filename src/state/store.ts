@@ -12,7 +12,7 @@ import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 
-export const TABS = ["cluster", "step", "lab"] as const;
+export const TABS = ["cluster", "step", "lab", "train"] as const;
 export type Tab = (typeof TABS)[number];
 /** The view a link without `v=` opens. */
 export const DEFAULT_TAB: Tab = "cluster";

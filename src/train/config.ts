@@ -25,10 +25,10 @@ export interface TrainConfig {
 }
 
 export const DEFAULT_TRAIN: TrainConfig = {
-  hidden: 128,
+  hidden: 64,
   replicas: 4,
   steps: 200,
-  lr: 0.1,
+  lr: 0.3,
   checkpointEvery: 25,
   seed: 1,
   policies: ["none", "linear", "sqrt"],

@@ -7,11 +7,13 @@ import { LinkErrorBanner } from "./share/ShareBar.tsx";
 const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));
 const StepView = lazy(() => import("./step/StepView.tsx").then((m) => ({ default: m.StepView })));
 const LabView = lazy(() => import("./lab/LabView.tsx").then((m) => ({ default: m.LabView })));
+const TrainView = lazy(() => import("./train/TrainView.tsx").then((m) => ({ default: m.TrainView })));
 
 const TAB_LABELS: Record<Tab, string> = {
   cluster: "Cluster: sync vs FT-HSDP",
   step: "One step: buckets & overlap",
   lab: "WebGPU all-reduce lab",
+  train: "Live training",
 };
 
 export function App() {
@@ -51,6 +53,7 @@ export function App() {
           {tab === "cluster" && <ClusterView />}
           {tab === "step" && <StepView />}
           {tab === "lab" && <LabView />}
+          {tab === "train" && <TrainView />}
         </Suspense>
       </main>
     </div>

@@ -1,0 +1,72 @@
+/**
+ * Live training in Chromium's software adapter (SwiftShader) and in the CPU fallback: R = 4,
+ * 200 steps, one scheduled failure and its catch-up; every check of the badge holds and the
+ * chart draws every run. And a replica killed by the button while it trains recovers.
+ */
+import { expect, type Page, test } from "@playwright/test";
+
+const RUNS = ["baseline", "ft-none", "ft-linear", "ft-sqrt", "sync"];
+
+async function openTrain(page: Page, hash = "#v=train&t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30"): Promise<void> {
+  await page.goto(`/${hash}`);
+  await expect(page.getByTestId("train-start")).toBeEnabled({ timeout: 30_000 });
+}
+
+async function trainToTheEnd(page: Page): Promise<void> {
+  await page.getByTestId("train-start").click();
+  await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 150_000 });
+}
+
+async function expectAllChecks(page: Page): Promise<void> {
+  await expect(page.getByTestId("train-badge")).toHaveText("✓ verified");
+  await expect(page.getByTestId("check-identical")).toContainText("0 mismatches");
+  await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 3/3");
+  await expect(page.getByTestId("check-identical")).toContainText("rollbacks identical to the checkpoint 1/1");
+  await expect(page.getByTestId("check-reference")).toContainText("✓");
+  await expect(page.getByTestId("check-converges")).toContainText(/reached at step \d+/);
+  for (const panel of ["train-chart-time", "train-chart-steps"]) {
+    const lines = page.getByTestId(panel).locator("path.train-line");
+    await expect(lines).toHaveCount(RUNS.length);
+    for (const id of RUNS) await expect(page.getByTestId(panel).locator(`path[data-run="${id}"]`)).toHaveCount(1);
+  }
+  // Replica 1 was down in the FT-HSDP lanes: red rectangles exist.
+  await expect(page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 1: down" }).first()).toBeAttached();
+}
+
+test("software adapter: R = 4, 200 steps, a failure and a catch-up, all checks hold", async ({ page }) => {
+  test.setTimeout(180_000);
+  await openTrain(page);
+  await expect(page.getByTestId("adapter-badge")).toContainText("Software adapter");
+  await trainToTheEnd(page);
+  await expectAllChecks(page);
+  // The run's settings are in the link.
+  expect(new URL(page.url()).hash).toContain("t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30");
+});
+
+test("CPU fallback (no navigator.gpu): same run, same checks, and the page says so", async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.addInitScript(() => {
+    delete (Navigator.prototype as { gpu?: unknown }).gpu;
+  });
+  await openTrain(page);
+  await expect(page.getByTestId("adapter-badge")).toContainText("CPU fallback");
+  await expect(page.getByText("No WebGPU here: the replicas train on the CPU")).toBeVisible();
+  await trainToTheEnd(page);
+  await expectAllChecks(page);
+});
+
+test("Kill by button while training: the replica drops out, catches up, and the run verifies", async ({ page }) => {
+  test.setTimeout(180_000);
+  await openTrain(page, "#v=train&t=h32.r4.n100.lr0.3.k25.s2.pl.f");
+  await page.getByTestId("train-start").click();
+  const kill = page.getByRole("button", { name: "Kill replica 2" });
+  await expect(kill).toBeEnabled();
+  // Kill once training is under way (a step is on the chart).
+  await expect(page.getByTestId("train-progress")).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await kill.click();
+  await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 150_000 });
+  await expect(page.getByTestId("train-badge")).toHaveText("✓ verified");
+  await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 1/1");
+  await expect(page.getByTestId("check-identical")).toContainText("rollbacks identical to the checkpoint 1/1");
+  await expect(page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 2: down" }).first()).toBeAttached();
+});

@@ -1,0 +1,148 @@
+/**
+ * The live training view's state: its settings (mirrored in the link's `t=`), the worker that
+ * trains, and the runs as they progress. Vanilla zustand with the worker injected, like the lab's.
+ */
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
+import type { AdapterReport } from "../gpu/adapter.ts";
+import type { Mode } from "../gpu/executor.ts";
+import { recoveryCosts } from "../train/clock.ts";
+import {
+  checkTrainConfig,
+  DEFAULT_TRAIN,
+  decodeTrainParam,
+  encodeTrainParam,
+  type TrainConfig,
+  TrainConfigError,
+} from "../train/config.ts";
+import type { TrainProgress } from "../train/session.ts";
+import { readHash, writeHash } from "./hash.ts";
+import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
+import { appStore } from "./store.ts";
+
+export type TrainStatus = "starting" | "ready" | "running" | "lost" | "error";
+
+export interface TrainState {
+  status: TrainStatus;
+  adapter: AdapterReport | null;
+  modes: Mode[];
+  mode: Mode;
+  config: TrainConfig;
+  /** Why the link's `t=` could not be used (the defaults are shown instead). */
+  linkError: string | null;
+  progress: TrainProgress | null;
+  error: string | null;
+  start(): Promise<void>;
+  /** Applies a change if the whole config stays valid; otherwise throws TrainConfigError. */
+  setConfig(patch: Partial<TrainConfig>): void;
+  setMode(mode: Mode): void;
+  run(): Promise<void>;
+  stop(): void;
+  kill(replica: number): void;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export function configFromHash(hash: string): { config: TrainConfig; linkError: string | null } {
+  const t = readHash(hash).get("t");
+  if (!t) return { config: DEFAULT_TRAIN, linkError: null };
+  try {
+    return { config: decodeTrainParam(t), linkError: null };
+  } catch (e) {
+    return { config: DEFAULT_TRAIN, linkError: `The link's training settings were not used: ${message(e)}` };
+  }
+}
+
+function writeLink(config: TrainConfig): void {
+  if (typeof location === "undefined") return;
+  const params = readHash(location.hash);
+  params.set("t", encodeTrainParam(config));
+  const next = writeHash(params);
+  if (next !== location.hash) history.replaceState(null, "", next);
+}
+
+export function createTrainStore(
+  spawn: () => LabWorker = startLabWorker,
+  wantsCpu: () => boolean = wantsCpuFallback,
+  hash: string = typeof location === "undefined" ? "" : location.hash,
+) {
+  let worker: LabWorker | null = null;
+  return createStore<TrainState>()((set, get) => ({
+    status: "starting",
+    adapter: null,
+    modes: [],
+    mode: "shared",
+    ...configFromHash(hash),
+    progress: null,
+    error: null,
+
+    async start() {
+      worker?.terminate();
+      worker = spawn();
+      set({ status: "starting", error: null });
+      try {
+        const onLost = proxy((m: string) =>
+          set({ status: "lost", error: `The GPU device was lost (${m}).` }),
+        );
+        const info = await worker.api.init(wantsCpu(), onLost);
+        set((s) => ({
+          status: "ready",
+          adapter: info.adapter,
+          modes: info.modes,
+          mode: info.modes.includes(s.mode) ? s.mode : (info.modes[0] ?? "cpu"),
+        }));
+      } catch (e) {
+        set({ status: "error", error: message(e) });
+      }
+    },
+
+    setConfig(patch) {
+      const next = { ...get().config, ...patch };
+      // Failures that no longer fit (fewer replicas or steps) go, rather than blocking the change.
+      checkTrainConfig(next);
+      set({ config: next, linkError: null });
+      writeLink(next);
+    },
+
+    setMode(mode) {
+      set({ mode });
+    },
+
+    async run() {
+      if (get().status !== "ready" || !worker) return;
+      set({ status: "running", error: null, progress: null });
+      const { config, mode } = get();
+      writeLink(config);
+      try {
+        const costs = recoveryCosts(appStore.getState().scenario);
+        const final = await worker.api.train(
+          { config, mode, costs },
+          proxy((p: TrainProgress) => set({ progress: p })),
+        );
+        set({ progress: final });
+        if (get().status === "running") set({ status: "ready" });
+      } catch (e) {
+        // The worker still stands after a failed run: say why, and let the next one start.
+        if (get().status !== "lost") set({ status: "ready", error: message(e) });
+      }
+    },
+
+    stop() {
+      if (worker && get().status === "running") void worker.api.cancel();
+    },
+
+    kill(replica) {
+      if (worker && get().status === "running") void worker.api.kill(replica);
+    },
+  }));
+}
+
+export const trainStore = createTrainStore();
+
+export function useTrainStore<T>(selector: (s: TrainState) => T): T {
+  return useStore(trainStore, selector);
+}
+
+export { TrainConfigError };

@@ -1,0 +1,110 @@
+/**
+ * Live FT-HSDP training: R replicas of a small MLP train on the lab's simulated devices, their
+ * gradients averaged by the lab's ring all-reduce; a replica fails (on schedule or by the button),
+ * the others carry on, and it comes back by copying a healthy peer's state. Beside it the same
+ * failures under synchronous training with rollback, and a run without failures.
+ */
+import { useEffect, useState } from "react";
+import { trainStore, useTrainStore } from "../../state/trainStore.ts";
+import { AdapterBadge } from "../lab/AdapterBadge.tsx";
+import { TrainBadge, TrainChecks } from "./TrainBadge.tsx";
+import { TrainChart } from "./TrainChart.tsx";
+import { TrainForm } from "./TrainForm.tsx";
+import "../lab/lab.css";
+import "./train.css";
+
+export function TrainView() {
+  const status = useTrainStore((s) => s.status);
+  const adapter = useTrainStore((s) => s.adapter);
+  const error = useTrainStore((s) => s.error);
+  const linkError = useTrainStore((s) => s.linkError);
+  const progress = useTrainStore((s) => s.progress);
+  const config = useTrainStore((s) => s.config);
+  const run = useTrainStore((s) => s.run);
+  const stop = useTrainStore((s) => s.stop);
+  const kill = useTrainStore((s) => s.kill);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (trainStore.getState().adapter === null) void trainStore.getState().start();
+  }, []);
+
+  const running = status === "running";
+  const runs = progress?.runs ?? [];
+  const slowest = runs.length > 0 ? Math.min(...runs.map((r) => (r.done ? config.steps : r.step))) : 0;
+  return (
+    <div className="lab train">
+      <div className="lab-head">
+        <h2>Live FT-HSDP training</h2>
+        <AdapterBadge adapter={adapter} />
+        <TrainBadge progress={progress} />
+      </div>
+      <p className="lab-teach">
+        {config.replicas} replicas of a two-hidden-layer MLP learn to tell {5} interleaved spirals apart. Each
+        trains on its own shard of every global batch; the lab&apos;s ring all-reduce sums the gradients and
+        divides by the replicas that computed one. When a replica fails, FT-HSDP carries on with the others
+        (at the learning rate its policy gives); when it returns it copies weights and momentum from a healthy
+        peer and joins with a zero gradient. Synchronous training stops everyone and rolls back to its last
+        checkpoint.
+        {adapter?.kind === "cpu" &&
+          " No WebGPU here: the replicas train on the CPU in float32 instead (the lab's CPU fallback)."}
+        {adapter?.kind === "software" &&
+          " This adapter is software (the GPU is emulated on the CPU), so it trains slowly."}
+      </p>
+      {linkError && (
+        <p className="lab-alert" role="alert">
+          {linkError}
+        </p>
+      )}
+      {(status === "lost" || status === "error") && (
+        <div className="lab-alert" role="alert">
+          <p>{error}</p>
+          <button type="button" onClick={() => void trainStore.getState().start()}>
+            Retry
+          </button>
+        </div>
+      )}
+      <section className="lab-card" aria-labelledby="train-title">
+        <h2 id="train-title">Train</h2>
+        <TrainForm onError={setFormError} />
+        {formError && (
+          <p className="train-error" role="alert">
+            {formError}
+          </p>
+        )}
+        {status === "ready" && error && (
+          <p className="train-error" role="alert">
+            The run stopped: {error}
+          </p>
+        )}
+        <div className="lab-form">
+          <button
+            type="button"
+            data-testid="train-start"
+            onClick={() => void run()}
+            disabled={status !== "ready"}
+          >
+            Start training
+          </button>
+          {running && (
+            <button type="button" onClick={stop}>
+              Stop
+            </button>
+          )}
+          {Array.from({ length: config.replicas }, (_, i) => i).map((r) => (
+            <button key={r} type="button" className="danger" disabled={!running} onClick={() => kill(r)}>
+              Kill replica {r}
+            </button>
+          ))}
+          <output aria-live="polite" className="lab-progress" data-testid="train-progress">
+            {progress &&
+              `${progress.finished ? (progress.stopped ? "Stopped" : "Done") : "Training"}: step ${slowest} / ${config.steps} · ${progress.stepsPerSecond.toFixed(1)} steps/s · all-reduce ${(progress.allReduceShare * 100).toFixed(0)} % of a step`}
+          </output>
+        </div>
+        {progress?.notice && <p className="train-error">{progress.notice}</p>}
+        {progress && <TrainChecks progress={progress} />}
+        {progress && <TrainChart runs={runs} steps={config.steps} />}
+      </section>
+    </div>
+  );
+}
