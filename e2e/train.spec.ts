@@ -7,7 +7,10 @@ import { expect, type Page, test } from "@playwright/test";
 
 const RUNS = ["baseline", "ft-none", "ft-linear", "ft-sqrt", "sync"];
 
-async function openTrain(page: Page, hash = "#v=train&t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30"): Promise<void> {
+async function openTrain(
+  page: Page,
+  hash = "#v=train&t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30",
+): Promise<void> {
   await page.goto(`/${hash}`);
   await expect(page.getByTestId("train-start")).toBeEnabled({ timeout: 30_000 });
 }
@@ -21,16 +24,21 @@ async function expectAllChecks(page: Page): Promise<void> {
   await expect(page.getByTestId("train-badge")).toHaveText("✓ verified");
   await expect(page.getByTestId("check-identical")).toContainText("0 mismatches");
   await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 3/3");
-  await expect(page.getByTestId("check-identical")).toContainText("rollbacks identical to the checkpoint 1/1");
+  await expect(page.getByTestId("check-identical")).toContainText(
+    "rollbacks identical to the checkpoint 1/1",
+  );
   await expect(page.getByTestId("check-reference")).toContainText("✓");
   await expect(page.getByTestId("check-converges")).toContainText(/reached at step \d+/);
   for (const panel of ["train-chart-time", "train-chart-steps"]) {
     const lines = page.getByTestId(panel).locator("path.train-line");
     await expect(lines).toHaveCount(RUNS.length);
-    for (const id of RUNS) await expect(page.getByTestId(panel).locator(`path[data-run="${id}"]`)).toHaveCount(1);
+    for (const id of RUNS)
+      await expect(page.getByTestId(panel).locator(`path[data-run="${id}"]`)).toHaveCount(1);
   }
   // Replica 1 was down in the FT-HSDP lanes: red rectangles exist.
-  await expect(page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 1: down" }).first()).toBeAttached();
+  await expect(
+    page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 1: down" }).first(),
+  ).toBeAttached();
 }
 
 test("software adapter: R = 4, 200 steps, a failure and a catch-up, all checks hold", async ({ page }) => {
@@ -55,7 +63,9 @@ test("CPU fallback (no navigator.gpu): same run, same checks, and the page says 
   await expectAllChecks(page);
 });
 
-test("Kill by button while training: the replica drops out, catches up, and the run verifies", async ({ page }) => {
+test("Kill by button while training: the replica drops out, catches up, and the run verifies", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await openTrain(page, "#v=train&t=h32.r4.n100.lr0.3.k25.s2.pl.f");
   await page.getByTestId("train-start").click();
@@ -67,6 +77,10 @@ test("Kill by button while training: the replica drops out, catches up, and the 
   await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 150_000 });
   await expect(page.getByTestId("train-badge")).toHaveText("✓ verified");
   await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 1/1");
-  await expect(page.getByTestId("check-identical")).toContainText("rollbacks identical to the checkpoint 1/1");
-  await expect(page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 2: down" }).first()).toBeAttached();
+  await expect(page.getByTestId("check-identical")).toContainText(
+    "rollbacks identical to the checkpoint 1/1",
+  );
+  await expect(
+    page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 2: down" }).first(),
+  ).toBeAttached();
 });

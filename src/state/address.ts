@@ -43,6 +43,7 @@ export const ADDRESS_KEYS = {
   w: "the timeline's time window",
   st: "the step settings",
   lab: "the lab settings",
+  t: "the live training settings",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

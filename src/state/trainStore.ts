@@ -6,6 +6,7 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Mode } from "../gpu/executor.ts";
+import { LinkError } from "../link/linkError.ts";
 import { recoveryCosts } from "../train/clock.ts";
 import {
   checkTrainConfig,
@@ -13,10 +14,9 @@ import {
   decodeTrainParam,
   encodeTrainParam,
   type TrainConfig,
-  TrainConfigError,
 } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
-import { readHash, writeHash } from "./hash.ts";
+import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
 import { appStore } from "./store.ts";
 
@@ -28,8 +28,6 @@ export interface TrainState {
   modes: Mode[];
   mode: Mode;
   config: TrainConfig;
-  /** Why the link's `t=` could not be used (the defaults are shown instead). */
-  linkError: string | null;
   progress: TrainProgress | null;
   error: string | null;
   start(): Promise<void>;
@@ -45,28 +43,9 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-export function configFromHash(hash: string): { config: TrainConfig; linkError: string | null } {
-  const t = readHash(hash).get("t");
-  if (!t) return { config: DEFAULT_TRAIN, linkError: null };
-  try {
-    return { config: decodeTrainParam(t), linkError: null };
-  } catch (e) {
-    return { config: DEFAULT_TRAIN, linkError: `The link's training settings were not used: ${message(e)}` };
-  }
-}
-
-function writeLink(config: TrainConfig): void {
-  if (typeof location === "undefined") return;
-  const params = readHash(location.hash);
-  params.set("t", encodeTrainParam(config));
-  const next = writeHash(params);
-  if (next !== location.hash) history.replaceState(null, "", next);
-}
-
 export function createTrainStore(
   spawn: () => LabWorker = startLabWorker,
   wantsCpu: () => boolean = wantsCpuFallback,
-  hash: string = typeof location === "undefined" ? "" : location.hash,
 ) {
   let worker: LabWorker | null = null;
   return createStore<TrainState>()((set, get) => ({
@@ -74,7 +53,7 @@ export function createTrainStore(
     adapter: null,
     modes: [],
     mode: "shared",
-    ...configFromHash(hash),
+    config: DEFAULT_TRAIN,
     progress: null,
     error: null,
 
@@ -102,8 +81,7 @@ export function createTrainStore(
       const next = { ...get().config, ...patch };
       // Failures that no longer fit (fewer replicas or steps) go, rather than blocking the change.
       checkTrainConfig(next);
-      set({ config: next, linkError: null });
-      writeLink(next);
+      set({ config: next });
     },
 
     setMode(mode) {
@@ -114,7 +92,8 @@ export function createTrainStore(
       if (get().status !== "ready" || !worker) return;
       set({ status: "running", error: null, progress: null });
       const { config, mode } = get();
-      writeLink(config);
+      // The link names the run being watched.
+      requestAddressWrite("replace");
       try {
         const costs = recoveryCosts(appStore.getState().scenario);
         const final = await worker.api.train(
@@ -141,8 +120,28 @@ export function createTrainStore(
 
 export const trainStore = createTrainStore();
 
+registerAddressPart({
+  keys: ["t"],
+  read: (values) => {
+    const t = values.get("t");
+    try {
+      trainStore.setState({ config: t ? decodeTrainParam(t) : DEFAULT_TRAIN });
+    } catch (e) {
+      throw new LinkError(`The link's training settings (t=) were not used: ${message(e)}`);
+    }
+  },
+  reset: () => trainStore.setState({ config: DEFAULT_TRAIN }),
+  // On its own view the settings always show in the link (a copied link reproduces the run).
+  write: () => {
+    const { config } = trainStore.getState();
+    const own = appStore.getState().tab === "train";
+    return { t: own || config !== DEFAULT_TRAIN ? encodeTrainParam(config) : "" };
+  },
+});
+trainStore.subscribe((s, prev) => {
+  if (s.config !== prev.config) requestAddressWrite("edit");
+});
+
 export function useTrainStore<T>(selector: (s: TrainState) => T): T {
   return useStore(trainStore, selector);
 }
-
-export { TrainConfigError };

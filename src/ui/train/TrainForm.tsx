@@ -5,7 +5,7 @@ import { useTrainStore } from "../../state/trainStore.ts";
 import { failuresText, HIDDEN_SIZES, parseFailures, type TrainConfig } from "../../train/config.ts";
 import { layoutFor } from "../../train/model.ts";
 import { LR_POLICIES, type LrPolicy } from "../../train/plan.ts";
-import { Field, SelectField } from "../lab/Field.tsx";
+import { Field, SelectField } from "../form/Field.tsx";
 
 const MODE_TEXT: Record<Mode, string> = {
   shared: "shared: one GPUDevice",

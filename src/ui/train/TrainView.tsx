@@ -17,7 +17,6 @@ export function TrainView() {
   const status = useTrainStore((s) => s.status);
   const adapter = useTrainStore((s) => s.adapter);
   const error = useTrainStore((s) => s.error);
-  const linkError = useTrainStore((s) => s.linkError);
   const progress = useTrainStore((s) => s.progress);
   const config = useTrainStore((s) => s.config);
   const run = useTrainStore((s) => s.run);
@@ -51,11 +50,6 @@ export function TrainView() {
         {adapter?.kind === "software" &&
           " This adapter is software (the GPU is emulated on the CPU), so it trains slowly."}
       </p>
-      {linkError && (
-        <p className="lab-alert" role="alert">
-          {linkError}
-        </p>
-      )}
       {(status === "lost" || status === "error") && (
         <div className="lab-alert" role="alert">
           <p>{error}</p>
