@@ -85,3 +85,41 @@ test("a Content-Security-Policy is in force and no view trips it", async ({ page
   });
   expect(await violations()).toEqual([]);
 });
+
+test("a simulation worker that dies is replaced and the numbers catch up, with a word about it", async ({
+  page,
+}) => {
+  await page.goto("/#v=cluster");
+  const ft = page.getByTestId("ettr-ftHsdp");
+  await expect(ft).toHaveText(/%$/);
+  const before = await ft.textContent();
+  // The one worker alive now is the simulation's: close it from inside (a silent death).
+  await expect.poll(() => page.workers().length).toBeGreaterThan(0);
+  for (const w of page.workers()) await w.evaluate(() => self.close());
+  await page.getByLabel("Replicas (R)", { exact: true }).fill("48");
+  await expect(page.getByTestId("worker-notice")).toContainText("simulation worker died", {
+    timeout: 40_000,
+  });
+  await expect(ft).not.toHaveText(before ?? "");
+  await expect(ft).toHaveText(/%$/);
+  await expect(page.getByText("updating…")).toHaveCount(0);
+  await expect(page.locator(".policy-cards.stale")).toHaveCount(0);
+});
+
+test("a sweep finishes when one of its workers dies", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  const simWorkers = new Set(page.workers());
+  await page.getByLabel("Sweep axis").selectOption("gpus");
+  await page.getByLabel("Points", { exact: true }).fill("6");
+  await page.getByLabel("Seeds per point").fill("300");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  await expect(page.getByTestId("sweep-status")).toHaveText(/Running…/);
+  const sweepers = () => page.workers().filter((w) => !simWorkers.has(w));
+  await expect.poll(() => sweepers().length).toBeGreaterThan(0);
+  await sweepers()[0]?.evaluate(() => self.close());
+  await expect(page.getByTestId("sweep-status")).toHaveText(/Done: 6 points × 300 seeds/, {
+    timeout: 50_000,
+  });
+  await expect(page.getByTestId("worker-notice")).toContainText("sweep worker died");
+});

@@ -6,6 +6,9 @@
 import { proxy } from "comlink";
 import { simWorker } from "./simClient.ts";
 import { type AppState, appStore } from "./store.ts";
+import { reportRestart } from "./workerHealth.ts";
+
+const onRestart = reportRestart("simulation");
 
 const DEBOUNCE_MS = 80;
 
@@ -16,21 +19,27 @@ async function recompute(scenario: AppState["scenario"]): Promise<void> {
   const worker = simWorker();
   appStore.setState({ running: true, runError: null, mc: null, mcProgress: null });
   try {
-    const run = await worker.clusterRun(scenario, true);
+    const run = await worker.call((api) => api.clusterRun(scenario, true), { onRestart });
     if (mine !== request) return;
     appStore.setState({ run, running: false });
     const seeds = appStore.getState().mcSeeds;
-    const mc = await worker.clusterMonteCarlo(
-      scenario,
-      seeds,
-      proxy((done: number, total: number) => {
-        if (mine === request) appStore.setState({ mcProgress: { done, total } });
-      }),
+    const mc = await worker.call(
+      (api, alive) =>
+        api.clusterMonteCarlo(
+          scenario,
+          seeds,
+          proxy((done: number, total: number) => {
+            alive();
+            if (mine === request) appStore.setState({ mcProgress: { done, total } });
+          }),
+        ),
+      { onRestart },
     );
     if (mine !== request || mc === null) return;
     appStore.setState({ mc, mcProgress: null });
   } catch (e) {
-    if (mine === request) appStore.setState({ running: false, runError: (e as Error).message ?? String(e) });
+    if (mine === request)
+      appStore.setState({ running: false, mcProgress: null, runError: (e as Error).message ?? String(e) });
   }
 }
 

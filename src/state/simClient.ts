@@ -1,16 +1,14 @@
-/** The UI's handle on the simulation worker: one worker, created on first use. */
-import { type Remote, wrap } from "comlink";
+/** The UI's handle on the simulation worker: one worker, created on first use, replaced if it dies. */
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
+import { type Supervised, supervise } from "./workerSupervisor.ts";
 
-let remote: Remote<SimWorkerApi> | null = null;
+let sim: Supervised<SimWorkerApi> | null = null;
 
-export function simWorker(): Remote<SimWorkerApi> {
-  if (!remote) {
-    const worker = new Worker(new URL("../worker/sim.worker.ts", import.meta.url), {
-      type: "module",
-      name: "sim",
-    });
-    remote = wrap<SimWorkerApi>(worker);
-  }
-  return remote;
+export function spawnSimWorker(name: string): Worker {
+  return new Worker(new URL("../worker/sim.worker.ts", import.meta.url), { type: "module", name });
+}
+
+export function simWorker(): Supervised<SimWorkerApi> {
+  sim ??= supervise<SimWorkerApi>(() => spawnSimWorker("sim"));
+  return sim;
 }

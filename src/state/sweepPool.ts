@@ -2,20 +2,22 @@
  * What-if sweeps run in a pool of simulation workers, one per core: each worker takes the next
  * sweep point and runs its Monte Carlo. Cancelling terminates the workers outright (a sweep point
  * at 200K GPUs can take a second; waiting for it to notice a flag would not feel like "cancel"),
- * and the next sweep starts fresh ones.
+ * and the next sweep starts fresh ones. A member that dies is replaced and its point rerun
+ * (workerSupervisor.ts), so one lost worker does not leave the sweep short of a point.
  */
-import { proxy, type Remote, wrap } from "comlink";
+import { proxy } from "comlink";
 import { derived } from "../sim/scenario.ts";
 import type { SweepPoint } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
+import { spawnSimWorker } from "./simClient.ts";
+import { reportRestart } from "./workerHealth.ts";
+import { type Supervised, supervise } from "./workerSupervisor.ts";
 
-interface PoolWorker {
-  worker: Worker;
-  api: Remote<SimWorkerApi>;
-}
+type PoolWorker = Supervised<SimWorkerApi>;
 
 let pool: PoolWorker[] = [];
+const onRestart = reportRestart("sweep");
 
 /** One worker per logical core the browser reports (2 when it does not say), at most 16. */
 export function poolSize(): number {
@@ -25,17 +27,14 @@ export function poolSize(): number {
 
 function ensurePool(n: number): PoolWorker[] {
   while (pool.length < n) {
-    const worker = new Worker(new URL("../worker/sim.worker.ts", import.meta.url), {
-      type: "module",
-      name: `sweep-${pool.length}`,
-    });
-    pool.push({ worker, api: wrap<SimWorkerApi>(worker) });
+    const name = `sweep-${pool.length}`;
+    pool.push(supervise<SimWorkerApi>(() => spawnSimWorker(name)));
   }
   return pool.slice(0, n);
 }
 
 function terminatePool(): void {
-  for (const w of pool) w.worker.terminate();
+  for (const w of pool) w.terminate();
   pool = [];
 }
 
@@ -73,13 +72,18 @@ export function runSweepInPool(points: readonly SweepPoint[], seeds: number, cb:
       for (let next = queue.shift(); next !== undefined && !cancelled; next = queue.shift()) {
         const i = next;
         const point = points[i] as SweepPoint;
-        const mc = await w.api.clusterMonteCarlo(
-          point.scenario,
-          seeds,
-          proxy((d: number) => {
-            perPoint[i] = d;
-            if (!cancelled) report();
-          }),
+        const mc = await w.call(
+          (api, alive) =>
+            api.clusterMonteCarlo(
+              point.scenario,
+              seeds,
+              proxy((d: number) => {
+                alive();
+                perPoint[i] = d;
+                if (!cancelled) report();
+              }),
+            ),
+          { onRestart },
         );
         if (cancelled || mc === null) return;
         perPoint[i] = seeds;

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
+import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
 
@@ -47,6 +48,7 @@ export function App() {
         </div>
         <ThemeToggle />
       </header>
+      <WorkerNotice />
       <main>
         <LinkErrorBanner />
         <Suspense fallback={<p className="muted">Loading the view…</p>}>
@@ -56,6 +58,20 @@ export function App() {
           {tab === "train" && <TrainView />}
         </Suspense>
       </main>
+    </div>
+  );
+}
+
+/** Says so when a worker died and was replaced, so a wait or a rerun is never a mystery. */
+function WorkerNotice() {
+  const notice = useWorkerHealth((s) => s.notice);
+  if (!notice) return null;
+  return (
+    <div className="worker-notice" role="status" data-testid="worker-notice">
+      {notice}{" "}
+      <button type="button" className="link-button" onClick={() => workerHealth.getState().dismiss()}>
+        Dismiss
+      </button>
     </div>
   );
 }

@@ -173,11 +173,16 @@ export function ResultsPanel() {
       </div>
       {runError ? (
         <p className="error-text" role="alert">
-          The simulation failed: {runError}
+          The simulation failed: {runError}.{" "}
+          {run ? "The numbers below are stale: they belong to an earlier scenario." : null}
         </p>
       ) : null}
       <GainLine />
-      <div className="policy-cards">
+      {/* Numbers that no longer match the knobs are dimmed and marked, never shown as current. */}
+      <div
+        className={runError ? "policy-cards stale" : "policy-cards"}
+        data-stale={runError ? true : undefined}
+      >
         <PolicyCard policy="synchronous" run={run?.synchronous ?? null} mc={mc?.synchronous ?? null} />
         <PolicyCard policy="ftHsdp" run={run?.ftHsdp ?? null} mc={mc?.ftHsdp ?? null} />
       </div>
