@@ -107,16 +107,21 @@ export function loadScenario(input: string): Scenario {
     if (e instanceof InputFileError) throw new InputError(e.message);
     throw e;
   }
+  return scenarioFromText(text, input);
+}
+
+/** A scenario file's text (read by readInputFile: no byte-order mark) as a scenario; `name` names it in errors. */
+export function scenarioFromText(text: string, name: string): Scenario {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${input} is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${name} is not valid JSON: ${(e as Error).message}`);
   }
   try {
     return parseScenario(value);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${input}: ${e.message}`);
+    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${name}: ${e.message}`);
     throw e;
   }
 }
