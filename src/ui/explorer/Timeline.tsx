@@ -1,7 +1,9 @@
 /**
  * The replica timelines: canvas drawing (timelineRenderer.ts), d3-zoom for wheel / drag / pinch,
- * keyboard zoom and pan, a hover tooltip. The visible window lives in the explorer store so the
- * goodput chart, the failure log and the share link follow it.
+ * keyboard zoom and pan, a hover tooltip, and the replay (replayStore.ts): its cursor and the
+ * phases it is in are drawn over a cached copy of the timeline (replayOverlay.ts), straight from
+ * a store subscription, so a replay frame re-renders no React. The visible window lives in the
+ * explorer store so the goodput chart, the failure log and the share link follow it.
  */
 import { select } from "d3-selection";
 import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3-zoom";
@@ -9,12 +11,16 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
 import { explorerStore, type TimeWindow, useExplorerStore } from "../../state/explorerStore.ts";
+import { replayStore } from "../../state/replayStore.ts";
+import { momentAt } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
+import { ReplayControls, ReplayReadout } from "./Replay.tsx";
+import { drawReplayOverlay } from "./replayOverlay.ts";
 import { formatClock } from "./timeAxis.ts";
 import type { HoverInfo } from "./timelineHover.ts";
 import { type Palette, readPalette } from "./timelinePalette.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
-import { windowOf, transformFor as windowTransform } from "./timelineScale.ts";
+import { windowOf, windowScale, transformFor as windowTransform } from "./timelineScale.ts";
 
 /** The narrowest window the zoom allows: seconds are still readable. */
 const MIN_WINDOW_SECONDS = 10;
@@ -47,6 +53,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     frame: number;
     storeTimer: number;
     measures: number;
+    /** The timeline without the replay's marks, redrawn only when it changes (base.dirty). */
+    base: { canvas: HTMLCanvasElement | null; dirty: boolean };
   }>({
     renderer: null,
     palette: null,
@@ -57,6 +65,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     frame: 0,
     storeTimer: 0,
     measures: 0,
+    base: { canvas: null, dirty: true },
   });
 
   const draw = useCallback(() => {
@@ -66,18 +75,48 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     if (!canvas || !ctx || !s.renderer || !s.palette) return;
     const started = performance.now();
     const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    s.renderer.draw(ctx, s.window[0], s.window[1], s.palette, explorerStore.getState().selectedFailure);
+    const [t0, t1] = s.window;
+    const selected = explorerStore.getState().selectedFailure;
+    const cursor = replayStore.getState().cursor;
+    if (cursor === null) {
+      // No replay: draw straight onto the canvas (panning costs one draw), and the cache is stale.
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      s.renderer.draw(ctx, t0, t1, s.palette, selected);
+      s.base.dirty = true;
+    } else {
+      // Replaying: copy the cached timeline, redrawing it only when it changed, then the marks.
+      let base = s.base.canvas;
+      if (!base || base.width !== canvas.width || base.height !== canvas.height) {
+        base = document.createElement("canvas");
+        base.width = canvas.width;
+        base.height = canvas.height;
+        s.base = { canvas: base, dirty: true };
+      }
+      const bctx = base.getContext("2d");
+      if (!bctx) return;
+      if (s.base.dirty) {
+        bctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+        s.renderer.draw(bctx, t0, t1, s.palette, selected);
+        s.base.dirty = false;
+      }
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(base, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const L = s.renderer.currentLayout;
+      drawReplayOverlay(ctx, L, windowScale(L, t0, t1), trace, momentAt(trace, cursor), s.palette);
+    }
     // User Timing entries let the UI bench read the cost of each frame; keep the buffer bounded.
     if (++s.measures > 5000) {
       performance.clearMeasures("timeline-draw");
       s.measures = 0;
     }
     performance.measure("timeline-draw", { start: started, end: performance.now() });
-  }, [canvasRef]);
+  }, [canvasRef, trace]);
 
+  /** Redraw at the next frame: something other than the replay cursor changed. */
   const requestDraw = useCallback(() => {
     const s = live.current;
+    s.base.dirty = true;
     if (s.frame) return;
     s.frame = requestAnimationFrame(() => {
       s.frame = 0;
@@ -158,9 +197,22 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         sel.call(z.transform, transformFor(st.window));
       if (st.selectedFailure !== prev.selectedFailure) requestDraw();
     });
+    // The replay's cursor: drawn at once (the replay's own frame), unless a full redraw is due.
+    const showCursor = (cursor: number | null) => {
+      if (cursor === null) delete canvas.dataset.cursor;
+      else canvas.dataset.cursor = cursor.toFixed(1);
+    };
+    showCursor(replayStore.getState().cursor);
+    const unsubReplay = replayStore.subscribe((st, prev) => {
+      if (st.cursor === prev.cursor) return;
+      showCursor(st.cursor);
+      if (st.cursor === null || prev.cursor === null) requestDraw();
+      else if (!s.frame) draw();
+    });
     return () => {
       ro.disconnect();
       unsub();
+      unsubReplay();
       sel.on(".zoom", null);
       cancelAnimationFrame(s.frame);
       clearTimeout(s.storeTimer);
@@ -168,7 +220,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       s.storeTimer = 0;
       s.renderer = null;
     };
-  }, [scenario, trace, canvasRef, requestDraw, transformFor]);
+  }, [scenario, trace, canvasRef, requestDraw, draw, transformFor]);
 
   // The theme changes the palette.
   useEffect(() => {
@@ -219,6 +271,16 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       case "0":
         reset();
         break;
+      case " ":
+      case "k":
+        replayStore.getState().toggle();
+        break;
+      case ".":
+        replayStore.getState().step(1);
+        break;
+      case ",":
+        replayStore.getState().step(-1);
+        break;
       default:
         return;
     }
@@ -263,13 +325,15 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         </button>
         <WindowText />
       </div>
+      <ReplayControls />
+      <ReplayReadout trace={trace} replicas={scenario.cluster.replicas} />
       <div className="timeline-canvas-wrap" ref={wrapRef}>
         <canvas
           ref={canvasRef}
           tabIndex={0}
           role="img"
           data-testid="timeline-canvas"
-          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run.`}
+          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
           onPointerLeave={() => setTip(null)}
@@ -280,7 +344,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
             className="timeline-tip"
             data-testid="timeline-tooltip"
             style={{
-              left: Math.min(tip.x + 14, wrapWidth - 360),
+              left: Math.max(0, Math.min(tip.x + 14, wrapWidth - 360)),
               top: tip.y + 16,
             }}
           >

@@ -5,7 +5,7 @@
  */
 import type { Trace } from "../../sim/types.ts";
 import { buildLaneIndex, type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
-import { type Layout, laneLabel } from "./timelineLayout.ts";
+import { GUTTER, type Layout, laneLabel } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { FT_KIND, failureKind } from "./timelineTracks.ts";
@@ -86,7 +86,9 @@ export function drawLaneLabels(
   ctx.textBaseline = "middle";
   ctx.fillStyle = p.text;
   ctx.font = "600 12px system-ui, sans-serif";
-  ctx.fillText("Synchronous job", L.plotLeft - 8, syncMid);
+  // A narrow gutter (a phone) gets the short names.
+  const short = L.plotLeft < GUTTER;
+  ctx.fillText(short ? "Sync job" : "Synchronous job", L.plotLeft - 8, syncMid);
   ctx.textAlign = "left";
   ctx.fillText(`FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`, 4, L.ftY - 9);
   ctx.textAlign = "right";
@@ -98,6 +100,6 @@ export function drawLaneLabels(
   for (let lane = 0; lane < L.lanes; lane += every) {
     const y = L.ftY + lane * L.laneH + (every === 1 ? L.laneH / 2 : font / 2);
     if (every > 1 && y + font / 2 > L.ftY + L.ftH) break;
-    ctx.fillText(laneLabel(L, replicas, lane), L.plotLeft - 8, y);
+    ctx.fillText(laneLabel(L, replicas, lane, short), L.plotLeft - 8, y);
   }
 }

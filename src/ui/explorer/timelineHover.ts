@@ -1,5 +1,6 @@
 /** "What is under the pointer" on the timeline, in words, for the tooltip. */
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
+import { containing } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
 import type { FtTrack } from "./ftTrack.ts";
 import type { LaneIndex } from "./lod.ts";
@@ -118,21 +119,6 @@ function lowerBound(idx: LaneIndex, lane: number, start: ArrayLike<number>, from
     else hi = mid;
   }
   return lo;
-}
-
-/** Index of the interval of a sorted, disjoint list that contains t, or −1. */
-export function containing(start: Float64Array, end: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = start.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((start[mid] as number) <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  // Intervals may abut (a rollback ends where a recovery starts): look back a few.
-  for (let i = lo - 1; i >= 0 && i >= lo - 4; i--)
-    if ((end[i] as number) > t && (start[i] as number) <= t) return i;
-  return -1;
 }
 
 function nearestFailure(

@@ -2,6 +2,9 @@
 
 /** Left margin for lane labels; the plot starts here. */
 export const GUTTER = 128;
+/** Below NARROW_WIDTH (a phone), a narrower gutter with shorter labels leaves the plot more room. */
+export const NARROW_WIDTH = 480;
+const NARROW_GUTTER = 84;
 export const AXIS_H = 24;
 export const SYNC_H = 26;
 const GAP = 22;
@@ -32,11 +35,12 @@ export function computeLayout(width: number, replicas: number): Layout {
   const lanes = Math.ceil(replicas / group);
   const syncY = AXIS_H;
   const ftY = syncY + SYNC_H + GAP;
+  const gutter = width < NARROW_WIDTH ? NARROW_GUTTER : GUTTER;
   return {
     width,
     height: ftY + ftH + 4,
-    plotLeft: GUTTER,
-    plotWidth: Math.max(10, width - GUTTER - RIGHT_PAD),
+    plotLeft: gutter,
+    plotWidth: Math.max(10, width - gutter - RIGHT_PAD),
     syncY,
     ftY,
     ftH,
@@ -46,10 +50,10 @@ export function computeLayout(width: number, replicas: number): Layout {
   };
 }
 
-/** "Replica 3", or "Replicas 0–7" when lanes group replicas. */
-export function laneLabel(layout: Layout, replicas: number, lane: number): string {
+/** "Replica 3", or "Replicas 0–7" when lanes group replicas; "R3", "R0–7" when short. */
+export function laneLabel(layout: Layout, replicas: number, lane: number, short = false): string {
   const g = layout.group;
-  if (g === 1) return `Replica ${lane}`;
+  if (g === 1) return `${short ? "R" : "Replica "}${lane}`;
   const a = lane * g;
-  return `Replicas ${a}–${Math.min(replicas, a + g) - 1}`;
+  return `${short ? "R" : "Replicas "}${a}–${Math.min(replicas, a + g) - 1}`;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
-import { containing } from "./timelineHover.ts";
 import { computeLayout } from "./timelineLayout.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
 
@@ -48,15 +47,5 @@ describe("timeline hover", () => {
   it("is silent outside the lanes", () => {
     expect(r.hover(5, syncY, 0, 3600)).toBeNull();
     expect(r.hover(xAt(600), 2, 0, 3600)).toBeNull();
-  });
-});
-
-describe("containing", () => {
-  it("finds the interval holding t among abutting ones", () => {
-    const start = Float64Array.from([0, 10, 20]);
-    const end = Float64Array.from([10, 20, 25]);
-    expect(containing(start, end, 10)).toBe(1);
-    expect(containing(start, end, 24.9)).toBe(2);
-    expect(containing(start, end, 30)).toBe(-1);
   });
 });

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import { fixtureTrace } from "../export/traceFixture.ts";
+import { runScenario } from "../sim/engine.ts";
+import { parseScenario } from "../sim/scenario.ts";
+import { FtPhase, type Trace } from "../sim/types.ts";
+import {
+  containing,
+  ftAt,
+  longestFtPhase,
+  momentAt,
+  nextChange,
+  nextFailure,
+  previousChange,
+  progressAt,
+} from "./traceAt.ts";
+
+/** A recorded engine run with overlapping recoveries: 4 replicas, a failure every ~40 min, a day. */
+function recordedRun() {
+  const scenario = parseScenario({
+    cluster: { gpus: 512, gpusPerHost: 8, replicas: 4 },
+    training: { days: 1 },
+    failures: { perHostDay: 0.6, hangFraction: 0.3 },
+    sync: { checkpointMinutes: 30, checkpointWriteSeconds: 20 },
+    ft: { catchUpSeconds: 90 },
+    seed: 7,
+  });
+  const run = runScenario(scenario, { record: true });
+  if (!run.trace) throw new Error("no trace recorded");
+  return { run, trace: run.trace };
+}
+
+/** Every FT-HSDP interval covering t, found the slow way. */
+function bruteForceFt(trace: Trace, t: number): number[] {
+  const rows: number[] = [];
+  for (let i = 0; i < trace.ft.start.length; i++)
+    if ((trace.ft.start[i] as number) <= t && (trace.ft.end[i] as number) > t) rows.push(i);
+  return rows;
+}
+
+describe("containing", () => {
+  it("finds the interval holding t among abutting ones", () => {
+    const start = Float64Array.from([0, 10, 20]);
+    const end = Float64Array.from([10, 20, 25]);
+    expect(containing(start, end, 10)).toBe(1);
+    expect(containing(start, end, 24.9)).toBe(2);
+    expect(containing(start, end, 30)).toBe(-1);
+  });
+});
+
+describe("progressAt", () => {
+  const trace = fixtureTrace();
+  it("interpolates the recorded curve and takes the value after a rollback's drop", () => {
+    const sync = trace.progress.synchronous;
+    expect(progressAt(sync, 0)).toBe(0);
+    expect(progressAt(sync, 300)).toBe(300);
+    expect(progressAt(sync, 900)).toBe(600);
+    expect(progressAt(sync, 1600)).toBeCloseTo(600 + (400 / 800) * 795, 9);
+    expect(progressAt(sync, 2000)).toBe(1000);
+    expect(progressAt(sync, 3600)).toBe(1460);
+    expect(progressAt(sync, 5000)).toBe(1460);
+    expect(progressAt(trace.progress.ftHsdp, 870)).toBeCloseTo(705, 9);
+  });
+
+  it("ends at each policy's useful time on a recorded run, and FT-HSDP never decreases", () => {
+    const { run, trace } = recordedRun();
+    const H = run.synchronous.wallSeconds;
+    expect(progressAt(trace.progress.synchronous, H)).toBeCloseTo(run.synchronous.usefulSeconds, 6);
+    expect(progressAt(trace.progress.ftHsdp, H)).toBeCloseTo(run.ftHsdp.usefulSeconds, 6);
+    let last = 0;
+    for (let t = 0; t <= H; t += 97) {
+      const u = progressAt(trace.progress.ftHsdp, t);
+      expect(u).toBeGreaterThanOrEqual(last - 1e-9);
+      expect(u).toBeLessThanOrEqual(t + 1e-9);
+      last = u;
+    }
+  });
+});
+
+describe("ftAt", () => {
+  it("names the replicas in each phase, as a full scan would", () => {
+    const { trace } = recordedRun();
+    const longest = longestFtPhase(trace);
+    expect(trace.ft.start.length).toBeGreaterThan(20);
+    for (let t = 0; t < 86_400; t += 61) {
+      const now = ftAt(trace, t, longest);
+      const expected = bruteForceFt(trace, t);
+      expect([...now.rows].sort((a, b) => a - b)).toEqual(expected);
+      const counts = [0, 0, 0, 0, 0];
+      for (const r of expected)
+        counts[trace.ft.phase[r] as number] = (counts[trace.ft.phase[r] as number] ?? 0) + 1;
+      expect(now.phaseCounts).toEqual(counts);
+      expect(now.partial).toBe(false);
+    }
+  });
+
+  it("reads the fixture's first failure phase by phase", () => {
+    const trace = fixtureTrace();
+    const longest = longestFtPhase(trace);
+    expect(ftAt(trace, 600, longest).phaseCounts[FtPhase.detect]).toBe(1);
+    expect(momentAt(trace, 600).stallRow).toBe(0);
+    expect(ftAt(trace, 700, longest).phaseCounts[FtPhase.restart]).toBe(1);
+    expect(momentAt(trace, 700).stallRow).toBe(-1);
+    expect(ftAt(trace, 1100, longest).phaseCounts[FtPhase.rejoin]).toBe(1);
+    expect(ftAt(trace, 1500, longest).rows).toEqual([]);
+  });
+});
+
+describe("nextChange and previousChange", () => {
+  it("step through every failure and every phase boundary, forward and back", () => {
+    const { trace } = recordedRun();
+    const longest = longestFtPhase(trace);
+    const stops: number[] = [];
+    for (let t = 0; ; ) {
+      const n = nextChange(trace, t, longest);
+      if (!Number.isFinite(n)) break;
+      expect(n).toBeGreaterThan(t);
+      stops.push(n);
+      t = n;
+    }
+    const boundaries = new Set([
+      ...trace.failures.time,
+      ...trace.ft.start,
+      ...trace.ft.end,
+      ...trace.sync.start,
+      ...trace.sync.end,
+      ...trace.ftStalls.start,
+      ...trace.ftStalls.end,
+    ]);
+    expect(new Set(stops)).toEqual(new Set([...boundaries].filter((b) => b > 0)));
+    // Backwards gives the same stops, in reverse.
+    const back: number[] = [];
+    for (let t = stops.at(-1) ?? 0; t > 0; ) {
+      t = previousChange(trace, t, longest);
+      back.push(t);
+    }
+    expect(back.reverse()).toEqual([0, ...stops.slice(0, -1)]);
+  });
+
+  it("finds the next failure", () => {
+    const trace = fixtureTrace();
+    expect(nextFailure(trace, 0)).toBe(0);
+    expect(nextFailure(trace, 600)).toBe(1);
+    expect(nextFailure(trace, 2000)).toBe(-1);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * The replay's marks over a drawn timeline: the cursor, and an outline around every phase the
+ * cursor is in (the synchronous job's recovery, each replica's detect / restart / catch-up /
+ * rejoin, a global stall, dashed), so the phases light up as the cursor passes. Drawn over a cached copy
+ * of the timeline, so a replay frame costs this overlay plus one image copy. At most
+ * MAX_OUTLINES outlines a frame, however many replicas are down at once.
+ */
+import type { Trace } from "../../sim/types.ts";
+import type { Moment } from "../../state/traceAt.ts";
+import { formatClock } from "./timeAxis.ts";
+import { AXIS_H, type Layout, SYNC_H } from "./timelineLayout.ts";
+import type { Palette } from "./timelinePalette.ts";
+import type { TimeScale } from "./timelineScale.ts";
+
+const MAX_OUTLINES = 256;
+
+/** An outline with a halo in the background colour, visible on every phase colour. */
+function outline(ctx: CanvasRenderingContext2D, L: Layout, x0: number, x1: number, y: number, h: number) {
+  const a = Math.max(L.plotLeft, Math.min(x0, x1 - 2));
+  const b = Math.min(L.plotLeft + L.plotWidth, Math.max(x1, a + 2));
+  if (b < L.plotLeft || a > L.plotLeft + L.plotWidth) return;
+  ctx.strokeRect(a, y + 1, b - a, h - 2);
+}
+
+export function drawReplayOverlay(
+  ctx: CanvasRenderingContext2D,
+  L: Layout,
+  x: TimeScale,
+  trace: Trace,
+  m: Moment,
+  p: Palette,
+): void {
+  const px = Math.round(x(m.t));
+  const inPlot = px >= L.plotLeft && px <= L.plotLeft + L.plotWidth;
+  const boxes: [number, number, number, number][] = [];
+  if (m.syncRow >= 0)
+    boxes.push([
+      x(trace.sync.start[m.syncRow] as number),
+      x(trace.sync.end[m.syncRow] as number),
+      L.syncY,
+      SYNC_H,
+    ]);
+  const rows = m.ft.rows;
+  for (let k = 0; k < rows.length && boxes.length < MAX_OUTLINES; k++) {
+    const i = rows[k] as number;
+    const lane = Math.floor((trace.ft.replica[i] as number) / L.group);
+    boxes.push([
+      x(trace.ft.start[i] as number),
+      x(trace.ft.end[i] as number),
+      L.ftY + lane * L.laneH,
+      L.laneH,
+    ]);
+  }
+  for (const [width, colour] of [
+    [4, p.bg],
+    [2, p.text],
+  ] as const) {
+    ctx.lineWidth = width;
+    ctx.strokeStyle = colour;
+    for (const [x0, x1, y, h] of boxes) outline(ctx, L, x0, x1, y, h);
+  }
+  // A global stall: every replica waits, so its span is outlined across all the FT-HSDP lanes.
+  if (m.stallRow >= 0) {
+    ctx.setLineDash([4, 3]);
+    const s0 = x(trace.ftStalls.start[m.stallRow] as number);
+    const s1 = x(trace.ftStalls.end[m.stallRow] as number);
+    outline(ctx, L, s0 - 2, s1 + 2, L.ftY - 3, L.ftH + 6);
+    ctx.setLineDash([]);
+  }
+  if (!inPlot) return;
+  // The cursor, with a halo, and its time on the axis row.
+  ctx.fillStyle = p.bg;
+  ctx.fillRect(px - 2, AXIS_H - 4, 4, L.height - AXIS_H + 4);
+  ctx.fillStyle = p.accent;
+  ctx.fillRect(px - 1, AXIS_H - 4, 2, L.height - AXIS_H + 4);
+  const label = formatClock(m.t);
+  ctx.font = "600 11px system-ui, sans-serif";
+  const w = ctx.measureText(label).width + 10;
+  const lx = Math.max(L.plotLeft, Math.min(px - w / 2, L.plotLeft + L.plotWidth - w));
+  ctx.fillStyle = p.accent;
+  ctx.fillRect(lx, 2, w, AXIS_H - 6);
+  ctx.fillStyle = p.bg;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "middle";
+  ctx.fillText(label, lx + w / 2, 2 + (AXIS_H - 6) / 2);
+}
