@@ -48,7 +48,7 @@ async function openCluster(page: Page) {
 }
 
 test.describe("at 390 × 844", () => {
-  test.use({ viewport: PHONE });
+  test.use({ viewport: PHONE, hasTouch: true });
 
   test("Cluster: the knobs are a drawer above the results, and nothing covers the results", async ({
     page,
@@ -83,6 +83,18 @@ test.describe("at 390 × 844", () => {
     await expectNoSidewaysScroll(page);
     await page.getByRole("button", { name: /Hide scenario knobs/ }).click();
     await expect(replicas).toBeHidden();
+
+    // The replay works on a phone too: its read-out and the timeline stay uncovered and inside the page.
+    const play = page.getByTestId("replay-play");
+    await play.scrollIntoViewIfNeeded();
+    await play.tap();
+    const canvas = page.getByTestId("timeline-canvas");
+    await expect.poll(async () => Number(await canvas.getAttribute("data-cursor"))).toBeGreaterThan(0);
+    await play.tap();
+    await expect(play).toHaveAttribute("aria-pressed", "false");
+    await expectUncovered(page.getByTestId("replay-readout"), "the replay read-out");
+    await expectUncovered(canvas, "the timeline, replaying");
+    await expectNoSidewaysScroll(page);
   });
 
   test("One step: the Gantt, the sweep and the bucket table fit, uncovered", async ({ page }) => {
