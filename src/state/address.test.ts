@@ -4,28 +4,63 @@
  */
 import { describe, expect, it } from "vitest";
 import { readHash } from "../link/hashParams.ts";
+import { DEFAULT_LAB_SETTINGS } from "../link/labLink.ts";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
-import { addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
+import { linkPreset } from "../step/collectiveCost.ts";
+import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { labStore } from "./labStore.ts";
+import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {
   const { tab, scenario } = appStore.getState();
-  return { tab, scenario, window: explorerStore.getState().window };
+  const { form, fault } = labStore.getState();
+  return {
+    tab,
+    scenario,
+    window: explorerStore.getState().window,
+    step: stepSettings(stepStore().getState()),
+    lab: { form, fault },
+  };
 }
 
+const DEFAULTS = {
+  tab: "cluster",
+  scenario: DEFAULT_SCENARIO,
+  window: null,
+  step: DEFAULT_STEP_SETTINGS,
+  lab: DEFAULT_LAB_SETTINGS,
+};
+
 describe("the address", () => {
+  it("has a registered part for every key a link may hold", () => {
+    expect(new Set(registeredAddressKeys())).toEqual(new Set(Object.keys(ADDRESS_KEYS)));
+  });
+
   it("round-trips every key of every part", () => {
     appStore.setState({ tab: "step", scenario: parseScenario({ cluster: { replicas: 24 }, seed: 7 }) });
     explorerStore.setState({ window: [12.3, 4567.8] });
+    const step = stepStore().getState();
+    step.pickPreset("llama3-8b");
+    step.setCapMb(210);
+    step.setFirstBucketMb(25);
+    step.setParallel({ mode: "hsdp", replicas: 16, missingReplica: true, algorithm: "halvingDoubling" });
+    step.setLink("interLink", { ...linkPreset("roce-400"), alpha: 12e-6 });
+    step.setCompute({ optimizerMs: 9 });
+    labStore
+      .getState()
+      .setForm({ mode: "separate", devices: 8, bytesPerDevice: 4096, algorithm: "all-gather" });
+    labStore.getState().setFault({ devices: 9, victim: 7, killStep: null, slow: false });
     const state = snapshot();
     const hash = composeAddress();
-    expect(new Set(readHash(hash).keys())).toEqual(new Set(registeredAddressKeys()));
+    expect(new Set(readHash(hash).keys())).toEqual(new Set(Object.keys(ADDRESS_KEYS)));
 
     expect(readAddress("")).toBeNull();
-    expect(snapshot()).toEqual({ tab: "cluster", scenario: DEFAULT_SCENARIO, window: null });
+    expect(snapshot()).toEqual(DEFAULTS);
 
     expect(readAddress(hash)).toBeNull();
     expect(snapshot()).toEqual(state);
@@ -34,7 +69,7 @@ describe("the address", () => {
 
   it("opens format-1 links as they always opened", () => {
     expect(readAddress("#s=1.q64FAA&v=lab")).toBeNull();
-    expect(snapshot()).toEqual({ tab: "lab", scenario: DEFAULT_SCENARIO, window: null });
+    expect(snapshot()).toEqual({ ...DEFAULTS, tab: "lab" });
   });
 
   const opensWithError = (hash: string, message: RegExp) => {
@@ -60,5 +95,14 @@ describe("the address", () => {
     expect(snapshot().tab).toBe("lab");
     opensWithError(`#s=${"A".repeat(9000)}`, /at most 8192/);
     expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
+  });
+
+  it("reports bad step and lab settings, and shows their defaults", () => {
+    stepStore().getState().setCapMb(100);
+    opensWithError("#v=step&st=2.AAAAAAAA", /step settings could not be decoded: .*integrity check/);
+    expect(snapshot().step).toEqual(DEFAULT_STEP_SETTINGS);
+    expect(snapshot().tab).toBe("step");
+    opensWithError("#v=lab&lab=1.abc", /lab settings have format tag "1"/);
+    expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
   });
 });

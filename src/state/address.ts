@@ -207,8 +207,7 @@ export function requestAddressWrite(intent: HistoryIntent): void {
       queueMicrotask(() => {
         // After every store reacted to the change (a new scenario resets the time window).
         pushPending = false;
-        sealed = seal;
-        write(composeAddress(), "push");
+        if (write(composeAddress(), "push")) sealed = seal;
       });
     }
     return;
@@ -235,18 +234,25 @@ function flushReplace(): void {
   pendingReplace = null;
 }
 
-function write(hash: string, how: "push" | "replace"): void {
-  if (hash === location.hash || (hash === "" && location.hash === "")) return;
+/** Put `hash` in the address bar; false when it is there already. */
+function write(hash: string, how: "push" | "replace"): boolean {
+  if (hash === location.hash) return false;
   const url = hash || location.pathname + location.search;
   if (how === "push") history.pushState(null, "", url);
   else history.replaceState(null, "", url);
   current = location.hash;
+  return true;
 }
 
-/** An edit was committed: the next edit opens a new history entry. */
+/**
+ * An edit was committed: the next edit opens a new history entry. Sealed after the event's own
+ * handlers ran (a picked option's change is itself the edit, and must not be merged into the next).
+ */
 function seal(): void {
-  flushReplace();
-  sealed = true;
+  setTimeout(() => {
+    flushReplace();
+    sealed = true;
+  }, 0);
 }
 
 /**

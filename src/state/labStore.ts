@@ -11,24 +11,19 @@ import type { FtarEvent, Hop } from "../gpu/ftar.ts";
 import { algorithmsFor, type BenchPlan, type BenchReport, type FaultReport, MiB } from "../gpu/lab.ts";
 import type { CaseResult } from "../gpu/runCase.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
+import {
+  DEFAULT_LAB_SETTINGS,
+  decodeLabParam,
+  encodeLabParam,
+  type FaultForm,
+  type LabSettings,
+  type RunForm,
+  SIZES,
+} from "../link/labLink.ts";
+import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
 
-export interface RunForm {
-  mode: Mode;
-  devices: number;
-  bytesPerDevice: number;
-  algorithm: Algorithm;
-}
-
-export interface FaultForm {
-  mode: Mode;
-  devices: number;
-  bytesPerDevice: number;
-  victim: number;
-  /** Step of the first attempt at which the victim dies; null: only the button kills. */
-  killStep: number | null;
-  slow: boolean;
-}
+export type { FaultForm, RunForm };
 
 export interface RingView {
   attempt: number;
@@ -80,7 +75,7 @@ export interface LabState {
   retry(): Promise<void>;
 }
 
-export const SIZES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144].map((k) => k * 1024);
+export { SIZES };
 /** Sizes the sweep button runs: quick on any adapter. */
 export const SWEEP_SIZES = SIZES.filter((s) => s <= 4 * MiB);
 export const SWEEP_ALGORITHMS: Algorithm[] = ["ring", "halving-doubling", "one-shot"];
@@ -159,11 +154,11 @@ export function createLabStore(
       modes: [],
       maxBytesPerDevice: 0,
       ceilings: {},
-      form: { mode: "shared", devices: 4, bytesPerDevice: 1024 * 1024, algorithm: "ring" },
+      form: DEFAULT_LAB_SETTINGS.form,
       results: [],
       progress: null,
       error: null,
-      fault: { mode: "shared", devices: 6, bytesPerDevice: 256 * 1024, victim: 3, killStep: 3, slow: true },
+      fault: DEFAULT_LAB_SETTINGS.fault,
       faultLog: [],
       ringBefore: null,
       ring: null,
@@ -288,6 +283,32 @@ export function createLabStore(
 }
 
 export const labStore = createLabStore();
+
+/**
+ * `lab=`: the run form and the fault plan (not the results: whoever opens the link reruns them).
+ * A mode this browser lacks falls back to the first it has when the adapter is known (start()).
+ */
+function applyLab(s: LabSettings): void {
+  labStore.getState().setForm(s.form);
+  labStore.getState().setFault(s.fault);
+}
+registerAddressPart({
+  keys: ["lab"],
+  read: (values) => {
+    const raw = values.get("lab");
+    applyLab(raw ? decodeLabParam(raw) : DEFAULT_LAB_SETTINGS);
+  },
+  reset: () => applyLab(DEFAULT_LAB_SETTINGS),
+  write: () => {
+    const { form, fault } = labStore.getState();
+    return { lab: encodeLabParam({ form, fault }) };
+  },
+});
+labStore.subscribe((s, prev) => {
+  // The adapter's arrival may move the forms to a mode this browser has: not an edit of anyone's.
+  if (s.form !== prev.form || s.fault !== prev.fault)
+    requestAddressWrite(prev.status === "starting" ? "replace" : "edit");
+});
 
 export function useLabStore<T>(selector: (s: LabState) => T): T {
   return useStore(labStore, selector);

@@ -6,11 +6,18 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import {
+  DEFAULT_STEP_SETTINGS,
+  decodeStepParam,
+  encodeStepParam,
+  type StepSettings,
+} from "../link/stepLink.ts";
 import type { Link } from "../step/collectiveCost.ts";
-import { DEFAULT_STEP_CONFIG, presetInfo } from "../step/presetCatalog.ts";
+import { presetInfo } from "../step/presetCatalog.ts";
 import type { ComputeConfig, StepConfig, StepResult } from "../step/stepTimeline.ts";
 import type { SweepResult } from "../step/sweep.ts";
 import type { ModelInfo, ModelProblem, ModelSource, StepTraceReply } from "../worker/stepApi.ts";
+import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type StepWorker, stepWorker } from "./stepClient.ts";
 
 export type Parallel = StepConfig["parallel"];
@@ -36,17 +43,15 @@ export interface StepState {
   exportTrace(): Promise<StepTraceReply>;
 }
 
-const INITIAL_PRESET = "resnet50";
-
 export function createStepStore(worker: () => StepWorker) {
   let runSeq = 0;
   let sweepSeq = 0;
   let sweepKey = "";
 
   const store = createStore<StepState>()((set, get) => ({
-    source: { kind: "preset", id: INITIAL_PRESET },
+    source: DEFAULT_STEP_SETTINGS.model,
     pasteText: "",
-    config: { ...DEFAULT_STEP_CONFIG, compute: presetInfo(INITIAL_PRESET).compute },
+    config: DEFAULT_STEP_SETTINGS.config,
     model: null,
     result: null,
     sweep: null,
@@ -121,3 +126,30 @@ export function stepStore() {
 export function useStepStore<T>(selector: (s: StepState) => T): T {
   return useStore(stepStore(), selector);
 }
+
+/** What of the step state a link carries. */
+export function stepSettings(s: Pick<StepState, "source" | "config">): StepSettings {
+  return { model: s.source, config: s.config };
+}
+
+/** `st=`: the model and the knobs (pasted lists while they fit the link budget). */
+function applyStep(settings: StepSettings): void {
+  const { model, config } = settings;
+  stepStore().setState((s) => ({
+    source: model,
+    config,
+    pasteText: model.kind === "paste" ? model.text : s.pasteText,
+  }));
+}
+registerAddressPart({
+  keys: ["st"],
+  read: (values) => {
+    const raw = values.get("st");
+    applyStep(raw ? decodeStepParam(raw) : DEFAULT_STEP_SETTINGS);
+  },
+  reset: () => applyStep(DEFAULT_STEP_SETTINGS),
+  write: () => ({ st: encodeStepParam(stepSettings(stepStore().getState())).param }),
+});
+stepStore().subscribe((s, prev) => {
+  if (s.source !== prev.source || s.config !== prev.config) requestAddressWrite("edit");
+});

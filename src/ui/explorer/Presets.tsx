@@ -4,6 +4,7 @@
  */
 import { PRESETS, type Preset } from "../../sim/presets.ts";
 import { parseScenario, type Scenario } from "../../sim/scenario.ts";
+import { asHistoryEntry } from "../../state/address.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 
 const PARSED = PRESETS.map((p) => ({ preset: p, scenario: parseScenario(p.scenario) }));
@@ -29,7 +30,7 @@ export function Presets() {
             type="button"
             className={active?.preset.id === preset.id ? "preset active" : "preset"}
             aria-pressed={active?.preset.id === preset.id}
-            onClick={() => appStore.getState().setScenario(s)}
+            onClick={() => asHistoryEntry(() => appStore.getState().setScenario(s))}
           >
             {preset.title}
           </button>

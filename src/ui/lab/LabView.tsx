@@ -4,6 +4,7 @@
  */
 import { useEffect } from "react";
 import { labStore, useLabStore } from "../../state/labStore.ts";
+import { ShareBar } from "../share/ShareBar.tsx";
 import { AdapterBadge } from "./AdapterBadge.tsx";
 import { BusBwChart } from "./BusBwChart.tsx";
 import { exposeBenchHook } from "./benchHook.ts";
@@ -31,6 +32,7 @@ export function LabView() {
       <div className="lab-head">
         <h2>WebGPU all-reduce lab</h2>
         <AdapterBadge adapter={adapter} />
+        <ShareBar opens="these lab settings; press Run to measure them on your own GPU" />
       </div>
       <p className="lab-teach">
         FTAR splits the work the way this page does. The <strong>GPU moves and reduces the data</strong>:

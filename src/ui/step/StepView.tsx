@@ -2,13 +2,16 @@
  * "One step": how DDP / HSDP gradient buckets overlap communication with backward, for a preset or
  * a pasted model. The worker computes everything; this view draws it.
  */
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { downloadText } from "../../export/download.ts";
+import { encodeStepParam, MAX_STEP_PARAM_CHARS } from "../../link/stepLink.ts";
 import { useStepStore } from "../../state/stepStore.ts";
+import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
 import { pct } from "../format.ts";
 import { KnobDrawer } from "../KnobDrawer.tsx";
+import { ShareBar } from "../share/ShareBar.tsx";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
@@ -141,6 +144,32 @@ function ExportButton() {
   );
 }
 
+/** Beside Copy link: a pasted list too long for a link goes by file instead. */
+function PasteLeftOut() {
+  const source = useStepStore((s) => s.source);
+  const config = useStepStore((s) => s.config);
+  const leftOut = useMemo(
+    () => source.kind === "paste" && encodeStepParam({ model: source, config }).pasteLeftOut,
+    [source, config],
+  );
+  if (!leftOut || source.kind !== "paste") return null;
+  return (
+    <p className="share-note muted" data-testid="paste-left-out">
+      Your pasted list is too long for a link (its part would pass{" "}
+      {MAX_STEP_PARAM_CHARS.toLocaleString("en-US")} characters), so the link opens {PRESET_CATALOG[0]!.label}{" "}
+      with your other settings.{" "}
+      <button
+        type="button"
+        className="link-button"
+        onClick={() => downloadText(source.text, "model-parameters.json", "application/json")}
+      >
+        Download the list
+      </button>{" "}
+      to send with it.
+    </p>
+  );
+}
+
 export function StepView() {
   const result = useStepStore((s) => s.result);
   const model = useStepStore((s) => s.model);
@@ -170,7 +199,12 @@ export function StepView() {
               latency α many times; big ones move bytes well, but the last one waits for most of backward.
             </p>
           </div>
-          <ExportButton />
+          <div className="view-actions">
+            <ShareBar opens="this step: the model, buckets, parallelism and links">
+              <PasteLeftOut />
+            </ShareBar>
+            <ExportButton />
+          </div>
         </section>
         {model && (
           <p className="muted step-small step-model-line" aria-live="polite">

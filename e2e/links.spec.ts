@@ -1,0 +1,250 @@
+/**
+ * Share links of every view, as a person uses them: change settings through the controls, copy
+ * the link, open it in a fresh browser; Back and Forward; a link edited in the address bar; bad
+ * links. (The story's chapter and the training run join here with their views, through the same
+ * address module: add a `test` per view that copies and reopens its link.)
+ */
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
+import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+/** Press Copy link and return the link, from the clipboard or, where it is closed, the shown field. */
+async function copyLink(page: Page): Promise<string> {
+  await page.getByTestId("copy-link").click();
+  const shown = page.getByLabel("Share link");
+  await expect(page.getByRole("status").filter({ hasText: "Link copied" }).or(shown)).toBeVisible();
+  if (await shown.isVisible()) return shown.inputValue();
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** The link opened in a new browser context: no state shared with the page that made it. */
+async function openFresh(browser: Browser, link: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  return page;
+}
+
+async function stepNumbers(page: Page) {
+  const stepTime = page.getByTestId("step-time");
+  await expect(page.getByText("· computing…")).toHaveCount(0);
+  await expect(stepTime).toHaveText(/\d/);
+  return {
+    stepTime: await stepTime.textContent(),
+    buckets: await page.getByTestId("bucket-count").textContent(),
+    cap: await page.getByTestId("cap-value").textContent(),
+  };
+}
+
+async function stepSettings(page: Page) {
+  const knobs = page.getByRole("complementary", { name: "Step knobs" });
+  return {
+    model: await knobs.getByRole("group", { name: "Model" }).getByRole("combobox").inputValue(),
+    first: await knobs.getByLabel("First bucket").inputValue(),
+    hsdp: await knobs.getByRole("radio", { name: "HSDP" }).isChecked(),
+    replicas: await knobs.getByLabel(/Replicas R|Nodes/).inputValue(),
+    missing: await knobs.getByLabel(/One replica missing/).isChecked(),
+    across: await knobs.getByLabel(/Link across/).inputValue(),
+    alpha: await knobs.getByLabel("α").nth(1).inputValue(),
+  };
+}
+
+const selected = (page: Page) => page.getByRole("tab", { selected: true });
+
+type StepNumbers = Awaited<ReturnType<typeof stepNumbers>>;
+
+/** Wait until the step view shows these numbers (a restored state is computed in the worker). */
+async function expectStep(page: Page, n: StepNumbers) {
+  await expect(page.getByTestId("step-time")).toHaveText(n.stepTime ?? "");
+  await expect(page.getByTestId("bucket-count")).toHaveText(n.buckets ?? "");
+  await expect(page.getByTestId("cap-value")).toHaveText(n.cap ?? "");
+}
+
+test("One step: the settings changed through the controls come back from the copied link", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=step");
+  const knobs = page.getByRole("complementary", { name: "Step knobs" });
+  await expect(page.getByTestId("bucket-count")).toHaveText(/^\d+$/);
+  await knobs
+    .getByRole("group", { name: "Model" })
+    .getByRole("combobox")
+    .selectOption({ label: "Llama 3 8B" });
+  await page.getByRole("slider", { name: /bucket_cap_mb/ }).fill("800");
+  await knobs.getByLabel("First bucket").fill("25");
+  await knobs.getByRole("radiogroup", { name: "Mode" }).getByText("HSDP", { exact: true }).click();
+  await knobs.getByLabel("Replicas R").fill("16");
+  await knobs.getByLabel(/One replica missing/).check();
+  await knobs.getByLabel("Link across replicas").selectOption({ label: "400 Gb/s RoCE/IB" });
+  await knobs.getByLabel("α").nth(1).fill("12");
+  await knobs.getByLabel("α").nth(1).blur();
+  const numbers = await stepNumbers(page);
+  const settings = await stepSettings(page);
+  expect(settings).toEqual({
+    model: "llama3-8b",
+    first: "25",
+    hsdp: true,
+    replicas: "16",
+    missing: true,
+    across: "roce-400",
+    alpha: "12",
+  });
+
+  const link = await copyLink(page);
+  expect(link).toMatch(/#.*v=step.*&st=2\./);
+  const other = await openFresh(browser, link);
+  await expect(selected(other)).toHaveText(/One step/);
+  await expectStep(other, numbers);
+  expect(await stepSettings(other)).toEqual(settings);
+  await expect(other.getByTestId("link-error")).toHaveCount(0);
+});
+
+test("One step: a pasted list rides in the link while it fits; a long one is offered as a file", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=step");
+  const list = (n: number, name: (i: number) => string) =>
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({ name: name(i), shape: [64, 64], dtype: "torch.float32" })),
+    );
+  const paste = async (text: string) => {
+    const box = page.getByLabel("Parameter list to paste");
+    if (!(await box.isVisible())) await page.getByText("Paste your model's parameters").click();
+    await box.fill(text);
+    await page.getByRole("button", { name: "Use pasted list" }).click();
+  };
+  await paste(list(12, (i) => `block${i}.weight`));
+  await expect(page.getByText("pasted model: 12 parameters")).toBeVisible();
+  await expect(page.getByTestId("paste-left-out")).toHaveCount(0);
+  const other = await openFresh(browser, await copyLink(page));
+  await expect(other.getByText("pasted model: 12 parameters")).toBeVisible();
+
+  // Names that do not compress: 600 of them pass the link's budget.
+  await paste(list(600, (i) => `p${((i + 1) * 2654435761) % 4294967291}.w`));
+  await expect(page.getByText("pasted model: 600 parameters")).toBeVisible();
+  const note = page.getByTestId("paste-left-out");
+  await expect(note).toContainText("too long for a link");
+  const download = page.waitForEvent("download");
+  await note.getByRole("button", { name: "Download the list" }).click();
+  expect((await download).suggestedFilename()).toBe("model-parameters.json");
+});
+
+async function labReady(page: Page): Promise<{ run: Locator; fault: Locator }> {
+  const run = page.getByRole("region", { name: "Run a collective" });
+  const fault = page.getByRole("region", { name: "FTAR under a fault" });
+  await expect(run.getByRole("button", { name: "Run", exact: true })).toBeEnabled({ timeout: 30_000 });
+  return { run, fault };
+}
+
+async function labSettings(page: Page) {
+  const { run, fault } = await labReady(page);
+  const values = async (region: Locator, labels: string[]) =>
+    Promise.all(labels.map((l) => region.getByLabel(l, { exact: true }).inputValue()));
+  return {
+    run: await values(run, ["Mode", "Devices", "Size / device", "Algorithm"]),
+    fault: await values(fault, ["Mode", "Devices", "Size / device", "Victim", "Kill at step"]),
+    slow: await fault.getByLabel("Slow motion").isChecked(),
+  };
+}
+
+test("the lab: run form and fault plan come back from the copied link", async ({ page, browser }) => {
+  await page.goto("/#v=lab");
+  const { run, fault } = await labReady(page);
+  await run.getByLabel("Mode").selectOption("separate");
+  await run.getByLabel("Devices", { exact: true }).selectOption("8");
+  await run.getByLabel("Size / device").selectOption(String(16 * 1024));
+  await run.getByLabel("Algorithm").selectOption("halving-doubling");
+  await fault.getByLabel("Devices", { exact: true }).selectOption("9");
+  await fault.getByLabel("Victim").selectOption("7");
+  await fault.getByLabel("Kill at step").selectOption("button");
+  await fault.getByLabel("Slow motion").uncheck();
+  const settings = await labSettings(page);
+  expect(settings).toEqual({
+    run: ["separate", "8", String(16 * 1024), "halving-doubling"],
+    fault: ["shared", "9", String(256 * 1024), "7", "button"],
+    slow: false,
+  });
+  const link = await copyLink(page);
+  expect(link).toMatch(/#.*v=lab.*&lab=2\./);
+  const other = await openFresh(browser, link);
+  await expect(selected(other)).toHaveText(/WebGPU/);
+  expect(await labSettings(other)).toEqual(settings);
+  await expect(other.getByTestId("link-error")).toHaveCount(0);
+});
+
+test("Back and Forward step through a view switch and three committed edits", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
+  await page.getByRole("tab", { name: /One step/ }).click();
+  const knobs = page.getByRole("complementary", { name: "Step knobs" });
+  const states = [await stepNumbers(page)];
+  await knobs.getByRole("group", { name: "Model" }).getByRole("combobox").selectOption({ label: "ViT-B/16" });
+  states.push(await stepNumbers(page));
+  await knobs.getByRole("radiogroup", { name: "Mode" }).getByText("HSDP", { exact: true }).click();
+  states.push(await stepNumbers(page));
+  // Typed one key at a time: one entry for the edit, not one per keystroke.
+  await knobs.getByLabel("First bucket").fill("");
+  await knobs.getByLabel("First bucket").pressSequentially("64");
+  await knobs.getByLabel("First bucket").press("Tab");
+  states.push(await stepNumbers(page));
+  expect(new Set(states.map((s) => s.stepTime)).size).toBe(4);
+
+  for (let i = 2; i >= 0; i--) {
+    await page.goBack();
+    await expectStep(page, states[i]!);
+  }
+  await expect(knobs.getByRole("group", { name: "Model" }).getByRole("combobox")).toHaveValue("resnet50");
+  await page.goBack();
+  await expect(selected(page)).toHaveText(/Cluster/);
+  await page.goForward();
+  await expect(selected(page)).toHaveText(/One step/);
+  for (let i = 1; i <= 3; i++) {
+    await page.goForward();
+    await expectStep(page, states[i]!);
+  }
+  await expect(knobs.getByLabel("First bucket")).toHaveValue("64");
+});
+
+test("a time window edited in the address bar survives the hash change", async ({ page }) => {
+  const first = encodeScenarioHash(parseScenario({ seed: 3 }));
+  await page.goto(`/${first}&w=1000.0,5000.0`);
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
+  const second = encodeScenarioHash(parseScenario({ seed: 4, training: { days: 10 } }));
+  await page.evaluate(
+    (h) => {
+      location.hash = h;
+    },
+    `${second.slice(1)}&w=2000.0,90000.0`,
+  );
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
+  // Long enough for any debounced write of the address to have happened.
+  await page.waitForTimeout(1000);
+  expect(new URL(page.url()).hash).toBe(`${second}&w=2000.0,90000.0`);
+  // A reload (the same address, read afresh) keeps it too.
+  await page.reload();
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
+  expect(new URL(page.url()).hash).toBe(`${second}&w=2000.0,90000.0`);
+});
+
+for (const [view, hash, message] of [
+  ["cluster", "#s=2.AAAAAAAA", /scenario could not be decoded: .*integrity check/],
+  ["step", "#v=step&st=2.AAAAAAAA", /step settings could not be decoded: .*integrity check/],
+  ["step", "#v=step&s=7.abc", /format tag is "7"/],
+  ["lab", "#v=lab&lab=2.AAAAAAAA", /lab settings could not be decoded: .*integrity check/],
+  ["cluster", "#v=steps", /view "steps"/],
+] as const) {
+  test(`a bad link in the ${view} view says what was wrong (${hash})`, async ({ page }) => {
+    await page.goto(`/${hash}`);
+    const banner = page.getByTestId("link-error");
+    await expect(banner).toContainText("This link could not be opened.");
+    await expect(banner).toContainText(message);
+    await expect(banner).toContainText("Showing the defaults instead.");
+    await expect(selected(page)).toHaveText(
+      view === "cluster" ? /Cluster/ : view === "step" ? /One step/ : /WebGPU/,
+    );
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The WebGPU lab's settings in a link: `lab=2.<checked payload>` (checkedPayload.ts) of what
+ * differs from the defaults in the run form (mode, algorithm, devices, size) and the fault plan
+ * (mode, devices, size, victim, kill step, slow motion). Results are not carried: they are
+ * measurements of the opener's own GPU, so a link reruns them.
+ */
+import { strToU8 } from "fflate";
+import { z } from "zod";
+import type { Mode } from "../gpu/executor.ts";
+import type { Algorithm } from "../gpu/schedule.ts";
+import { CHECKED_FORMAT, decodeChecked, encodeChecked } from "./checkedPayload.ts";
+import { LinkError } from "./linkError.ts";
+
+export interface RunForm {
+  mode: Mode;
+  devices: number;
+  bytesPerDevice: number;
+  algorithm: Algorithm;
+}
+
+export interface FaultForm {
+  mode: Mode;
+  devices: number;
+  bytesPerDevice: number;
+  victim: number;
+  /** Step of the first attempt at which the victim dies; null: only the button kills. */
+  killStep: number | null;
+  slow: boolean;
+}
+
+export interface LabSettings {
+  form: RunForm;
+  fault: FaultForm;
+}
+
+/** Sizes per device the lab offers (the run form up to the adapter's limit, the fault demo to 16 MiB). */
+export const SIZES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144].map((k) => k * 1024);
+export const FAULT_MAX_BYTES = 16 * 1024 * 1024;
+
+export const DEFAULT_LAB_SETTINGS: LabSettings = {
+  form: { mode: "shared", devices: 4, bytesPerDevice: 1024 * 1024, algorithm: "ring" },
+  fault: { mode: "shared", devices: 6, bytesPerDevice: 256 * 1024, victim: 3, killStep: 3, slow: true },
+};
+
+const MODES = ["shared", "separate", "cpu"] as const satisfies readonly Mode[];
+const ALGORITHMS = [
+  "ring",
+  "halving-doubling",
+  "one-shot",
+  "reduce-scatter",
+  "all-gather",
+] as const satisfies readonly Algorithm[];
+
+/** Part of format 2 for `lab=`: it must never change. */
+const LAB_DICTIONARY = strToU8(
+  '{"form":{"mode":"separate","cpu","shared","devices":,"bytesPerDevice":,"algorithm":"halving-doubling",' +
+    '"one-shot","reduce-scatter","all-gather","ring"},"fault":{"victim":,"killStep":null,"slow":false}}',
+);
+
+function changed<T extends object>(value: T, base: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([k, v]) => v !== (base as Record<string, unknown>)[k]),
+  ) as Partial<T>;
+}
+
+/** The `lab=` value for these settings; "" when they are the defaults. */
+export function encodeLabParam(s: LabSettings): string {
+  const out: Record<string, unknown> = {};
+  const form = changed(s.form, DEFAULT_LAB_SETTINGS.form);
+  const fault = changed(s.fault, DEFAULT_LAB_SETTINGS.fault);
+  if (Object.keys(form).length > 0) out.form = form;
+  if (Object.keys(fault).length > 0) out.fault = fault;
+  return encodeLabPayload(out);
+}
+
+/** Any JSON value framed as `lab=` (exported for tests that build bad links); "" for {}. */
+export function encodeLabPayload(value: object): string {
+  return Object.keys(value).length > 0 ? encodeChecked(value, LAB_DICTIONARY) : "";
+}
+
+const size = (max: number) =>
+  z.number().refine((b) => SIZES.includes(b) && b <= max, {
+    message: `must be one of the lab's sizes, ${SIZES[0]} to ${max} bytes`,
+  });
+const labSchema = z.strictObject({
+  form: z
+    .strictObject({
+      mode: z.enum(MODES),
+      devices: z.number().int().min(2).max(16),
+      bytesPerDevice: size(SIZES[SIZES.length - 1]!),
+      algorithm: z.enum(ALGORITHMS),
+    })
+    .partial()
+    .optional(),
+  fault: z
+    .strictObject({
+      mode: z.enum(MODES),
+      devices: z.number().int().min(3).max(16),
+      bytesPerDevice: size(FAULT_MAX_BYTES),
+      victim: z.number().int().min(0).max(15),
+      killStep: z.number().int().min(0).max(29).nullable(),
+      slow: z.boolean(),
+    })
+    .partial()
+    .optional(),
+});
+
+/** The settings of a `lab=` value; throws LinkError naming what is wrong. */
+export function decodeLabParam(param: string): LabSettings {
+  const dot = param.indexOf(".");
+  if (param.slice(0, dot) !== CHECKED_FORMAT) {
+    throw new LinkError(
+      `The link's lab settings have format tag "${param.slice(0, Math.max(dot, 0)).slice(0, 8)}"; they are read in format 2.`,
+    );
+  }
+  const parsed = labSchema.safeParse(decodeChecked(param.slice(dot + 1), LAB_DICTIONARY, "lab settings"));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new LinkError(
+      `The link's lab settings are invalid: ${issue.path.join(".") || "the whole value"}: ${issue.message}.`,
+    );
+  }
+  const form = { ...DEFAULT_LAB_SETTINGS.form, ...parsed.data.form };
+  const fault = { ...DEFAULT_LAB_SETTINGS.fault, ...parsed.data.fault };
+  // The victim must be in the ring (the form keeps it there; a kill step past the ring never fires).
+  if (fault.victim >= fault.devices) {
+    throw new LinkError(
+      `The link's lab settings are invalid: fault.victim ${fault.victim} is not one of ${fault.devices} devices.`,
+    );
+  }
+  return { form, fault };
+}

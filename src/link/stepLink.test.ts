@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { linkPreset } from "../step/collectiveCost.ts";
+import { DEFAULT_STEP_CONFIG, presetInfo } from "../step/presetCatalog.ts";
+import { LinkError } from "./linkError.ts";
+import {
+  DEFAULT_STEP_SETTINGS,
+  decodeStepParam,
+  encodeStepParam,
+  encodeStepPayload,
+  MAX_STEP_PARAM_CHARS,
+  type StepSettings,
+} from "./stepLink.ts";
+
+const base = DEFAULT_STEP_CONFIG;
+const roundTrip = (s: StepSettings) => decodeStepParam(encodeStepParam(s).param);
+
+describe("step settings in a link (st=)", () => {
+  it("leave the key out at the defaults", () => {
+    expect(encodeStepParam(DEFAULT_STEP_SETTINGS)).toEqual({ param: "", pasteLeftOut: false });
+  });
+
+  it("round-trip a preset, every knob and edited links", () => {
+    const s: StepSettings = {
+      model: { kind: "preset", id: "llama3-70b" },
+      config: {
+        capMb: 0.5,
+        firstBucketMb: 512,
+        compute: { ...presetInfo("llama3-70b").compute, backwardMs: 1234.5 },
+        parallel: {
+          mode: "hsdp",
+          gpusPerReplica: 64,
+          replicas: 100_000,
+          missingReplica: true,
+          algorithm: "halvingDoubling",
+          intraLink: { ...linkPreset("roce-400"), bandwidth: 51e9 },
+          interLink: { ...linkPreset("nvlink-h100"), alpha: 0 },
+        },
+      },
+    };
+    const param = encodeStepParam(s).param;
+    expect(param).toMatch(/^2\./);
+    expect(decodeStepParam(param)).toEqual(s);
+    // A preset's own compute times are not carried: the preset brings them.
+    const llama = { ...s, config: { ...s.config, compute: presetInfo("llama3-70b").compute } };
+    expect(encodeStepParam(llama).param.length).toBeLessThan(param.length);
+    expect(roundTrip(llama)).toEqual(llama);
+  });
+
+  it("carry a pasted list while it fits, and say so when it does not", () => {
+    const entry = (i: number) =>
+      `{"name": "layer${i}.weight", "shape": [${i + 1}, 7], "dtype": "torch.float32"}`;
+    const small: StepSettings = {
+      model: { kind: "paste", text: `[${entry(0)}, ${entry(1)}]` },
+      config: { ...base, compute: presetInfo("vit_b_16").compute },
+    };
+    expect(encodeStepParam(small).pasteLeftOut).toBe(false);
+    expect(roundTrip(small)).toEqual(small);
+    // Random-looking names do not compress: a long list overflows the budget.
+    const names = Array.from({ length: 400 }, (_, i) =>
+      entry(i * 7919).replace("layer", `l${(i * 2654435761) % 1e9}_`),
+    );
+    const big: StepSettings = {
+      model: { kind: "paste", text: `[${names.join(", ")}]` },
+      config: small.config,
+    };
+    const encoded = encodeStepParam(big);
+    expect(encoded.pasteLeftOut).toBe(true);
+    expect(encoded.param.length).toBeLessThanOrEqual(MAX_STEP_PARAM_CHARS);
+    // Everything but the list comes through; the model is the default one.
+    expect(decodeStepParam(encoded.param)).toEqual({
+      model: DEFAULT_STEP_SETTINGS.model,
+      config: small.config,
+    });
+  });
+
+  it("refuse bad values, naming the field", () => {
+    const bad = (value: object, message: RegExp) => {
+      expect(() => decodeStepParam(encodeStepPayload(value))).toThrow(LinkError);
+      expect(() => decodeStepParam(encodeStepPayload(value))).toThrow(message);
+    };
+    bad({ capMb: 0.1 }, /capMb: Too small/);
+    bad({ model: "gpt5" }, /model/);
+    bad({ parallel: { replicas: 2.5 } }, /parallel\.replicas/);
+    bad({ parallel: { interLink: { bandwidth: 1 } } }, /parallel\.interLink\.bandwidth/);
+    bad({ bogus: 1 }, /bogus/);
+    expect(() => decodeStepParam("2.AAAAAAAA")).toThrow(/integrity check/);
+    expect(() => decodeStepParam("1.abc")).toThrow(/format tag "1"/);
+    expect(() => decodeStepParam(`2.${"A".repeat(MAX_STEP_PARAM_CHARS)}`)).toThrow(/at most 3000/);
+  });
+});

@@ -1,0 +1,188 @@
+/**
+ * One step's settings in a link: `st=2.<checked payload>` (checkedPayload.ts) of what differs
+ * from the defaults: the model (a preset by id, or a pasted list while it fits the link budget),
+ * the bucket caps, the compute times where they differ from the model's, DDP/HSDP, GPUs per
+ * replica, replicas, the missing replica, the algorithm and each link's preset and α–β edits.
+ */
+import { strToU8 } from "fflate";
+import { z } from "zod";
+import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
+import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
+import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
+import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../step/sweep.ts";
+import { CHECKED_FORMAT, decodeChecked, encodeChecked } from "./checkedPayload.ts";
+import { LinkError } from "./linkError.ts";
+
+export type StepModel = { kind: "preset"; id: string } | { kind: "paste"; text: string };
+
+export interface StepSettings {
+  model: StepModel;
+  config: StepConfig;
+}
+
+const DEFAULT_PRESET_ID = PRESET_CATALOG[0]!.id;
+export const DEFAULT_STEP_MODEL: StepModel = { kind: "preset", id: DEFAULT_PRESET_ID };
+export const DEFAULT_STEP_SETTINGS: StepSettings = { model: DEFAULT_STEP_MODEL, config: DEFAULT_STEP_CONFIG };
+
+/** The most characters `st=` may take: with a scenario beside it, a link stays under 4 KB. */
+export const MAX_STEP_PARAM_CHARS = 3000;
+
+/**
+ * Part of format 2 for `st=`: it must never change, so it spells the presets' ids out rather
+ * than reading today's catalogues (a preset added later must not change old links).
+ */
+const STEP_DICTIONARY = strToU8(
+  '{"model":{"paste":"[{\\"name\\": \\"weight\\", \\"shape\\": [], \\"dtype\\": \\"torch.float32\\"}, bias\\"torch.bfloat16\\"}]"},' +
+    '"capMb":,"firstBucketMb":,"compute":{"forwardMs":,"backwardMs":,"optimizerMs":},"parallel":{"mode":"hsdp","ddp",' +
+    '"gpusPerReplica":,"replicas":,"missingReplica":true,"algorithm":"halvingDoubling","ring","intraLink":{"id":"",' +
+    '"alpha":0.0000,"bandwidth":000000000},"interLink":{"id":"nvlink-h100","roce-400","eth-100"}}}' +
+    '"vit_b_16","bert_large_like","gpt2_medium_like","llama3-8b","llama3-70b","llama3-405b"',
+);
+
+/** The compute times a model starts with: its preset's, or the defaults' for a pasted list. */
+function modelCompute(model: StepModel): ComputeConfig {
+  return model.kind === "preset" ? presetInfo(model.id).compute : DEFAULT_STEP_CONFIG.compute;
+}
+
+function changed<T extends object>(value: T, base: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(value).filter(([k, v]) => v !== (base as Record<string, unknown>)[k]),
+  ) as Partial<T>;
+}
+
+function linkDiff(link: Link, base: Link): Record<string, unknown> {
+  const preset = linkPreset(link.id);
+  const out: Record<string, unknown> = link.id === base.id ? {} : { id: link.id };
+  if (link.alpha !== preset.alpha) out.alpha = link.alpha;
+  if (link.bandwidth !== preset.bandwidth) out.bandwidth = link.bandwidth;
+  return out;
+}
+
+/** The JSON a link carries: only what differs from the defaults. */
+function diff(s: StepSettings, withPaste: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const { model, config } = s;
+  if (model.kind === "paste" && withPaste) out.model = { paste: model.text };
+  else if (model.kind === "preset" && model.id !== DEFAULT_PRESET_ID) out.model = model.id;
+  const base = DEFAULT_STEP_CONFIG;
+  if (config.capMb !== base.capMb) out.capMb = config.capMb;
+  if (config.firstBucketMb !== base.firstBucketMb) out.firstBucketMb = config.firstBucketMb;
+  // A pasted list that does not fit the link leaves the model out: its compute is measured
+  // against the default model's then.
+  const compute = changed(config.compute, modelCompute(withPaste ? model : DEFAULT_STEP_MODEL));
+  if (Object.keys(compute).length > 0) out.compute = compute;
+  const { intraLink, interLink, ...rest } = config.parallel;
+  const { intraLink: baseIntra, interLink: baseInter, ...baseRest } = base.parallel;
+  const parallel: Record<string, unknown> = changed(rest, baseRest);
+  const intra = linkDiff(intraLink, baseIntra);
+  const inter = linkDiff(interLink, baseInter);
+  if (Object.keys(intra).length > 0) parallel.intraLink = intra;
+  if (Object.keys(inter).length > 0) parallel.interLink = inter;
+  if (Object.keys(parallel).length > 0) out.parallel = parallel;
+  return out;
+}
+
+export interface EncodedStep {
+  /** The `st=` value; "" when everything is at its default. */
+  param: string;
+  /** The pasted list did not fit MAX_STEP_PARAM_CHARS and was left out of the link. */
+  pasteLeftOut: boolean;
+}
+
+/** Any JSON value framed as `st=` (exported for tests that build bad links); "" for {}. */
+export function encodeStepPayload(value: object): string {
+  return Object.keys(value).length > 0 ? encodeChecked(value, STEP_DICTIONARY) : "";
+}
+
+export function encodeStepParam(s: StepSettings): EncodedStep {
+  const param = encodeStepPayload(diff(s, true));
+  if (param.length <= MAX_STEP_PARAM_CHARS) return { param, pasteLeftOut: false };
+  return { param: encodeStepPayload(diff(s, false)), pasteLeftOut: true };
+}
+
+const ms = z.number().min(0).max(1e6);
+const linkSchema = z.strictObject({
+  id: z.enum(LINK_PRESETS.map((l) => l.id) as [string, ...string[]]).optional(),
+  alpha: z.number().min(0).max(1).optional(),
+  bandwidth: z.number().min(1e6).max(1e15).optional(),
+});
+const stepSchema = z.strictObject({
+  model: z
+    .union([
+      z.enum(PRESET_CATALOG.map((p) => p.id) as [string, ...string[]]),
+      z.strictObject({ paste: z.string().max(16 * 1024) }),
+    ])
+    .optional(),
+  capMb: z.number().min(SWEEP_MIN_MB).max(SWEEP_MAX_MB).optional(),
+  firstBucketMb: z.number().min(0.001).max(SWEEP_MAX_MB).optional(),
+  compute: z.strictObject({ forwardMs: ms, backwardMs: ms, optimizerMs: ms }).partial().optional(),
+  parallel: z
+    .strictObject({
+      mode: z.enum(["ddp", "hsdp"]),
+      gpusPerReplica: z.number().int().min(1).max(1024),
+      replicas: z.number().int().min(1).max(100_000),
+      missingReplica: z.boolean(),
+      algorithm: z.enum(["ring", "halvingDoubling"]),
+      intraLink: linkSchema,
+      interLink: linkSchema,
+    })
+    .partial()
+    .optional(),
+});
+
+function linkFrom(edit: z.infer<typeof linkSchema> | undefined, base: Link): Link {
+  const preset = edit?.id === undefined ? base : linkPreset(edit.id);
+  return {
+    ...preset,
+    alpha: edit?.alpha ?? preset.alpha,
+    bandwidth: edit?.bandwidth ?? preset.bandwidth,
+  };
+}
+
+/** The settings of an `st=` value; throws LinkError naming what is wrong. */
+export function decodeStepParam(param: string): StepSettings {
+  if (param.length > MAX_STEP_PARAM_CHARS) {
+    throw new LinkError(
+      `The link's step settings are ${param.length} characters; at most ${MAX_STEP_PARAM_CHARS}.`,
+    );
+  }
+  const dot = param.indexOf(".");
+  if (param.slice(0, dot) !== CHECKED_FORMAT) {
+    throw new LinkError(
+      `The link's step settings have format tag "${param.slice(0, Math.max(dot, 0)).slice(0, 8)}"; they are read in format 2.`,
+    );
+  }
+  const parsed = stepSchema.safeParse(decodeChecked(param.slice(dot + 1), STEP_DICTIONARY, "step settings"));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new LinkError(
+      `The link's step settings are invalid: ${issue.path.join(".") || "the whole value"}: ${issue.message}.`,
+    );
+  }
+  const v = parsed.data;
+  const model: StepModel =
+    v.model === undefined
+      ? DEFAULT_STEP_MODEL
+      : typeof v.model === "string"
+        ? { kind: "preset", id: v.model }
+        : { kind: "paste", text: v.model.paste };
+  const base = DEFAULT_STEP_CONFIG;
+  const p = v.parallel ?? {};
+  return {
+    model,
+    config: {
+      capMb: v.capMb ?? base.capMb,
+      firstBucketMb: v.firstBucketMb ?? base.firstBucketMb,
+      compute: { ...modelCompute(model), ...v.compute },
+      parallel: {
+        mode: p.mode ?? base.parallel.mode,
+        gpusPerReplica: p.gpusPerReplica ?? base.parallel.gpusPerReplica,
+        replicas: p.replicas ?? base.parallel.replicas,
+        missingReplica: p.missingReplica ?? base.parallel.missingReplica,
+        algorithm: p.algorithm ?? base.parallel.algorithm,
+        intraLink: linkFrom(p.intraLink, base.parallel.intraLink),
+        interLink: linkFrom(p.interLink, base.parallel.interLink),
+      },
+    },
+  };
+}
