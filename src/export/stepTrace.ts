@@ -60,7 +60,7 @@ function slice(
   return { name, cat, ph: "X", pid, tid, ts, dur: Math.max(0, us(endMs) - ts), ...(args ? { args } : {}) };
 }
 
-const gbps = (bytesPerSecond: number): number => Math.round(bytesPerSecond / 1e7) / 100;
+const bytesPerSecondToGBps = (bytesPerSecond: number): number => Math.round(bytesPerSecond / 1e7) / 100;
 
 function stepEvents(
   pid: number,
@@ -95,8 +95,8 @@ function stepEvents(
         dtype: bucket.dtype,
         params: bucket.params.length,
         "ready (ms)": c.ready,
-        "algbw (GB/s)": gbps(c.algbw),
-        "busbw (GB/s)": gbps(c.busbw),
+        "algbw (GB/s)": bytesPerSecondToGBps(c.algbw),
+        "busbw (GB/s)": bytesPerSecondToGBps(c.busbw),
       }),
     );
     if (hsdp) {

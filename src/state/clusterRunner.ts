@@ -5,7 +5,7 @@
  */
 import { proxy } from "comlink";
 import { simWorker } from "./simClient.ts";
-import { type AppState, appStore } from "./store.ts";
+import { type AppState, appStore, MC_SEEDS } from "./store.ts";
 import { reportRestart } from "./workerHealth.ts";
 
 const onRestart = reportRestart("simulation");
@@ -22,7 +22,7 @@ async function recompute(scenario: AppState["scenario"]): Promise<void> {
     const run = await worker.call((api) => api.clusterRun(scenario, true), { onRestart });
     if (mine !== request) return;
     appStore.setState({ run, running: false });
-    const seeds = appStore.getState().mcSeeds;
+    const seeds = MC_SEEDS;
     const mc = await worker.call(
       (api, alive) =>
         api.clusterMonteCarlo(

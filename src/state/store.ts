@@ -17,17 +17,16 @@ export type Tab = (typeof TABS)[number];
 /** The view a link without `v=` opens. */
 export const DEFAULT_TAB: Tab = "cluster";
 
-/** Seeds behind the mean and p5–p95 band shown next to the single-seed run. */
-export const DEFAULT_MC_SEEDS = 200;
+/** Seeds behind the mean and p5–p95 band shown next to the single-seed run (nothing changes it: a constant, not state). */
+export const MC_SEEDS = 200;
 
 export interface AppState {
   tab: Tab;
   scenario: Scenario;
   /** The run at the scenario's own seed, with its trace (timelines, failure log). */
   run: RunResult | null;
-  /** Monte Carlo over mcSeeds seeds starting at the scenario's seed. */
+  /** Monte Carlo over MC_SEEDS seeds starting at the scenario's seed. */
   mc: MonteCarloResult | null;
-  mcSeeds: number;
   mcProgress: { done: number; total: number } | null;
   /** True from a scenario change until its single run is back. */
   running: boolean;
@@ -52,7 +51,6 @@ export const appStore = createStore<AppState>()((set) => ({
   scenario: DEFAULT_SCENARIO,
   run: null,
   mc: null,
-  mcSeeds: DEFAULT_MC_SEEDS,
   mcProgress: null,
   running: false,
   runError: null,

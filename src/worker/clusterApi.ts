@@ -4,7 +4,7 @@
  */
 import { transfer } from "comlink";
 import { runScenario } from "../sim/engine.ts";
-import { MonteCarloAccumulator } from "../sim/monteCarlo.ts";
+import { MonteCarloAccumulator, seedOf } from "../sim/monteCarlo.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult, Trace } from "../sim/types.ts";
 
@@ -36,7 +36,7 @@ export const clusterApi = {
 
   /**
    * Monte Carlo over `seeds` seeds, in slices that yield to the event loop, so that a newer
-   * request (or clusterCancel) stops this one. Resolves null when superseded.
+   * request stops this one. Resolves null when superseded.
    */
   async clusterMonteCarlo(
     scenario: Scenario,
@@ -46,7 +46,7 @@ export const clusterApi = {
     const mine = ++generation;
     const acc = new MonteCarloAccumulator(scenario, seeds);
     for (let i = 0; i < seeds; i++) {
-      acc.add(runScenario(scenario, { seed: (scenario.seed + i) >>> 0 }));
+      acc.add(runScenario(scenario, { seed: seedOf(scenario, i) }));
       if ((i + 1) % SLICE === 0 && i + 1 < seeds) {
         onProgress?.(i + 1, seeds);
         await yieldToEvents();
@@ -55,9 +55,5 @@ export const clusterApi = {
     }
     onProgress?.(seeds, seeds);
     return acc.finish();
-  },
-
-  clusterCancel(): void {
-    generation++;
   },
 };

@@ -4,7 +4,7 @@
  */
 import { derived } from "../../sim/scenario.ts";
 import type { MetricsSummary, PolicyMetrics, Summary } from "../../sim/types.ts";
-import { useAppStore } from "../../state/store.ts";
+import { MC_SEEDS, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
 
 type PolicyKey = "synchronous" | "ftHsdp";
@@ -40,7 +40,7 @@ function PolicyCard({
   run: PolicyMetrics | null;
   mc: MetricsSummary | null;
 }) {
-  const seeds = useAppStore((s) => s.mcSeeds);
+  const seeds = MC_SEEDS;
   const seed = useAppStore((s) => s.scenario.seed);
   const progress = useAppStore((s) => s.mcProgress);
   return (

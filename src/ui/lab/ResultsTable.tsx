@@ -2,7 +2,7 @@ import type { Ceilings } from "../../gpu/ceilings.ts";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
 import type { LabResult } from "../../state/labStore.ts";
-import { bytes, gbps, time } from "./labFormat.ts";
+import { bytes, formatGBps, time } from "./labFormat.ts";
 
 function Verdict({ r }: { r: CaseResult }) {
   const title = `max |error| ${r.maxAbsError.toExponential(2)}; tolerance there ${r.toleranceAtWorst.toExponential(2)}`;
@@ -25,9 +25,9 @@ export function CeilingsLine({ ceilings }: { ceilings: Partial<Record<Mode, Ceil
       Ceilings measured in this session (bytes read + written per second):{" "}
       {entries.map(([mode, c]) => (
         <span key={mode}>
-          <strong>{mode === "cpu" ? "CPU" : "GPU"}</strong> streaming kernel {gbps(c.streamingGBps)} (copy{" "}
-          {gbps(c.streamCopyGBps)}, add {gbps(c.streamAddGBps)}),{" "}
-          {mode === "cpu" ? "memcpy" : "copyBufferToBuffer"} {gbps(c.copyBufferGBps)}.{" "}
+          <strong>{mode === "cpu" ? "CPU" : "GPU"}</strong> streaming kernel {formatGBps(c.streamingGBps)}{" "}
+          (copy {formatGBps(c.streamCopyGBps)}, add {formatGBps(c.streamAddGBps)}),{" "}
+          {mode === "cpu" ? "memcpy" : "copyBufferToBuffer"} {formatGBps(c.copyBufferGBps)}.{" "}
         </span>
       ))}
     </p>
@@ -62,8 +62,8 @@ export function ResultsTable({ results }: { results: LabResult[] }) {
               <td className="num" title={`${r.timer}, median of ${r.reps}`}>
                 {time(r.seconds)}
               </td>
-              <td className="num">{gbps(r.algbw)}</td>
-              <td className="num">{gbps(r.busbw)}</td>
+              <td className="num">{formatGBps(r.algbw)}</td>
+              <td className="num">{formatGBps(r.busbw)}</td>
               <td className="num">{(r.efficiency * 100).toFixed(0)}%</td>
               <td>
                 <Verdict r={r} />

@@ -6,7 +6,8 @@ export function bytes(n: number): string {
   return `${n} B`;
 }
 
-export function gbps(x: number): string {
+/** A bandwidth already in GB/s (the lab measures in GB/s), written with sensible precision. */
+export function formatGBps(x: number): string {
   return x >= 10
     ? `${x.toFixed(1)} GB/s`
     : x >= 0.1

@@ -9,7 +9,7 @@ import type { Bucket } from "../../step/bucketAssignment.ts";
 import type { Param } from "../../step/modelList.ts";
 import type { StepMetrics, StepResult, StepTimeline } from "../../step/stepTimeline.ts";
 import { useWidth } from "../useWidth.ts";
-import { bucketColor, bytes, gbps, ms } from "./units.ts";
+import { bucketColor, bytes, formatBytesPerSecond, ms } from "./units.ts";
 
 /** The row labels' gutter; narrower on a phone, so the bars keep most of the width. */
 const WIDE_LABEL_W = 150;
@@ -61,8 +61,8 @@ function Tooltip({
       </div>
       {c && (
         <div className="muted">
-          ready {ms(c.ready)} → reduced {ms(c.start)}–{ms(c.end)} · algbw {gbps(c.algbw)} · busbw{" "}
-          {gbps(c.busbw)}
+          ready {ms(c.ready)} → reduced {ms(c.start)}–{ms(c.end)} · algbw {formatBytesPerSecond(c.algbw)} ·
+          busbw {formatBytesPerSecond(c.busbw)}
         </div>
       )}
       <ul className="mono">

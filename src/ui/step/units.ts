@@ -26,7 +26,8 @@ export function mib(x: number): string {
   return x.toFixed(2);
 }
 
-export function gbps(bytesPerSecond: number): string {
+/** A bandwidth in bytes per second (what the step model computes), written in GB/s. */
+export function formatBytesPerSecond(bytesPerSecond: number): string {
   return `${(bytesPerSecond / 1e9).toFixed(bytesPerSecond >= 1e11 ? 0 : 1)} GB/s`;
 }
 
