@@ -27,7 +27,8 @@ export const MAX_SEEDS = 100_000;
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 /**
  * Failures the Monte Carlo may simulate (seeds × expected failures per run, each run at least 1):
- * about 8 minutes on one core of the 2-core dev machine (`npm run bench:budget` measures it).
+ * a thousand runs of the largest scenario the validator accepts. `npm run bench:budget` times
+ * it (bench/budget-results.json): minutes on a quiet core, more than an hour on a loaded one.
  */
 export const SEED_BUDGET_FAILURES = 1e9;
 /** Below this many failures in all, threads would cost more to start than they save. */
@@ -208,7 +209,7 @@ function checkBudget(s: Scenario, seeds: number, budget: number): void {
   const cost = monteCarloCost(s, seeds);
   if (cost <= budget) return;
   throw new InputError(
-    `--seeds ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}${budget === SEED_BUDGET_FAILURES ? " (about 8 minutes on one core)" : ""}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} seeds, or add --no-budget to run it anyway`,
+    `--seeds ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} seeds, or add --no-budget to run it anyway`,
   );
 }
 
