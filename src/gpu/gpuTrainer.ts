@@ -28,15 +28,20 @@ import {
   WEIGHT_GRAD_WGSL,
 } from "./trainKernels.ts";
 
-const STORAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC;
-
 interface Dispatch {
   pipeline: GPUComputePipeline;
   bind: GPUBindGroup;
   groups: number;
 }
 
-function buffer(device: GPUDevice, floats: number, label: string, usage = STORAGE): GPUBuffer {
+// The usage flags are read at call time: GPUBufferUsage does not exist where there is no WebGPU
+// (Node, where the stores that import this module are unit-tested).
+function buffer(
+  device: GPUDevice,
+  floats: number,
+  label: string,
+  usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | GPUBufferUsage.COPY_SRC,
+): GPUBuffer {
   return device.createBuffer({ size: Math.max(16, Math.ceil((floats * 4) / 16) * 16), usage, label });
 }
 

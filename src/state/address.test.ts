@@ -9,11 +9,13 @@ import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
 import { linkPreset } from "../step/collectiveCost.ts";
+import { DEFAULT_TRAIN } from "../train/config.ts";
 import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { labStore } from "./labStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
+import { trainStore } from "./trainStore.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {
@@ -25,6 +27,7 @@ function snapshot() {
     window: explorerStore.getState().window,
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
+    train: trainStore.getState().config,
   };
 }
 
@@ -34,6 +37,7 @@ const DEFAULTS = {
   window: null,
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
+  train: DEFAULT_TRAIN,
 };
 
 describe("the address", () => {
@@ -55,6 +59,9 @@ describe("the address", () => {
       .getState()
       .setForm({ mode: "separate", devices: 8, bytesPerDevice: 4096, algorithm: "all-gather" });
     labStore.getState().setFault({ devices: 9, victim: 7, killStep: null, slow: false });
+    trainStore.setState({
+      config: { ...DEFAULT_TRAIN, hidden: 128, replicas: 6, seed: 9, policies: ["sqrt"] },
+    });
     const state = snapshot();
     const hash = composeAddress();
     expect(new Set(readHash(hash).keys())).toEqual(new Set(Object.keys(ADDRESS_KEYS)));
