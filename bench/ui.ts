@@ -3,6 +3,9 @@
  * the default scenario (98,304 GPUs, 30 days), and measures
  *   - the timeline's frame cost while panning at several zoom levels: the renderer's own draw
  *     time (User Timing "timeline-draw" entries) and the requestAnimationFrame intervals;
+ *   - the replay's frame cost at several speeds: the canvas draws ("timeline-draw": the cached
+ *     timeline copied plus the cursor and lit phases, and the full redraw when a page turns), the
+ *     whole replay frame ("replay-frame": cursor, counters, read-out, canvas) and the intervals;
  *   - a 20-point × 200-seed sweep (cluster size 1K–200K GPUs) in the worker pool, from click to done.
  * Prints a table and writes bench/ui-results.json. Timings live here, never in pass/fail tests.
  */
@@ -11,6 +14,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
+import { formatClock } from "../src/ui/explorer/timeAxis.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4197);
 const DIST = "dist-bench";
@@ -80,6 +84,42 @@ async function pan(page: Page): Promise<{ deltas: number[]; draws: number[] }> {
   return page.evaluate(PAN_SCRIPT) as Promise<{ deltas: number[]; draws: number[] }>;
 }
 
+/** Press Replay, let it run for a number of animation frames, press Pause; source text as above. */
+const REPLAY_SCRIPT = `(async (frames) => {
+  const play = document.querySelector("[data-testid=replay-play]");
+  performance.clearMeasures("timeline-draw");
+  performance.clearMeasures("replay-frame");
+  const deltas = [];
+  play.click();
+  let last = performance.now();
+  await new Promise((resolve) => {
+    let n = 0;
+    const step = (now) => {
+      deltas.push(now - last);
+      last = now;
+      if (++n < frames) requestAnimationFrame(step);
+      else resolve();
+    };
+    requestAnimationFrame(step);
+  });
+  play.click();
+  const canvas = document.querySelector("[data-testid=timeline-canvas]");
+  const draws = performance.getEntriesByName("timeline-draw").map((e) => e.duration);
+  const ticks = performance.getEntriesByName("replay-frame").map((e) => e.duration);
+  return { deltas: deltas.slice(2), draws, ticks, cursor: Number(canvas.dataset.cursor) };
+})(${FRAMES})`;
+
+interface ReplayRun {
+  deltas: number[];
+  draws: number[];
+  ticks: number[];
+  cursor: number;
+}
+
+async function replay(page: Page): Promise<ReplayRun> {
+  return page.evaluate(REPLAY_SCRIPT) as Promise<ReplayRun>;
+}
+
 async function main() {
   execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "error"], { stdio: "inherit" });
   const server = spawn("npx", ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST], {
@@ -117,6 +157,26 @@ async function main() {
       panRows.push({ window: label, draw: stats(draws), frame: stats(deltas) });
     }
 
+    // The replay: from the start of the run, at three speeds; each picks its own window (an hour
+    // of playback a page, turned as the cursor nears the edge), so page turns are in the figures.
+    const replayRows: { speed: string; draw: Stats; tick: Stats; frame: Stats; simulated: number }[] = [];
+    for (const speed of ["10 min/s", "1 day/s", "1 failure/s"]) {
+      const stop = page.getByRole("button", { name: "Stop", exact: true });
+      if (await stop.isEnabled()) await stop.click();
+      await page.getByLabel("Speed").selectOption({ label: speed });
+      await canvas.focus();
+      await page.keyboard.press("0");
+      await page.waitForTimeout(300);
+      const r = await replay(page);
+      replayRows.push({
+        speed,
+        draw: stats(r.draws),
+        tick: stats(r.ticks),
+        frame: stats(r.deltas),
+        simulated: r.cursor,
+      });
+    }
+
     // The sweep: 20 cluster sizes × 200 seeds, timed from the click to "Done".
     await page.getByLabel("Sweep axis").selectOption("gpus");
     await page.getByLabel("Points", { exact: true }).fill("20");
@@ -142,6 +202,14 @@ async function main() {
       );
     }
     console.log(
+      "\nreplay, speed          draw ms median    p95    max | replay frame ms  p95 | frame interval ms median    p95 | frames | reached",
+    );
+    for (const r of replayRows) {
+      console.log(
+        `${r.speed.padEnd(22)} ${fmt(r.draw.median)} ${fmt(r.draw.p95)} ${fmt(r.draw.max)} |         ${fmt(r.tick.p95)} |            ${fmt(r.frame.median)} ${fmt(r.frame.p95)} | ${String(r.tick.n).padStart(6)} | ${formatClock(r.simulated)}`,
+      );
+    }
+    console.log(
       `\nsweep 20 points × 200 seeds (1K–200K GPUs), ${workers} workers: ${(sweepMs / 1000).toFixed(2)} s (${status})`,
     );
     const out = {
@@ -153,6 +221,14 @@ async function main() {
         drawMs: r.draw,
         frameIntervalMs: r.frame,
         target: "median and p95 under 16 ms",
+      })),
+      replay: replayRows.map((r) => ({
+        speed: r.speed,
+        drawMs: r.draw,
+        replayFrameMs: r.tick,
+        frameIntervalMs: r.frame,
+        reachedSeconds: r.simulated,
+        target: "draw p95 under 8 ms",
       })),
       sweep: { points: 20, seeds: 200, workers, wallMs: sweepMs, status, target: "under 5 s on two cores" },
     };

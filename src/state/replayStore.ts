@@ -71,6 +71,8 @@ function current(): Recorded | null {
 let sinceJump = 0;
 let frame = 0;
 let lastFrame = 0;
+/** User Timing entries written, so the buffer stays bounded. */
+let measures = 0;
 
 function speedOf(id: ReplaySpeed) {
   return REPLAY_SPEEDS.find((s) => s.id === id) ?? REPLAY_SPEEDS[0];
@@ -118,7 +120,14 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
     if (!get().playing) return;
     const ms = lastFrame ? now - lastFrame : 0;
     lastFrame = now;
+    const started = performance.now();
     get().advance(ms);
+    // The whole frame (the views that follow the cursor draw inside advance), for bench:ui.
+    if (++measures > 5000) {
+      performance.clearMeasures("replay-frame");
+      measures = 0;
+    }
+    performance.measure("replay-frame", { start: started, end: performance.now() });
     if (get().playing) frame = requestAnimationFrame(tick);
   };
 
