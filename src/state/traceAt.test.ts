@@ -48,17 +48,21 @@ describe("containing", () => {
 });
 
 describe("progressAt", () => {
-  const trace = fixtureTrace();
-  it("interpolates the recorded curve and takes the value after a rollback's drop", () => {
-    const sync = trace.progress.synchronous;
-    expect(progressAt(sync, 0)).toBe(0);
-    expect(progressAt(sync, 300)).toBe(300);
-    expect(progressAt(sync, 900)).toBe(600);
-    expect(progressAt(sync, 1600)).toBeCloseTo(600 + (400 / 800) * 795, 9);
-    expect(progressAt(sync, 2000)).toBe(1000);
-    expect(progressAt(sync, 3600)).toBe(1460);
-    expect(progressAt(sync, 5000)).toBe(1460);
-    expect(progressAt(trace.progress.ftHsdp, 870)).toBeCloseTo(705, 9);
+  it("interpolates a curve and, where it drops (a rollback), takes the value after the drop", () => {
+    // The engine's curve format: points in time order, two at one instant where work is lost.
+    const curve = {
+      t: Float64Array.from([0, 600, 1200, 2000, 2000, 3600]),
+      useful: Float64Array.from([0, 600, 600, 1400, 1000, 2600]),
+    };
+    expect(progressAt(curve, 0)).toBe(0);
+    expect(progressAt(curve, 300)).toBe(300);
+    expect(progressAt(curve, 900)).toBe(600);
+    expect(progressAt(curve, 1600)).toBe(1000);
+    expect(progressAt(curve, 2000)).toBe(1000);
+    expect(progressAt(curve, 2800)).toBe(1800);
+    expect(progressAt(curve, 3600)).toBe(2600);
+    expect(progressAt(curve, 5000)).toBe(2600);
+    expect(progressAt({ t: new Float64Array(), useful: new Float64Array() }, 10)).toBe(0);
   });
 
   it("ends at each policy's useful time on a recorded run, and FT-HSDP never decreases", () => {
