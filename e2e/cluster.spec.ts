@@ -14,7 +14,7 @@ function cli(args: string[]): string {
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 test("opens on the default scenario with both ETTRs", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/#v=cluster");
   const sync = page.getByTestId("ettr-synchronous");
   const ft = page.getByTestId("ettr-ftHsdp");
   await expect(sync).toHaveText(PERCENT);
@@ -70,7 +70,7 @@ test("a broken link shows a message and the default scenario, not a crash", asyn
 });
 
 test("knobs validate, update the results and the link", async ({ page, context }) => {
-  await page.goto("/");
+  await page.goto("/#v=cluster");
   const ft = page.getByTestId("ettr-ftHsdp");
   await expect(ft).toHaveText(PERCENT);
   const before = await ft.textContent();
@@ -80,7 +80,7 @@ test("knobs validate, update the results and the link", async ({ page, context }
   await expect(ft).toHaveText(before ?? "");
   await replicas.fill("48");
   await expect(ft).not.toHaveText(before ?? "");
-  await expect(page).toHaveURL(/#s=2\./);
+  await expect(page).toHaveURL(/[#&]s=2\./);
   const after = await ft.textContent();
   // The address bar is the share link: a fresh page on it shows the same.
   const other = await context.newPage();

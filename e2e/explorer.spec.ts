@@ -12,7 +12,7 @@ async function loadPreset(page: Page, title: RegExp) {
 }
 
 async function openTeaching(page: Page) {
-  await page.goto("/");
+  await page.goto("/#v=cluster");
   await loadPreset(page, /Teaching cluster/);
   await expect(page.getByTestId("timeline-canvas")).toHaveAttribute("aria-label", /4 FT-HSDP replicas/);
   await expect(page.getByTestId("failure-log")).toBeVisible();
@@ -95,7 +95,7 @@ test("a sweep runs with progress, loads a point on click, and can be cancelled",
 });
 
 test("a preset loads its scenario and cites its source", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/#v=cluster");
   await loadPreset(page, /Llama 3 405B/);
   await expect(page.getByTestId("preset-source")).toContainText("arXiv 2407.21783");
   await expect(page.getByTestId("preset-source")).toContainText("R = 16 is our choice");

@@ -19,11 +19,13 @@ import { trainStore } from "./trainStore.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {
-  const { tab, scenario } = appStore.getState();
+  const { tab, scenario, chapter, hidden } = appStore.getState();
   const { form, fault } = labStore.getState();
   return {
     tab,
     scenario,
+    chapter,
+    hidden,
     window: explorerStore.getState().window,
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
@@ -32,8 +34,10 @@ function snapshot() {
 }
 
 const DEFAULTS = {
-  tab: "cluster",
+  tab: "story",
   scenario: DEFAULT_SCENARIO,
+  chapter: "one-failure",
+  hidden: [],
   window: null,
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
@@ -46,7 +50,12 @@ describe("the address", () => {
   });
 
   it("round-trips every key of every part", () => {
-    appStore.setState({ tab: "step", scenario: parseScenario({ cluster: { replicas: 24 }, seed: 7 }) });
+    appStore.setState({
+      tab: "story",
+      scenario: parseScenario({ cluster: { replicas: 24 }, seed: 7 }),
+      chapter: "predict",
+      hidden: ["cluster.gpus", "presets"],
+    });
     explorerStore.setState({ window: [12.3, 4567.8] });
     const step = stepStore().getState();
     step.pickPreset("llama3-8b");
@@ -79,6 +88,24 @@ describe("the address", () => {
     expect(snapshot()).toEqual({ ...DEFAULTS, tab: "lab" });
   });
 
+  it("opens the story at a bare address, and the Cluster view for a scenario that names no view", () => {
+    expect(readAddress("")).toBeNull();
+    expect(snapshot().tab).toBe("story");
+    expect(readAddress("#s=1.q64FAA")).toBeNull();
+    expect(snapshot().tab).toBe("cluster");
+    expect(readAddress(encodeScenarioHash(parseScenario({ seed: 3 })))).toBeNull();
+    expect(snapshot().tab).toBe("cluster");
+    // A broken scenario still opens the view its link meant.
+    expect(readAddress("#s=1.broken!")).toMatch(/could not be decoded/);
+    expect(snapshot().tab).toBe("cluster");
+    expect(readAddress("#v=story&ch=predict")).toBeNull();
+    expect(snapshot()).toMatchObject({ tab: "story", chapter: "predict" });
+    // The view is always named, the default one too; the chapter only on the story.
+    appStore.setState({ tab: "cluster" });
+    expect(readHash(composeAddress()).get("v")).toBe("cluster");
+    expect(readHash(composeAddress()).has("ch")).toBe(false);
+  });
+
   const opensWithError = (hash: string, message: RegExp) => {
     readAddress(encodeScenarioHash(parseScenario({ seed: 5 })));
     expect(readAddress(hash)).toMatch(message);
@@ -94,8 +121,10 @@ describe("the address", () => {
   });
 
   it("reports a bad view, a bad window, an unknown key and an oversized address", () => {
-    opensWithError("#v=stepp", /view "stepp"; the views are cluster, step, lab/);
-    expect(snapshot().tab).toBe("cluster");
+    opensWithError("#v=stepp", /view "stepp"; the views are story, cluster, step, lab/);
+    expect(snapshot().tab).toBe("story");
+    opensWithError("#v=story&ch=nope", /chapter "nope"/);
+    expect(snapshot()).toMatchObject({ tab: "story", chapter: "one-failure" });
     opensWithError("#w=9,3", /w=9,3/);
     expect(snapshot().window).toBeNull();
     opensWithError("#v=lab&zz=1", /"zz="/);

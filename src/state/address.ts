@@ -44,6 +44,8 @@ export const ADDRESS_KEYS = {
   st: "the step settings",
   lab: "the lab settings",
   t: "the live training settings",
+  ch: "the story's chapter",
+  hide: "the controls a classroom link hides",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

@@ -11,11 +11,15 @@ import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.t
 import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
+import { hideParam, parseHideParam } from "./hideFlags.ts";
+import { CHAPTER_IDS, type ChapterId } from "./storyChapters.ts";
 
-export const TABS = ["cluster", "step", "lab", "train"] as const;
+export const TABS = ["story", "cluster", "step", "lab", "train"] as const;
 export type Tab = (typeof TABS)[number];
-/** The view a link without `v=` opens. */
-export const DEFAULT_TAB: Tab = "cluster";
+/** The view a bare address opens. */
+export const DEFAULT_TAB: Tab = "story";
+/** The view a link from before the story (a scenario, no `v=`) opens, as it always did. */
+export const LEGACY_TAB: Tab = "cluster";
 
 /** Seeds behind the mean and p5–p95 band shown next to the single-seed run (nothing changes it: a constant, not state). */
 export const MC_SEEDS = 200;
@@ -23,6 +27,10 @@ export const MC_SEEDS = 200;
 export interface AppState {
   tab: Tab;
   scenario: Scenario;
+  /** The story's chapter on screen (kept while another view is open). */
+  chapter: ChapterId;
+  /** Controls a classroom link hides (`hide=`), by their `data-control` id. */
+  hidden: readonly string[];
   /** The run at the scenario's own seed, with its trace (timelines, failure log). */
   run: RunResult | null;
   /** Monte Carlo over MC_SEEDS seeds starting at the scenario's seed. */
@@ -33,10 +41,11 @@ export interface AppState {
   /** An error from the worker, shown instead of stale numbers. */
   runError: string | null;
   setTab(tab: Tab): void;
+  setChapter(chapter: ChapterId): void;
   setScenario(s: Scenario): void;
 }
 
-/** `v=`: the view a link opens. */
+/** `v=`: the view a link opens (a link without one: see the `s` part below). */
 export function parseView(v: string | undefined): Tab {
   if (v === undefined) return DEFAULT_TAB;
   const tab = TABS.find((t) => t === v);
@@ -49,35 +58,72 @@ export function parseView(v: string | undefined): Tab {
 export const appStore = createStore<AppState>()((set) => ({
   tab: DEFAULT_TAB,
   scenario: DEFAULT_SCENARIO,
+  chapter: CHAPTER_IDS[0],
+  hidden: [],
   run: null,
   mc: null,
   mcProgress: null,
   running: false,
   runError: null,
   setTab: (tab) => set({ tab }),
+  setChapter: (chapter) => set({ chapter }),
   setScenario: (scenario) => set({ scenario }),
 }));
 
+/** `ch=`: the story's chapter, by id (ids, so a chapter added later never changes an old link). */
+export function parseChapter(v: string | undefined): ChapterId {
+  if (v === undefined) return CHAPTER_IDS[0];
+  const chapter = CHAPTER_IDS.find((c) => c === v);
+  if (chapter === undefined) {
+    throw new LinkError(
+      `The link names a chapter "${v.slice(0, 30)}"; the chapters are ${CHAPTER_IDS.join(", ")}.`,
+    );
+  }
+  return chapter;
+}
+
+/** Whether the address last read named its view: a scenario without one is an old Cluster link. */
+let viewNamed = false;
+
 registerAddressPart({
   keys: ["v"],
-  read: (values) => appStore.setState({ tab: parseView(values.get("v")) }),
-  reset: () => appStore.setState({ tab: DEFAULT_TAB }),
-  write: () => {
-    const { tab } = appStore.getState();
-    return { v: tab === DEFAULT_TAB ? "" : tab };
+  read: (values) => {
+    viewNamed = values.has("v");
+    appStore.setState({ tab: parseView(values.get("v")) });
   },
+  reset: () => appStore.setState({ tab: DEFAULT_TAB }),
+  // Always named, the default view too, so a reload never lands on another view.
+  write: () => ({ v: appStore.getState().tab }),
 });
 registerAddressPart({
   keys: ["s"],
   read: (values) => {
     const s = values.get("s");
+    // Read after `v`: a link that carries a scenario and no view opens what it opened before the story.
+    if (s !== undefined && !viewNamed) appStore.setState({ tab: LEGACY_TAB });
     appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
   },
   reset: () => appStore.setState({ scenario: DEFAULT_SCENARIO }),
   write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),
 });
+registerAddressPart({
+  keys: ["ch"],
+  read: (values) => appStore.setState({ chapter: parseChapter(values.get("ch")) }),
+  reset: () => appStore.setState({ chapter: CHAPTER_IDS[0] }),
+  write: () => {
+    const { tab, chapter } = appStore.getState();
+    return { ch: tab === "story" ? chapter : "" };
+  },
+});
+registerAddressPart({
+  keys: ["hide"],
+  read: (values) => appStore.setState({ hidden: parseHideParam(values.get("hide")) }),
+  reset: () => appStore.setState({ hidden: [] }),
+  write: () => ({ hide: hideParam(appStore.getState().hidden) }),
+});
 appStore.subscribe((s, prev) => {
-  if (s.tab !== prev.tab) requestAddressWrite("push");
+  // A view and a chapter are history entries: Back returns to the previous one.
+  if (s.tab !== prev.tab || s.chapter !== prev.chapter) requestAddressWrite("push");
   if (s.scenario !== prev.scenario) requestAddressWrite("edit");
 });
 

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
+import { hideStyle } from "../state/hideFlags.ts";
 import { TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
+import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
 
 // Each view is its own chunk: the first paint loads only the view the address names.
@@ -9,17 +11,36 @@ const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => (
 const StepView = lazy(() => import("./step/StepView.tsx").then((m) => ({ default: m.StepView })));
 const LabView = lazy(() => import("./lab/LabView.tsx").then((m) => ({ default: m.LabView })));
 const TrainView = lazy(() => import("./train/TrainView.tsx").then((m) => ({ default: m.TrainView })));
+const StoryView = lazy(() => import("./story/StoryView.tsx").then((m) => ({ default: m.StoryView })));
 
 const TAB_LABELS: Record<Tab, string> = {
+  story: "Story",
   cluster: "Cluster: sync vs FT-HSDP",
   step: "One step: buckets & overlap",
   lab: "WebGPU all-reduce lab",
   train: "Live training",
 };
 
+/**
+ * A classroom link's hidden controls (`hide=`), hidden wherever they appear. A constructed style
+ * sheet, not a <style> element: the Content-Security-Policy allows no inline styles.
+ */
+function useHiddenControls(): void {
+  const hidden = useAppStore((s) => s.hidden);
+  useEffect(() => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(hideStyle(hidden));
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    return () => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet);
+    };
+  }, [hidden]);
+}
+
 export function App() {
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
+  useHiddenControls();
   const tabsRef = useRef<HTMLDivElement>(null);
   // On a phone the tabs scroll sideways in their row: keep the open view's tab in sight.
   useEffect(() => {
@@ -52,12 +73,14 @@ export function App() {
       <main>
         <LinkErrorBanner />
         <Suspense fallback={<p className="muted">Loading the view…</p>}>
+          {tab === "story" && <StoryView />}
           {tab === "cluster" && <ClusterView />}
           {tab === "step" && <StepView />}
           {tab === "lab" && <LabView />}
           {tab === "train" && <TrainView />}
         </Suspense>
       </main>
+      <GlossaryPanel />
     </div>
   );
 }

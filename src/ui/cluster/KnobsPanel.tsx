@@ -169,12 +169,15 @@ function SeedField() {
 }
 
 const SECTIONS: {
+  /** The section's id in a classroom link's `hide=` (as `knobs.<id>`). */
+  id: string;
   title: string;
   note?: string;
   fields: [ScenarioGroup, string][];
   extra?: "mtbf" | "seed";
 }[] = [
   {
+    id: "cluster",
     title: "Cluster",
     fields: [
       ["cluster", "gpus"],
@@ -183,6 +186,7 @@ const SECTIONS: {
     ],
   },
   {
+    id: "failures",
     title: "Failures",
     fields: [
       ["failures", "perHostDay"],
@@ -192,6 +196,7 @@ const SECTIONS: {
     extra: "mtbf",
   },
   {
+    id: "detection",
     title: "Detection",
     fields: [
       ["detection", "failStopSeconds"],
@@ -199,6 +204,7 @@ const SECTIONS: {
     ],
   },
   {
+    id: "sync",
     title: "Synchronous job",
     note: "Any failure stops everyone; work since the last checkpoint is lost.",
     fields: [
@@ -208,6 +214,7 @@ const SECTIONS: {
     ],
   },
   {
+    id: "ft",
     title: "FT-HSDP",
     note: "Only the failed replica restarts; the others keep training.",
     fields: [
@@ -220,6 +227,7 @@ const SECTIONS: {
     ],
   },
   {
+    id: "run",
     title: "Run",
     fields: [
       ["training", "days"],
@@ -235,13 +243,13 @@ export function KnobsPanel() {
   const { hosts, hostsPerReplica } = derived(scenario);
   return (
     <PendingContext.Provider value={pending}>
-      <section className="panel knobs" aria-label="Scenario knobs">
+      <section className="panel knobs" aria-label="Scenario knobs" data-control="knobs">
         <h2>Scenario</h2>
         <p className="muted knobs-summary">
           {hosts.toLocaleString("en-US")} hosts · {hostsPerReplica.toLocaleString("en-US")} hosts per replica
         </p>
         {SECTIONS.map((section) => (
-          <fieldset key={section.title}>
+          <fieldset key={section.id} data-control={`knobs.${section.id}`}>
             <legend>{section.title}</legend>
             {section.note ? <p className="muted knobs-note">{section.note}</p> : null}
             {section.fields.map(([g, f]) => (

@@ -2,10 +2,13 @@
  * The headline: ETTR of both policies on the same failures, the Monte Carlo band around them,
  * and the closed forms beside them as cross-checks.
  */
-import { derived } from "../../sim/scenario.ts";
+import { presetById } from "../../sim/presets.ts";
+import { derived, parseScenario } from "../../sim/scenario.ts";
 import type { MetricsSummary, PolicyMetrics, Summary } from "../../sim/types.ts";
-import { MC_SEEDS, useAppStore } from "../../state/store.ts";
+import { appStore, MC_SEEDS, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
+import { Term } from "../glossary/Term.tsx";
+import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 
 type PolicyKey = "synchronous" | "ftHsdp";
 
@@ -56,7 +59,9 @@ function PolicyCard({
         </span>
       </div>
       <dl className="metrics">
-        <dt>Mean over {seeds} seeds (p5 – p95)</dt>
+        <dt>
+          Mean over {seeds} seeds ({policy === "synchronous" ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
+        </dt>
         <dd data-testid={`ettr-mc-${policy}`}>
           {mc ? (
             <Band s={mc.ettr} format={(x) => pct(x)} />
@@ -143,6 +148,21 @@ function ClosedFormsCard() {
   );
 }
 
+/** Beside the paper's cluster: why its numbers are not the paper's 44 → 80 %, and the other arrivals in one click. */
+function HeadlineNote() {
+  const scenario = useAppStore((s) => s.scenario);
+  if (!isHeadlineCluster(scenario)) return null;
+  return (
+    <ArrivalsNote
+      arrivals={scenario.failures.arrivals}
+      onSwitch={(arrivals) => {
+        const preset = presetById(arrivals === "fixed" ? "headline-fixed" : "headline-poisson");
+        appStore.getState().setScenario(parseScenario({ ...preset?.scenario, seed: scenario.seed }));
+      }}
+    />
+  );
+}
+
 function GainLine() {
   const run = useAppStore((s) => s.run);
   const scenario = useAppStore((s) => s.scenario);
@@ -168,7 +188,9 @@ export function ResultsPanel() {
   return (
     <section className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
-        <h2>Effective training time</h2>
+        <h2>
+          Effective training time (<Term id="ettr" />)
+        </h2>
         {running ? <span className="muted">updating…</span> : null}
       </div>
       {runError ? (
@@ -178,6 +200,7 @@ export function ResultsPanel() {
         </p>
       ) : null}
       <GainLine />
+      <HeadlineNote />
       {/* Numbers that no longer match the knobs are dimmed and marked, never shown as current. */}
       <div
         className={runError ? "policy-cards stale" : "policy-cards"}

@@ -49,7 +49,7 @@ export function Explorer() {
 
   return (
     <div className="explorer">
-      <section className="panel" aria-labelledby="presets-h">
+      <section className="panel" aria-labelledby="presets-h" data-control="presets">
         <h2 id="presets-h">Presets: scenarios from published figures</h2>
         <Presets />
       </section>

@@ -33,7 +33,7 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
   const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
   return (
     <div>
-      <div className="sweep-controls">
+      <div className="sweep-controls" data-control="sweep">
         <label>
           Sweep axis
           <select

@@ -5,6 +5,10 @@
  * the lab).
  */
 import { type ReactNode, useId } from "react";
+import { controlId } from "../../state/hideFlags.ts";
+
+/** The view a row's class belongs to, for control ids derived from labels ("lab.devices"). */
+const VIEW_OF_CLASS: Record<string, string> = { knob: "cluster", "step-field": "step", field: "lab" };
 
 export interface FieldProps {
   label: string;
@@ -14,14 +18,20 @@ export interface FieldProps {
   className?: string | undefined;
   /** What is wrong with the value, in words naming the field and what is allowed. */
   error?: string | null | undefined;
+  /** The row's id in a classroom link's `hide=`; by default its test id, or its view and label. */
+  control?: string | undefined;
   children: (id: string, errorId: string | undefined) => ReactNode;
 }
 
-export function Field({ label, unit, help, className = "field", error, children }: FieldProps) {
+export function Field({ label, unit, help, className = "field", error, control, children }: FieldProps) {
   const id = useId();
   const errorId = error ? `${id}-err` : undefined;
   return (
-    <div className={className} title={help}>
+    <div
+      className={className}
+      title={help}
+      data-control={control ?? controlId(VIEW_OF_CLASS[className] ?? "field", label)}
+    >
       <label htmlFor={id}>
         {label}
         {unit ? <span className="muted"> ({unit})</span> : null}
@@ -62,7 +72,7 @@ export function SelectField({
   onChange: (raw: string) => void;
 }) {
   return (
-    <Field label={label} help={help} className={className}>
+    <Field label={label} help={help} className={className} control={testId}>
       {(id) => (
         <select
           id={id}

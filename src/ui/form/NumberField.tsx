@@ -83,7 +83,7 @@ export function NumberField({
   };
   const error = problems?.length ? problems.join(" ") : null;
   return (
-    <Field label={label} unit={unit} help={help} className={className} error={error}>
+    <Field label={label} unit={unit} help={help} className={className} error={error} control={testId}>
       {(id, errorId) => (
         <input
           id={id}

@@ -4,6 +4,7 @@
  */
 import { useEffect } from "react";
 import { labStore, useLabStore } from "../../state/labStore.ts";
+import { Term } from "../glossary/Term.tsx";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { AdapterBadge } from "./AdapterBadge.tsx";
 import { BusBwChart } from "./BusBwChart.tsx";
@@ -35,12 +36,12 @@ export function LabView() {
         <ShareBar opens="these lab settings; press Run to measure them on your own GPU" />
       </div>
       <p className="lab-teach">
-        FTAR splits the work the way this page does. The <strong>GPU moves and reduces the data</strong>:
-        here, WGSL kernels add and copy gradient chunks between simulated devices. The{" "}
-        <strong>CPU runs the control</strong>: who is in the ring, how long to wait for a step, what to do
-        when a device stops answering. Because the decision is made on the CPU, a dead GPU cannot take the
-        control plane down with it; the survivors re-form the ring and carry on with a slightly smaller
-        average.
+        <Term id="ftar" /> splits the work the way this page does. The{" "}
+        <strong>GPU moves and reduces the data</strong>: here, WGSL kernels add and copy gradient chunks
+        between simulated devices. The <strong>CPU runs the control</strong>: who is in the ring, how long to
+        wait for a step, what to do when a device stops answering. Because the decision is made on the CPU, a
+        dead GPU cannot take the control plane down with it; the survivors re-form the ring and carry on with
+        a slightly smaller average.
         {adapter?.kind === "cpu" && " No WebGPU here, so the same schedules run on typed arrays instead."}
         {adapter?.kind === "software" &&
           " This adapter is software (the GPU is emulated on the CPU), so bandwidths are CPU-sized."}
@@ -57,9 +58,10 @@ export function LabView() {
         <h2 id="run-title">Run a collective</h2>
         <p className="lab-note">
           Each run draws fresh random inputs, fills every output with NaN first, then compares each output
-          element with a float64 sum within (k+1)·2⁻²³·Σ|xᵢ|. algbw = size ÷ time; busbw = algbw × 2(n−1)/n
-          for all-reduce and × (n−1)/n for reduce-scatter and all-gather (nccl-tests). Efficiency = bytes the
-          algorithm must read and write ÷ time ÷ the streaming-kernel ceiling.
+          element with a float64 sum within (k+1)·2⁻²³·Σ|xᵢ|. <Term id="busbw">algbw</Term> = size ÷ time;
+          busbw = algbw × 2(n−1)/n for all-reduce and × (n−1)/n for reduce-scatter and all-gather
+          (nccl-tests). Efficiency = bytes the algorithm must read and write ÷ time ÷ the streaming-kernel
+          ceiling.
         </p>
         <RunPanel />
         <CeilingsLine ceilings={ceilings} />

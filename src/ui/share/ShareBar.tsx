@@ -22,7 +22,7 @@ export function ShareBar({ opens, children }: { opens: string; children?: ReactN
     }
   };
   return (
-    <div className="share-bar">
+    <div className="share-bar" data-control="share">
       <button type="button" className="primary" onClick={copy} data-testid="copy-link">
         Copy link
       </button>

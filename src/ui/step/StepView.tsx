@@ -10,6 +10,7 @@ import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
 import { pct } from "../format.ts";
+import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { StepControls } from "./StepControls.tsx";
@@ -192,11 +193,13 @@ export function StepView() {
           <div>
             <h2>One training step, bucket by bucket</h2>
             <p>
-              Backward produces gradients from the last layer to the first. DDP packs them into buckets (in
-              the order they became ready, the first capped at 1 MiB) and all-reduces each bucket as soon as
-              it is full, while backward goes on with earlier layers: only communication still running when
-              backward ends (<em>exposed</em>) lengthens the step. Small buckets start early but pay the
-              latency α many times; big ones move bytes well, but the last one waits for most of backward.
+              Backward produces gradients from the last layer to the first. <Term id="ddp" /> packs them into
+              buckets (in the order they became ready, the first capped at 1 MiB) and all-reduces each bucket
+              as soon as it is full, while backward goes on with earlier layers: only communication still
+              running when backward ends (<em>exposed</em>) lengthens the step. Small buckets start early but
+              pay the latency α many times; big ones move bytes well, but the last one waits for most of
+              backward (<Term id="alphaBeta">α–β costs</Term>; with <Term id="hsdp" />, inside and across
+              replicas; <Term id="busbw">algbw and busbw</Term> per bucket below).
             </p>
           </div>
           <div className="view-actions">

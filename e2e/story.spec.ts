@@ -1,0 +1,256 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { runScenario } from "../src/sim/engine.ts";
+import { presetById } from "../src/sim/presets.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
+import { CHAPTER_IDS } from "../src/state/storyChapters.ts";
+import { GLOSSARY } from "../src/ui/glossary/glossary.ts";
+
+const N = CHAPTER_IDS.length;
+const chapter = (page: Page) => page.getByTestId("story-chapter");
+
+/** The chapter's figure has its numbers (the worker answered). */
+async function loaded(page: Page) {
+  await expect(chapter(page)).toBeVisible();
+  await expect(chapter(page).getByText("Computing…")).toHaveCount(0, { timeout: 30_000 });
+}
+
+/** What a chapter says, less the parts that move with the wall clock (an animation, a GPU's timings). */
+async function stableText(page: Page): Promise<string> {
+  return chapter(page).evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    for (const v of copy.querySelectorAll("[data-volatile]")) v.remove();
+    return copy.textContent ?? "";
+  });
+}
+
+test("a bare address opens the story; the Cluster view's own address names it", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("tab", { name: "Story" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByTestId("story-progress")).toHaveText(`chapter 1 of ${N}`);
+  await page.getByRole("tab", { name: /Cluster/ }).click();
+  await expect(page).toHaveURL(/[#&]v=cluster/);
+  await page.reload();
+  await expect(page.getByRole("tab", { name: /Cluster/ })).toHaveAttribute("aria-selected", "true");
+});
+
+test("presenter mode: the whole story by keyboard, large type, knobs hidden, a step counter", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto("/");
+  await loaded(page);
+  await page.keyboard.press("p");
+  await expect(page.locator("html")).toHaveClass(/presenting/);
+  await expect(page.getByRole("tab", { name: "Story" })).toBeHidden();
+  const seen: string[] = [];
+  const steps: string[] = [];
+  for (let press = 0; press < 60; press++) {
+    await loaded(page);
+    const id = (await chapter(page).getAttribute("data-chapter")) ?? "";
+    if (seen.at(-1) !== id) {
+      seen.push(id);
+      await expect(page.getByTestId("story-progress")).toContainText(`chapter ${seen.length} of ${N}`);
+      const size = await chapter(page)
+        .locator(".story-prose p")
+        .first()
+        .evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
+      expect(size, `body text on ${id}`).toBeGreaterThanOrEqual(20);
+      for (const knob of await chapter(page).locator("[data-control]").all()) await expect(knob).toBeHidden();
+    }
+    const step = page.getByTestId("story-step");
+    if (await step.count()) steps.push(`${id}: ${await step.textContent()}`);
+    if (seen.length === N) break;
+    // Space and → both step forward; alternate so both are walked.
+    await page.keyboard.press(press % 2 === 0 ? "ArrowRight" : " ");
+  }
+  expect(seen).toEqual([...CHAPTER_IDS]);
+  // The replay chapter's phases were stepped through one by one before the page turned.
+  const replay = steps.filter((s) => s.startsWith("lose-a-replica"));
+  expect(replay.map((s) => s.replace(/^.*step (\d+) of (\d+).*$/, "$1/$2"))).toEqual([
+    "1/6",
+    "2/6",
+    "3/6",
+    "4/6",
+    "5/6",
+    "6/6",
+  ]);
+  // ← walks back, and the replay steps back through its phases.
+  for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");
+  await expect(page.getByTestId("story-progress")).toContainText(`chapter ${N - 3} of ${N}`);
+  await page.keyboard.press("Escape");
+  await expect(page.locator("html")).not.toHaveClass(/presenting/);
+});
+
+test("every chapter's link opens the same chapter with the same numbers in a fresh context", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  await page.goto("/");
+  for (const [i, id] of CHAPTER_IDS.entries()) {
+    await page.getByRole("navigation", { name: "Chapters" }).getByRole("link").nth(i).click();
+    await expect(chapter(page)).toHaveAttribute("data-chapter", id);
+    await loaded(page);
+    const text = await stableText(page);
+    const href = (await page.getByTestId("chapter-link").getAttribute("href")) ?? "";
+    expect(href).toContain(`ch=${id}`);
+    if (i > 0) await expect(page).toHaveURL(new RegExp(`[#&]ch=${id}`));
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await other.goto(href);
+    await expect(chapter(other)).toHaveAttribute("data-chapter", id);
+    await loaded(other);
+    expect(await stableText(other), id).toBe(text);
+    await fresh.close();
+  }
+});
+
+/** The engine's synchronous and FT-HSDP ETTR for the paper's headline cluster with fixed arrivals, as the page prints them. */
+function headlineFixed(): { sync: string; ft: string } {
+  const run = runScenario(parseScenario(presetById("headline-fixed")?.scenario));
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  return { sync: pct(run.synchronous.ettr), ft: pct(run.ftHsdp.ettr) };
+}
+
+test("the headline chapters show the paper's arithmetic and the random arrivals, computed on arrival", async ({
+  page,
+}) => {
+  const fixed = headlineFixed();
+  // The paper's 8/18 = 44 % and 80 %, as this engine computes them (the horizon's last partial period aside).
+  expect(Number.parseFloat(fixed.sync)).toBeCloseTo(44.4, 0);
+  expect(Number.parseFloat(fixed.ft)).toBeCloseTo(80.1, 0);
+  await page.goto("/#v=story&ch=sync-collapses");
+  await loaded(page);
+  await expect(page.getByTestId("collapse-fixed")).toHaveText(fixed.sync);
+  const random = Number.parseFloat((await page.getByTestId("collapse-random").textContent()) ?? "");
+  expect(random).toBeGreaterThan(54);
+  expect(random).toBeLessThan(60);
+  await page.keyboard.press("ArrowRight");
+  await loaded(page);
+  await expect(page.getByTestId("lose-sync")).toHaveText(fixed.sync);
+  await expect(page.getByTestId("lose-ft")).toHaveText(fixed.ft);
+  await page.getByTestId("replay-next").click();
+  await expect(page.getByTestId("replay-text")).toContainText("Detect (60 s)");
+});
+
+test("predict, then look: the answer appears only after the guess", async ({ page }) => {
+  await page.goto("/#v=story&ch=predict");
+  await loaded(page);
+  const q = page.getByTestId("question-watchdog");
+  await expect(page.getByTestId("answer-watchdog")).toHaveCount(0);
+  await q.getByRole("slider").fill("70");
+  await page.getByTestId("reveal-watchdog").click();
+  await expect(page.getByTestId("answer-watchdog")).toContainText(/FT-HSDP: \d+\.\d%/);
+  await expect(q.getByRole("slider")).toBeDisabled();
+});
+
+test("the last chapter opens the Cluster view on its scenario", async ({ page }) => {
+  await page.goto("/#v=story&ch=your-cluster");
+  await loaded(page);
+  await page.getByTestId("open-cluster").click();
+  await expect(page.getByRole("tab", { name: /Cluster/ })).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/[#&]v=cluster/);
+  await expect(page.getByTestId("arrivals-note")).toContainText("at random");
+  // The other arrivals, one click away: the paper's arithmetic.
+  await page.getByRole("button", { name: "Show the paper's fixed arrivals" }).click();
+  await expect(page.getByTestId("ettr-synchronous")).toHaveText(headlineFixed().sync);
+  await expect(page.getByTestId("arrivals-note")).toContainText("fixed arrivals");
+});
+
+test("axe finds no serious or critical violation on any chapter", async ({ page }) => {
+  test.setTimeout(240_000);
+  // The first chapter's animation paused, so axe reads a still page.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.goto("/");
+  for (const id of CHAPTER_IDS) {
+    await page.goto(`/#v=story&ch=${id}`);
+    await page.reload();
+    await loaded(page);
+    const results = await new AxeBuilder({ page }).include(".story").analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${id} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+});
+
+test("a classroom link hides exactly the controls it names", async ({ page }) => {
+  const hide = ["cluster.replicas", "failures.arrivals", "knobs.detection", "presets"];
+  await page.goto(`/#v=cluster&hide=${hide.join(",")}`);
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  // Each control with the ids of it and the controls it sits in.
+  const controls = await page.locator("[data-control]").evaluateAll((els) =>
+    els.map((e) => {
+      const chain: string[] = [];
+      for (let a: Element | null = e; a; a = a.parentElement?.closest("[data-control]") ?? null)
+        chain.push(a.getAttribute("data-control") ?? "");
+      return chain;
+    }),
+  );
+  for (const id of hide) expect(controls.map((c) => c[0])).toContain(id);
+  for (const [id, ...inside] of controls) {
+    const el = page.locator(`[data-control="${id}"]`);
+    if (hide.includes(id ?? "") || inside.some((a) => hide.includes(a))) await expect(el, id).toBeHidden();
+    else await expect(el, id).toBeVisible();
+  }
+  // The knob under discussion still works, and the flags stay in the link.
+  await page.getByLabel("GPUs", { exact: true }).fill("49152");
+  await expect(page).toHaveURL(/hide=cluster\.replicas,failures\.arrivals,knobs\.detection,presets/);
+});
+
+async function termsOpenByKeyboard(page: Page, view: string) {
+  const terms = page.locator("main button.term");
+  const count = await terms.count();
+  expect(count, `glossary terms on ${view}`).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) {
+    const term = terms.nth(i);
+    const id = (await term.getAttribute("data-term")) as keyof typeof GLOSSARY;
+    await term.focus();
+    await page.keyboard.press("Enter");
+    const panel = page.getByTestId("glossary-definition");
+    await expect(panel, `${view}: ${id}`).toBeVisible();
+    await expect(panel.getByRole("heading")).toHaveText(GLOSSARY[id].term);
+    await expect(panel).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(panel).toBeHidden();
+    await expect(term).toBeFocused();
+  }
+}
+
+test("every glossary term on every view opens its definition by keyboard", async ({ page }) => {
+  test.setTimeout(240_000);
+  for (const id of CHAPTER_IDS) {
+    await page.goto(`/#v=story&ch=${id}`);
+    await page.reload();
+    await loaded(page);
+    if ((await page.locator("main button.term").count()) > 0) await termsOpenByKeyboard(page, id);
+  }
+  await page.goto("/#v=cluster");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  await termsOpenByKeyboard(page, "cluster");
+  await page.getByRole("tab", { name: /One step/ }).click();
+  await expect(page.getByTestId("bucket-count")).toBeVisible();
+  await termsOpenByKeyboard(page, "step");
+  await page.getByRole("tab", { name: /WebGPU/ }).click();
+  await expect(page.getByRole("heading", { name: "WebGPU all-reduce lab" })).toBeVisible();
+  await termsOpenByKeyboard(page, "lab");
+});
+
+for (const [w, h] of [
+  [1280, 720],
+  [390, 844],
+] as const) {
+  test(`screenshots of every chapter at ${w}×${h}`, async ({ page }, info) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: w, height: h });
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    for (const [i, id] of CHAPTER_IDS.entries()) {
+      await page.goto(`/#v=story&ch=${id}`);
+      await page.reload();
+      await loaded(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), id).toBe(
+        true,
+      );
+      await page.screenshot({ path: info.outputPath(`${i + 1}-${id}-${w}x${h}.png`), fullPage: true });
+    }
+  });
+}

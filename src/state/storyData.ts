@@ -1,0 +1,55 @@
+/**
+ * What the story's figures compute, asked of the story's own simulation worker (the UI never
+ * simulates). Requests run one at a time, in the order asked, and each answer is kept: going back
+ * to a chapter shows its figure at once, and the same scenario always gives the same numbers.
+ */
+import { proxy, type Remote } from "comlink";
+import { parseScenario, type ScenarioInput } from "../sim/scenario.ts";
+import type { MonteCarloResult, RunResult } from "../sim/types.ts";
+import type { SimWorkerApi } from "../worker/sim.worker.ts";
+import { spawnSimWorker } from "./simClient.ts";
+import { type Supervised, supervise } from "./workerSupervisor.ts";
+
+/**
+ * The story's own worker: its Monte Carlo requests never supersede the app's (a worker runs one
+ * Monte Carlo at a time), and the app's never hold up a chapter's figure.
+ */
+let worker: Supervised<SimWorkerApi> | null = null;
+let queue: Promise<unknown> = Promise.resolve();
+const cache = new Map<string, Promise<unknown>>();
+
+function storyWorker(): Supervised<SimWorkerApi> {
+  worker ??= supervise<SimWorkerApi>(() => spawnSimWorker("story"));
+  return worker;
+}
+
+function enqueue<T>(
+  key: string,
+  task: (w: Remote<SimWorkerApi>, alive: () => void) => Promise<T>,
+): Promise<T> {
+  const hit = cache.get(key);
+  if (hit) return hit as Promise<T>;
+  const p = queue.then(() => storyWorker().call(task));
+  // A failed request is forgotten, so that coming back to the chapter asks again.
+  p.catch(() => cache.delete(key));
+  queue = p.catch(() => undefined);
+  cache.set(key, p);
+  return p;
+}
+
+/** One run at the scenario's seed; with `record`, the trace the figures draw. */
+export function storyRun(input: ScenarioInput, record: boolean): Promise<RunResult> {
+  const scenario = parseScenario(input);
+  return enqueue(`run:${record}:${JSON.stringify(scenario)}`, (w) => w.clusterRun(scenario, record));
+}
+
+/** Monte Carlo over `seeds` seeds from the scenario's seed. */
+export function storyMonteCarlo(input: ScenarioInput, seeds: number): Promise<MonteCarloResult> {
+  const scenario = parseScenario(input);
+  return enqueue(`mc:${seeds}:${JSON.stringify(scenario)}`, async (w, alive) => {
+    const mc = await w.clusterMonteCarlo(scenario, seeds, proxy(alive));
+    // Only this module uses this worker and it asks one thing at a time: nothing supersedes it.
+    if (!mc) throw new Error("the story's Monte Carlo was cancelled");
+    return mc;
+  });
+}

@@ -1,0 +1,273 @@
+/**
+ * Chapter 3: FT-HSDP takes one replica offline instead of the job. The first failure of the
+ * paper's fixed-arrival run is replayed phase by phase from the engine's trace (detect · restart ·
+ * catch-up · rejoin), beside the synchronous job's recovery, with a waterfall of their seconds.
+ */
+import { useCallback, useState } from "react";
+import { presetById } from "../../../sim/presets.ts";
+import { FtPhase, type RunResult, SyncState } from "../../../sim/types.ts";
+import { storyRun } from "../../../state/storyData.ts";
+import { duration, pct } from "../../format.ts";
+import { Term } from "../../glossary/Term.tsx";
+import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
+import { useChapterSteps } from "../presenter.ts";
+import { usePromise } from "../usePromise.ts";
+
+const HEADLINE_FIXED = presetById("headline-fixed")?.scenario ?? { failures: { arrivals: "fixed" } };
+
+interface Phase {
+  key: "detect" | "restart" | "catchUp" | "rejoin";
+  label: string;
+  start: number;
+  end: number;
+  /** What the other replicas do meanwhile. */
+  others: string;
+}
+
+interface Replay {
+  t0: number;
+  replica: number;
+  replicas: number;
+  phases: Phase[];
+  syncEnd: number;
+}
+
+const PHASE_INFO: Record<Phase["key"], { id: number; label: string; others: string }> = {
+  detect: { id: FtPhase.detect, label: "Detect", others: "wait inside FTAR: a global stall" },
+  restart: { id: FtPhase.restart, label: "Restart", others: "train on without it" },
+  catchUp: { id: FtPhase.catchUp, label: "Catch-up", others: "train on (non-blocking)" },
+  rejoin: { id: FtPhase.rejoin, label: "Rejoin", others: "wait while the ring re-forms: a global stall" },
+};
+
+/** The first failure's phases, read from the trace (a phase of 0 s is absent there: shown as 0 s). */
+function replayOf(run: RunResult): Replay | null {
+  const tr = run.trace;
+  if (!tr || tr.failures.time.length === 0) return null;
+  const t0 = tr.failures.time[0] ?? 0;
+  const replica = tr.failures.replica[0] ?? 0;
+  const phases: Phase[] = [];
+  let cursor = t0;
+  for (const key of ["detect", "restart", "catchUp", "rejoin"] as const) {
+    const info = PHASE_INFO[key];
+    let row = -1;
+    for (let i = 0; i < tr.ft.phase.length; i++) {
+      if (tr.ft.replica[i] === replica && tr.ft.phase[i] === info.id && (tr.ft.start[i] ?? 0) >= t0) {
+        row = i;
+        break;
+      }
+    }
+    const start = row >= 0 ? (tr.ft.start[row] ?? cursor) : cursor;
+    const end = row >= 0 ? (tr.ft.end[row] ?? cursor) : cursor;
+    phases.push({ key, label: info.label, others: info.others, start, end });
+    cursor = end;
+  }
+  let syncEnd = t0;
+  for (let i = 0; i < tr.sync.state.length; i++) {
+    if (tr.sync.state[i] === SyncState.recovering && (tr.sync.start[i] ?? 0) >= t0) {
+      syncEnd = tr.sync.end[i] ?? t0;
+      break;
+    }
+  }
+  return { t0, replica, replicas: run.scenario.cluster.replicas, phases, syncEnd };
+}
+
+const W = 720;
+const LANE = 16;
+
+function Lanes({ r, step }: { r: Replay; step: number }) {
+  const from = r.t0 - 120;
+  const to = Math.max(r.syncEnd, r.phases[3]?.end ?? r.t0) + 120;
+  const x = (t: number) => ((t - from) / (to - from)) * W;
+  // Steps: 0 before the failure, 1–4 each phase, 5 after.
+  const cursor = step === 0 ? r.t0 : step >= 5 ? to : (r.phases[step - 1]?.end ?? r.t0);
+  const top = 22;
+  const height = top + (r.replicas + 2) * LANE + 20;
+  const stall = (p: Phase) => p.key === "detect" || p.key === "rejoin";
+  return (
+    <svg
+      viewBox={`0 0 ${W} ${height}`}
+      className="story-lanes"
+      role="img"
+      aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step} of 5.`}
+    >
+      <text x={0} y={12} className="lane-label">
+        Synchronous job
+      </text>
+      <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
+      <rect
+        x={x(r.t0)}
+        y={top - 6}
+        width={Math.max(0, x(Math.min(cursor, r.syncEnd)) - x(r.t0))}
+        height={LANE - 4}
+        className="st-recovering"
+      />
+      <text x={0} y={top + LANE + 14} className="lane-label">
+        FT-HSDP: {r.replicas} replicas
+      </text>
+      {Array.from({ length: r.replicas }, (_, k) => {
+        const y = top + (k + 2) * LANE;
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: replicas are identified by their index
+          <g key={k}>
+            <rect x={0} y={y} width={W} height={LANE - 4} className="st-training" />
+            {r.phases.map((p) => {
+              const shown = Math.min(cursor, p.end);
+              if (shown <= p.start) return null;
+              const mine = k === r.replica;
+              if (!mine && !stall(p)) return null;
+              return (
+                <rect
+                  key={p.key}
+                  x={x(p.start)}
+                  y={y}
+                  width={x(shown) - x(p.start)}
+                  height={LANE - 4}
+                  className={
+                    mine
+                      ? `st-${p.key === "catchUp" ? "catchup" : p.key === "restart" ? "down" : p.key}`
+                      : "st-stalled"
+                  }
+                />
+              );
+            })}
+          </g>
+        );
+      })}
+      <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
+      <text x={x(r.t0)} y={height - 4} className="lane-label" textAnchor="middle">
+        failure
+      </text>
+    </svg>
+  );
+}
+
+function Waterfall({ r }: { r: Replay }) {
+  const sync = r.syncEnd - r.t0;
+  const [detect, restart, catchUp, rejoin] = r.phases.map((p) => p.end - p.start);
+  const scale = (s: number) => `${(100 * s) / Math.max(sync, 1)}%`;
+  const rows = [
+    {
+      name: "Synchronous: stopped",
+      parts: [{ s: sync, cls: "st-recovering", text: `detect + restart ${duration(sync)}` }],
+    },
+    {
+      name: "FT-HSDP: everyone stalled",
+      parts: [
+        { s: detect ?? 0, cls: "st-stalled", text: `detect ${duration(detect ?? 0)}` },
+        { s: rejoin ?? 0, cls: "st-rejoin", text: `rejoin ${duration(rejoin ?? 0)}` },
+      ],
+    },
+    {
+      name: `FT-HSDP: ${r.replicas - 1} of ${r.replicas} train`,
+      parts: [
+        { s: restart ?? 0, cls: "st-down", text: `restart ${duration(restart ?? 0)}` },
+        { s: catchUp ?? 0, cls: "st-catchup", text: `catch-up ${duration(catchUp ?? 0)}` },
+      ],
+    },
+  ];
+  return (
+    <table className="story-waterfall" data-testid="waterfall">
+      <caption className="visually-hidden">Seconds of the first failure under each policy</caption>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.name}>
+            <th scope="row">{row.name}</th>
+            <td>
+              <div className="wf-bar">
+                {row.parts.map((p) => (
+                  <span
+                    key={p.text}
+                    className={`wf-part ${p.cls}`}
+                    style={{ width: scale(p.s) }}
+                    title={p.text}
+                  />
+                ))}
+              </div>
+              <span className="muted">{row.parts.map((p) => p.text).join(" · ")}</span>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const STEP_TEXT = [
+  "All replicas train. A host in one of them is about to fail.",
+  "Detect: the dead replica stops answering. The others wait inside FTAR until it is declared dead and the quorum shrinks. The synchronous job has stopped too.",
+  "Restart: only the failed replica restarts. The others train on, each step averaging the gradients of the survivors.",
+  "Catch-up: the restarted replica fetches weights and optimizer state from a healthy peer while the others keep training (0 s in the paper's arithmetic).",
+  "Rejoin: it joins the next step with a zero gradient; a short global stall while the ring re-forms.",
+  "Back to full strength. The synchronous job, meanwhile, was stopped the whole time.",
+];
+
+function ReplayFigure({ run }: { run: RunResult }) {
+  const r = replayOf(run);
+  const [step, setStep] = useState(0);
+  const go = useCallback((i: number) => setStep(i), []);
+  useChapterSteps(step, STEP_TEXT.length, go);
+  if (!r) return <p className="muted">This run had no failure.</p>;
+  const phase = step >= 1 && step <= 4 ? r.phases[step - 1] : null;
+  return (
+    <>
+      <div className="story-replay-controls">
+        <button type="button" onClick={() => setStep((s) => Math.max(0, s - 1))} disabled={step === 0}>
+          ◀ Back
+        </button>
+        <button
+          type="button"
+          onClick={() => setStep((s) => Math.min(STEP_TEXT.length - 1, s + 1))}
+          disabled={step === STEP_TEXT.length - 1}
+          data-testid="replay-next"
+        >
+          Next phase ▶
+        </button>
+        <span className="muted">
+          phase {step} of {STEP_TEXT.length - 1}
+        </span>
+      </div>
+      <p className="story-step-text" aria-live="polite" data-testid="replay-text">
+        {phase ? (
+          <strong>
+            {phase.label} ({duration(phase.end - phase.start)}):{" "}
+          </strong>
+        ) : null}
+        {STEP_TEXT[step]}
+      </p>
+      <Lanes r={r} step={step} />
+      <Waterfall r={r} />
+    </>
+  );
+}
+
+export function LoseReplicaChapter() {
+  const loaded = usePromise("lose-a-replica", () => storyRun(HEADLINE_FIXED, true));
+  return (
+    <>
+      <Prose>
+        <p>
+          FT-HSDP splits the GPUs into <Term id="replica">replicas</Term>: 12 copies of the model, each
+          sharded over its own 1,024 hosts (
+          <Term id="hsdp" />
+          ). Replicas average their gradients through a fault-tolerant all-reduce (<Term id="ftar" />
+          ). When a host fails, only its replica restarts; the others shrink the <Term id="quorum" /> and keep
+          training, and the restarted replica does a <Term id="catchUp" /> from a peer. Step through the first
+          failure of the paper's arithmetic below: the stall per failure drops from 10 to 3 minutes.
+        </p>
+        <WhenLoaded loaded={loaded}>
+          {(run) => (
+            <p data-testid="lose-numbers">
+              Over 30 days with a failure every 18 minutes:{" "}
+              <strong data-testid="lose-sync">{pct(run.synchronous.ettr)}</strong> synchronous,{" "}
+              <strong data-testid="lose-ft">{pct(run.ftHsdp.ettr)}</strong> FT-HSDP (the paper: 44 % → 80 %).
+            </p>
+          )}
+        </WhenLoaded>
+      </Prose>
+      <Figure label="One failure, phase by phase">
+        <WhenLoaded loaded={loaded}>{(run) => <ReplayFigure run={run} />}</WhenLoaded>
+      </Figure>
+      <Sources items={[SRC.ftHsdp, SRC.ftHsdpReported, SRC.torchft]} />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+/** Chapter 8: hand the reader the explorer, opened on the story's scenario. */
+import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario.ts";
+import { appStore } from "../../../state/store.ts";
+import { storyRun } from "../../../state/storyData.ts";
+import { pct } from "../../format.ts";
+import { Term } from "../../glossary/Term.tsx";
+import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
+import { usePromise } from "../usePromise.ts";
+
+/** The story's scenario: the paper's cluster and recovery times, with random arrivals (the explorer's default). */
+export const YOUR_CLUSTER_SCENARIO: ScenarioInput = { name: DEFAULT_SCENARIO.name };
+
+function openCluster(input: ScenarioInput): void {
+  const { setScenario, setTab } = appStore.getState();
+  setScenario(parseScenario(input));
+  setTab("cluster");
+}
+
+export function YourClusterChapter() {
+  const loaded = usePromise("your-cluster", () => storyRun(YOUR_CLUSTER_SCENARIO, false));
+  return (
+    <>
+      <Prose>
+        <p>
+          Now it is your cluster. The Cluster view runs both policies on the same failures for a month, with
+          every knob in reach: size, failure rate, how failures are detected, what each recovery costs, how
+          many <Term id="replica">replicas</Term>. It shows the <Term id="ettr" /> of one run, the mean and{" "}
+          <Term id="p5p95" /> band over 200 seeds, the timelines, the failure log and what-if sweeps. Its
+          address is always a link to exactly what is on screen.
+        </p>
+      </Prose>
+      <Figure label="The story's scenario">
+        <WhenLoaded loaded={loaded}>
+          {(run) => (
+            <div className="story-open">
+              <p>
+                The paper's cluster, failures at random: <strong>{pct(run.synchronous.ettr)}</strong>{" "}
+                synchronous, <strong>{pct(run.ftHsdp.ettr)}</strong> FT-HSDP (seed {run.scenario.seed}).
+              </p>
+              <button
+                type="button"
+                className="primary story-cta"
+                data-testid="open-cluster"
+                onClick={() => openCluster(YOUR_CLUSTER_SCENARIO)}
+              >
+                Open the Cluster view on this scenario
+              </button>
+            </div>
+          )}
+        </WhenLoaded>
+      </Figure>
+      <Sources items={[SRC.ftHsdp, SRC.ftHsdpReported]} />
+    </>
+  );
+}
