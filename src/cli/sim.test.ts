@@ -55,7 +55,7 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
   it("a share link and the scenario file it came from give the same output, byte for byte", () => {
     const link = sim(smallFile, "--link");
     expect(link.code).toBe(0);
-    expect(link.stdout.startsWith(`${APP_URL}#s=`)).toBe(true);
+    expect(link.stdout.startsWith(`${APP_URL}#s=2.`)).toBe(true);
     const fromLink = sim(link.stdout.trim(), "--seeds", "3", "--json");
     const fromFile = sim(smallFile, "--seeds", "3", "--json");
     expect(fromLink.code).toBe(0);
