@@ -12,55 +12,20 @@
  * BENCH_QUICK=1: a smoke run (small sizes only). BENCH_TARGET=1: only the cases the issue sets
  * targets for (shared mode, 8 devices, 64 MiB per device).
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { join } from "node:path";
 import { chromium } from "@playwright/test";
 import type { BenchPlan, BenchReport } from "../src/gpu/lab.ts";
+import { buildIfNeeded, CHROMIUM, portAnswers, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4394);
 const DIST = "dist-gpubench";
 const QUICK = process.env.BENCH_QUICK === "1";
 const TARGET = process.env.BENCH_TARGET === "1";
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => !!p && existsSync(p),
-);
 const KiB = 1024;
 const MiB = 1024 * KiB;
 const SIZES = [4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144].map((k) => k * KiB);
-
-function newestMtime(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-function buildIfNeeded(): void {
-  const index = join(DIST, "index.html");
-  if (
-    existsSync(index) &&
-    statSync(index).mtimeMs > Math.max(newestMtime("src"), statSync("index.html").mtimeMs)
-  )
-    return;
-  console.log(`building into ${DIST}/ …`);
-  execFileSync("npx", ["vite", "build", "--outDir", DIST, "--logLevel", "warn"], { stdio: "inherit" });
-}
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the preview server at ${url} did not start`);
-}
 
 function planFor(kind: string): BenchPlan {
   if (TARGET) {
@@ -91,17 +56,8 @@ function planFor(kind: string): BenchPlan {
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
-async function portAnswers(url: string): Promise<boolean> {
-  try {
-    await fetch(url);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main() {
-  buildIfNeeded();
+  buildIfNeeded(DIST);
   // Someone else's server on our port would be benchmarked instead of this build: refuse.
   if (await portAnswers(`http://localhost:${PORT}/`))
     throw new Error(`port ${PORT} is taken: set BENCH_PORT`);

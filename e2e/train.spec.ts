@@ -51,6 +51,22 @@ test("software adapter: R = 4, 200 steps, a failure and a catch-up, all checks h
   expect(new URL(page.url()).hash).toContain("t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30");
 });
 
+test("separate mode: a GPUDevice per replica, the catch-up copies across devices through the host", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await openTrain(page, "#v=train&t=h32.r3.n60.lr0.3.k10.s3.pl.f2@20+10");
+  await page.getByLabel("Mode").selectOption("separate");
+  await page.getByTestId("train-start").click();
+  await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 100_000 });
+  await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 1/1");
+  await expect(page.getByTestId("check-identical")).toContainText(
+    "rollbacks identical to the checkpoint 1/1",
+  );
+  await expect(page.getByTestId("check-identical")).toContainText("0 mismatches");
+  await expect(page.getByTestId("check-reference")).toContainText("✓");
+});
+
 test("CPU fallback (no navigator.gpu): same run, same checks, and the page says so", async ({ page }) => {
   test.setTimeout(180_000);
   await page.addInitScript(() => {

@@ -25,7 +25,7 @@ export interface TrainConfig {
 }
 
 export const DEFAULT_TRAIN: TrainConfig = {
-  hidden: 64,
+  hidden: 128,
   replicas: 4,
   steps: 200,
   lr: 0.3,

@@ -14,20 +14,31 @@ import { type RunSnapshot, type RunSpec, TrainRun } from "./run.ts";
 const U = 2 ** -24;
 /** The reference comparison of the loss covers the first this many steps. */
 export const LOSS_STEPS = 50;
-/** With no failures, the held-out loss must fall to this (0.8·ln 5; chance is ln 5 ≈ 1.61) … */
-export const TARGET_LOSS = 1.3;
+/** With no failures, the held-out loss must fall to this (chance is ln 5 ≈ 1.61) … */
+export const TARGET_LOSS = 1.1;
 /** … within this many steps. */
 export const TARGET_STEPS = 150;
+
+/**
+ * A float32 rounding can leave a pre-activation within rounding distance of 0 on the other side of
+ * its ReLU's kink than float64 does. That one point then adds to (or drops from) one unit's
+ * gradient for a step, and momentum carries the change on: a jump far above the rounding drift.
+ * Measured (float32 CPU trainer against the reference, h32–h128, R = 4, seeds 1–3, 100–200
+ * steps): 4·10⁻³ of the largest weight once in about twenty runs; otherwise ≤ 3·10⁻⁶.
+ * A wrong gradient average, lr or momentum moves the weights by tenths of the largest one.
+ */
+export const KINK_ALLOWANCE = 1e-2;
 
 /**
  * Tolerances from float32 rounding. One step's every stored value is a sum of at most
  * hidden + batch products, each off by at most (hidden + batch)·u relative (Higham §3.1); while
  * training is stable such errors add up step after step rather than grow, so after n steps we allow
- * n·(hidden + batch)·u: relative to the loss, and relative to the largest weight at the end.
+ * n·(hidden + batch)·u relative to the loss (first LOSS_STEPS steps), and that plus KINK_ALLOWANCE
+ * relative to the largest weight at the end.
  */
 export function tolerances(cfg: TrainConfig): { loss: number; weights: number } {
   const perStep = (cfg.hidden + BATCH_PER_REPLICA) * U;
-  return { loss: Math.min(LOSS_STEPS, cfg.steps) * perStep, weights: cfg.steps * perStep };
+  return { loss: Math.min(LOSS_STEPS, cfg.steps) * perStep, weights: cfg.steps * perStep + KINK_ALLOWANCE };
 }
 
 export interface TrainVerdict {

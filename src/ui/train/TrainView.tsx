@@ -90,7 +90,13 @@ export function TrainView() {
               Kill replica {r}
             </button>
           ))}
-          <output aria-live="polite" className="lab-progress" data-testid="train-progress">
+          <output
+            aria-live="polite"
+            className="lab-progress"
+            data-testid="train-progress"
+            data-steps-per-second={progress?.stepsPerSecond}
+            data-all-reduce-share={progress?.allReduceShare}
+          >
             {progress &&
               `${progress.finished ? (progress.stopped ? "Stopped" : "Done") : "Training"}: step ${slowest} / ${config.steps} · ${progress.stepsPerSecond.toFixed(1)} steps/s · all-reduce ${(progress.allReduceShare * 100).toFixed(0)} % of a step`}
           </output>
