@@ -49,17 +49,3 @@ export function touchesDead(
 ): boolean {
   return dead.has(op.dst) || (op.sources ?? []).some((s) => dead.has(s.rank));
 }
-
-/** Where a GPU executor keeps a device's buffers, for work that runs beside the collective. */
-export interface Resident {
-  device: GPUDevice;
-  /** The collective's input: what a rank contributes. */
-  in: GPUBuffer;
-  /** The collective's result. */
-  out: GPUBuffer;
-}
-
-/** A GPU executor whose buffers other kernels may read and write (the live training does). */
-export interface GpuExecutor extends Executor {
-  resident(rank: number): Resident;
-}

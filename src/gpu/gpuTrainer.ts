@@ -13,8 +13,9 @@ import type { Evaluation } from "../train/mlp.ts";
 import type { Layout } from "../train/model.ts";
 import type { StepRoles } from "../train/plan.ts";
 import { stateHash } from "../train/stateHash.ts";
-import type { GpuExecutor, PreparedRun } from "./executor.ts";
+import type { PreparedRun } from "./executor.ts";
 import { nanArray } from "./gpuBuffers.ts";
+import type { GpuExecutor } from "./gpuExecutor.ts";
 import { ringAllReduce } from "./ringSchedule.ts";
 import {
   CROSS_ENTROPY_WGSL,

@@ -6,8 +6,9 @@
  * since the host hops are part of the collective.
  */
 import { dispatchesFor, encodeDispatches } from "./dispatches.ts";
-import { type GpuExecutor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
+import { never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
 import { createDeviceBuffers, type DeviceBuffers, nanArray, readBack } from "./gpuBuffers.ts";
+import type { GpuExecutor } from "./gpuExecutor.ts";
 import { bindingBytes, paddedBytes } from "./kernels.ts";
 import { Pipelines } from "./pipelines.ts";
 import type { BufRef, Op, Schedule, SumOp } from "./schedule.ts";

@@ -4,8 +4,9 @@
  * submit until its work would approach the watchdog (a submit must stay well under a second).
  */
 import { type Dispatch, dispatchesFor, encodeDispatches } from "./dispatches.ts";
-import { type GpuExecutor, never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
+import { never, type PreparedRun, type Timing, touchesDead } from "./executor.ts";
 import { createDeviceBuffers, type DeviceBuffers, nanArray, readBack } from "./gpuBuffers.ts";
+import type { GpuExecutor } from "./gpuExecutor.ts";
 import type { Pipelines } from "./pipelines.ts";
 import type { Schedule } from "./schedule.ts";
 
