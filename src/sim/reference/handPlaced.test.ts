@@ -106,6 +106,9 @@ describe("reference on hand-placed §3 situations", () => {
       longestSpareWaitSeconds: 250,
       jobRestarts: 2,
     });
+    // The rejoin after the job restart (1420–1430) continues host 0's recovery: its cause owns it.
+    expect(ft.perCause[0]!.stallSeconds).toBeCloseTo(15 + 10, 9);
+    expect(ft.perCause[3]!.stallSeconds).toBeCloseTo(60, 9);
   });
 
   it(SITUATIONS.checkpointLostInWrite!.name, () => {
@@ -168,5 +171,23 @@ describe("reference on hand-placed §3 situations", () => {
       poolEmptySeconds: 350,
       secondsWithKDown: [H - 430, 260, 170, 0],
     });
+  });
+
+  it(SITUATIONS.lateRequestWhileWaiting!.name, () => {
+    // No spares. Host 0 hangs at 1000 (found at 1100); host 1 of the same replica dies at 1010:
+    // detect 1010–1025, then waitSpare for the requests already made: host 1's (1020). Host 0's,
+    // made at 1100 while the replica waits, does not hold it back (§3 "Rules at the edges").
+    // First come first served: host 0 back at 1360 serves host 1's request; the replica restarts
+    // 1360–1400, catches up –1420, rejoins 1420–1430 (host 1 back at 1370 serves host 0's).
+    const { sync, ft } = run(SITUATIONS.lateRequestWhileWaiting!);
+    check(ft, {
+      usefulSeconds: H - 35 - 395 / 3,
+      stallSeconds: 35,
+      spareWaitSeconds: 335,
+      longestSpareWaitSeconds: 335,
+      poolEmptySeconds: H,
+    });
+    // Sync: detect 1010–1020, waitSpare 1020–1360 (host 1's request only), restart 1360–1410.
+    check(sync, { usefulSeconds: H - 410, stallSeconds: 410, spareWaitSeconds: 340 });
   });
 });

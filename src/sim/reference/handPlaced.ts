@@ -116,4 +116,9 @@ export const SITUATIONS: Record<string, Situation> = {
     knobs: limited(1),
     failures: [host(1000, 4), host(1000, 2), softHost(1100, 3)],
   },
+  lateRequestWhileWaiting: {
+    name: "a slower detection's request, made while the replica already waits, does not hold it back",
+    knobs: limited(0),
+    failures: [hang(1000, 0), host(1010, 1)],
+  },
 };

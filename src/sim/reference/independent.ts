@@ -18,7 +18,16 @@ import {
   syncDetectSeconds,
   v1Knobs,
 } from "./failures.ts";
-import { newPool, nextPoolEvent, outstanding, poolEmpty, settlePool, strike } from "./spares.ts";
+import {
+  allServed,
+  newPool,
+  nextPoolEvent,
+  poolEmpty,
+  type Request,
+  settlePool,
+  strike,
+  unserved,
+} from "./spares.ts";
 
 /** The per-run figures both readings produce (SIMULATION.md "Metrics" and §3 "New metrics"). */
 export interface ReferenceMetrics {
@@ -75,6 +84,7 @@ export function referenceSynchronousV2(
   let state: "train" | "write" | "detect" | "waitSpare" | "restart" = "train";
   let stateEnd = everyStep ? INF : interval; // next checkpoint due (train), or end of write/detect/restart
   let waitSince = 0;
+  let waitFor: Request[] = []; // the requests already made when waitSpare began
   let owner = -1; // the cause of the failure that last (re)started the recovery
   let pending = 0;
   let trained = 0;
@@ -100,8 +110,9 @@ export function referenceSynchronousV2(
       } else if (state === "detect" && stateEnd <= t) {
         state = "waitSpare";
         waitSince = t;
+        waitFor = unserved(pool, () => true);
         changed = true;
-      } else if (state === "waitSpare" && !outstanding(pool, () => true)) {
+      } else if (state === "waitSpare" && allServed(pool, waitFor)) {
         waits.close(waitSince, t);
         state = "restart";
         stateEnd = t + s.sync.restartSeconds;
@@ -184,6 +195,8 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   const waitSince: number[] = new Array(R).fill(0);
   // The failure (index) that started each replica's running sequence, for per-cause stall.
   const phaseOwner: number[] = new Array(R).fill(-1);
+  const lastStrike: number[] = new Array(R).fill(-1);
+  const waitFor: Request[][] = Array.from({ length: R }, () => []);
   let jobRestart = false;
   let jobEnd = INF;
   let jobOwner = -1;
@@ -207,7 +220,10 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   const enter = (r: number, p: Phase, length: number) => {
     phase[r] = p;
     phaseEnd[r] = t + length;
-    if (p === "waitSpare") waitSince[r] = t;
+    if (p === "waitSpare") {
+      waitSince[r] = t;
+      waitFor[r] = unserved(pool, mine(r));
+    }
   };
   const leave = (r: number) => {
     if (phase[r] === "waitSpare") waits.close(waitSince[r]!, t);
@@ -219,7 +235,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
       for (let r = 0; r < R; r++) {
         const p = phase[r]!;
         if (p === "waitSpare") {
-          if (!outstanding(pool, mine(r))) {
+          if (allServed(pool, waitFor[r]!)) {
             leave(r);
             enter(r, "restart", replicaRestartSeconds);
             changed = true;
@@ -236,10 +252,11 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
         // Replicas whose lost hosts are still unreplaced go on from waitSpare, without a new detect.
         jobRestart = false;
         clock = 0;
+        // They continue the recovery of the failure that last struck them (its cause owns the stall).
         for (let r = 0; r < R; r++) {
-          if (outstanding(pool, mine(r))) {
+          if (unserved(pool, mine(r)).length > 0) {
             enter(r, "waitSpare", INF);
-            phaseOwner[r] = jobOwner;
+            phaseOwner[r] = lastStrike[r]!;
           }
         }
         changed = true;
@@ -264,6 +281,8 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
       const hosts = hostsStruck(k, f);
       strike(pool, t, hosts, f.newHost, t + detect);
       if (f.cause >= 0) perCause[f.cause]!.count++;
+      const struck = new Set(hosts.map((h) => replicaOfHost(s, k, h)));
+      for (const r of struck) lastStrike[r] = i;
       if (f.scope === "job" || jobRestart) {
         // A job restart (or a failure during one, which starts it again): no replica phases.
         for (let r = 0; r < R; r++) {
@@ -284,7 +303,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
         jobOwner = i;
         jobRestarts++;
       } else {
-        for (const r of new Set(hosts.map((h) => replicaOfHost(s, k, h)))) {
+        for (const r of struck) {
           leave(r);
           enter(r, "detect", detect + reconfigureSeconds);
           phaseOwner[r] = i;

@@ -1,11 +1,11 @@
 /**
  * The reference's reading of SIMULATION.md §3 "Spare hosts": one pool per policy, fed by the
  * failures alone (strikes, their detection ends under that policy, repairs), never by the
- * recovery going on — so the policies only ask it "is anything of mine still outstanding?".
+ * recovery going on — so the policies only ask it "what of mine is unserved?" and "is that served yet?".
  */
 import type { Knobs } from "./failures.ts";
 
-interface Request {
+export interface Request {
   time: number;
   host: number;
 }
@@ -93,9 +93,17 @@ export function nextPoolEvent(p: Pool): number {
   return next;
 }
 
-/** Whether a request already made for one of these hosts is still unserved. */
-export function outstanding(p: Pool, mine: (host: number) => boolean): boolean {
-  return p.queue.some((r) => mine(r.host));
+/**
+ * The requests already made for these hosts and not yet served: what a recovery entering waitSpare
+ * waits for (§3 "Rules at the edges": a request made later does not hold it back).
+ */
+export function unserved(p: Pool, mine: (host: number) => boolean): Request[] {
+  return p.queue.filter((r) => mine(r.host));
+}
+
+/** Whether every one of these requests has been served. */
+export function allServed(p: Pool, requests: readonly Request[]): boolean {
+  return requests.every((r) => !p.queue.includes(r));
 }
 
 /** §3 poolEmptySeconds: the shelf is empty (an unlimited pool never is). */
