@@ -2,9 +2,10 @@
  * What every way of running a schedule offers: one GPUDevice for all simulated devices, one each,
  * or typed arrays on the CPU. The lab, the bench and the fault demo only talk to this.
  */
+import type { Mode } from "./mode.ts";
 import type { Schedule } from "./schedule.ts";
 
-export type Mode = "shared" | "separate" | "cpu";
+export type { Mode };
 export type Timer = "gpu-timestamp" | "wall-clock";
 
 export interface Timing {

@@ -6,7 +6,7 @@
  */
 import { strToU8 } from "fflate";
 import { z } from "zod";
-import type { Mode } from "../gpu/executor.ts";
+import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import { CHECKED_FORMAT, decodeChecked, encodeChecked } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
