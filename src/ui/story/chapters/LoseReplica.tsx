@@ -3,12 +3,13 @@
  * paper's fixed-arrival run is replayed phase by phase from the engine's trace (detect · restart ·
  * catch-up · rejoin), beside the synchronous job's recovery, with a waterfall of their seconds.
  */
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { presetById } from "../../../sim/presets.ts";
 import { FtPhase, type RunResult, SyncState } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { duration, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
+import { useWidth } from "../../useWidth.ts";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
 import { useChapterSteps } from "../presenter.ts";
 import { usePromise } from "../usePromise.ts";
@@ -71,10 +72,12 @@ function replayOf(run: RunResult): Replay | null {
   return { t0, replica, replicas: run.scenario.cluster.replicas, phases, syncEnd };
 }
 
-const W = 720;
 const LANE = 16;
 
 function Lanes({ r, step }: { r: Replay; step: number }) {
+  const box = useRef<HTMLDivElement>(null);
+  // Drawn at the container's own width, so the lane labels keep their size on a phone.
+  const W = Math.min(768, useWidth(box, 720));
   const from = r.t0 - 120;
   const to = Math.max(r.syncEnd, r.phases[3]?.end ?? r.t0) + 120;
   const x = (t: number) => ((t - from) / (to - from)) * W;
@@ -84,60 +87,63 @@ function Lanes({ r, step }: { r: Replay; step: number }) {
   const height = top + (r.replicas + 2) * LANE + 20;
   const stall = (p: Phase) => p.key === "detect" || p.key === "rejoin";
   return (
-    <svg
-      viewBox={`0 0 ${W} ${height}`}
-      className="story-lanes"
-      role="img"
-      aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step} of 5.`}
-    >
-      <text x={0} y={12} className="lane-label">
-        Synchronous job
-      </text>
-      <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
-      <rect
-        x={x(r.t0)}
-        y={top - 6}
-        width={Math.max(0, x(Math.min(cursor, r.syncEnd)) - x(r.t0))}
-        height={LANE - 4}
-        className="st-recovering"
-      />
-      <text x={0} y={top + LANE + 14} className="lane-label">
-        FT-HSDP: {r.replicas} replicas
-      </text>
-      {Array.from({ length: r.replicas }, (_, k) => {
-        const y = top + (k + 2) * LANE;
-        return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: replicas are identified by their index
-          <g key={k}>
-            <rect x={0} y={y} width={W} height={LANE - 4} className="st-training" />
-            {r.phases.map((p) => {
-              const shown = Math.min(cursor, p.end);
-              if (shown <= p.start) return null;
-              const mine = k === r.replica;
-              if (!mine && !stall(p)) return null;
-              return (
-                <rect
-                  key={p.key}
-                  x={x(p.start)}
-                  y={y}
-                  width={x(shown) - x(p.start)}
-                  height={LANE - 4}
-                  className={
-                    mine
-                      ? `st-${p.key === "catchUp" ? "catchup" : p.key === "restart" ? "down" : p.key}`
-                      : "st-stalled"
-                  }
-                />
-              );
-            })}
-          </g>
-        );
-      })}
-      <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
-      <text x={x(r.t0)} y={height - 4} className="lane-label" textAnchor="middle">
-        failure
-      </text>
-    </svg>
+    <div ref={box}>
+      <svg
+        width={W}
+        height={height}
+        className="story-lanes"
+        role="img"
+        aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step} of 5.`}
+      >
+        <text x={0} y={12} className="lane-label">
+          Synchronous job
+        </text>
+        <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
+        <rect
+          x={x(r.t0)}
+          y={top - 6}
+          width={Math.max(0, x(Math.min(cursor, r.syncEnd)) - x(r.t0))}
+          height={LANE - 4}
+          className="st-recovering"
+        />
+        <text x={0} y={top + LANE + 14} className="lane-label">
+          FT-HSDP: {r.replicas} replicas
+        </text>
+        {Array.from({ length: r.replicas }, (_, k) => {
+          const y = top + (k + 2) * LANE;
+          return (
+            // biome-ignore lint/suspicious/noArrayIndexKey: replicas are identified by their index
+            <g key={k}>
+              <rect x={0} y={y} width={W} height={LANE - 4} className="st-training" />
+              {r.phases.map((p) => {
+                const shown = Math.min(cursor, p.end);
+                if (shown <= p.start) return null;
+                const mine = k === r.replica;
+                if (!mine && !stall(p)) return null;
+                return (
+                  <rect
+                    key={p.key}
+                    x={x(p.start)}
+                    y={y}
+                    width={x(shown) - x(p.start)}
+                    height={LANE - 4}
+                    className={
+                      mine
+                        ? `st-${p.key === "catchUp" ? "catchup" : p.key === "restart" ? "down" : p.key}`
+                        : "st-stalled"
+                    }
+                  />
+                );
+              })}
+            </g>
+          );
+        })}
+        <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
+        <text x={x(r.t0)} y={height - 4} className="lane-label" textAnchor="middle">
+          failure
+        </text>
+      </svg>
+    </div>
   );
 }
 
@@ -223,7 +229,7 @@ function ReplayFigure({ run }: { run: RunResult }) {
           Next phase ▶
         </button>
         <span className="muted">
-          phase {step} of {STEP_TEXT.length - 1}
+          step {step + 1} of {STEP_TEXT.length}
         </span>
       </div>
       <p className="story-step-text" aria-live="polite" data-testid="replay-text">

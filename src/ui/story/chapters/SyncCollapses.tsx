@@ -105,7 +105,7 @@ function Chart({ points }: { points: Point[] }) {
             </g>
           ))}
           <text className="axis-title" x={innerW / 2} y={innerH + 36} textAnchor="middle">
-            GPUs (12 replicas, 8 per host, the same failure rate per host)
+            {innerW > 420 ? "GPUs (12 replicas, 8 per host, the same failure rate per host)" : "GPUs"}
           </text>
         </g>
       </svg>
