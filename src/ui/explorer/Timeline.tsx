@@ -236,7 +236,14 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       const canvas = canvasRef.current;
       if (!z || !canvas || !renderer) return;
       const L = renderer.currentLayout;
-      select(canvas).call(z.scaleBy, factor, [L.plotLeft + L.plotWidth / 2, 0]);
+      // Zoom about the replay's cursor when it is on screen, else about the middle.
+      const [t0, t1] = live.current.window;
+      const cursor = replayStore.getState().cursor;
+      const at =
+        cursor !== null && cursor >= t0 && cursor <= t1
+          ? windowScale(L, t0, t1)(cursor)
+          : L.plotLeft + L.plotWidth / 2;
+      select(canvas).call(z.scaleBy, factor, [at, 0]);
     },
     [canvasRef],
   );

@@ -16,9 +16,11 @@ const MAX_OUTLINES = 256;
 
 /** An outline with a halo in the background colour, visible on every phase colour. */
 function outline(ctx: CanvasRenderingContext2D, L: Layout, x0: number, x1: number, y: number, h: number) {
+  const right = L.plotLeft + L.plotWidth;
+  if (x1 < L.plotLeft || x0 > right) return;
+  // At least 2 px wide, so an interval thinner than a pixel still shows; clipped to the plot.
   const a = Math.max(L.plotLeft, Math.min(x0, x1 - 2));
-  const b = Math.min(L.plotLeft + L.plotWidth, Math.max(x1, a + 2));
-  if (b < L.plotLeft || a > L.plotLeft + L.plotWidth) return;
+  const b = Math.min(right, Math.max(x1, a + 2));
   ctx.strokeRect(a, y + 1, b - a, h - 2);
 }
 
