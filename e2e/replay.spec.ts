@@ -122,6 +122,19 @@ test("the keyboard plays, pauses and steps through a failure phase by phase", as
   expect(await cursorOf(page)).toBe(firstFailure);
   await expect(page.getByTestId("replay-phase-detect")).toHaveAttribute("data-on", "true");
 
+  // Zooming in keeps the cursor on screen (the link's w= carries the window).
+  await page.keyboard.press("+");
+  await page.keyboard.press("+");
+  await page.keyboard.press("+");
+  const windowOf = () => {
+    const m = /[#&]w=([\d.]+),([\d.]+)/.exec(page.url());
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  };
+  await expect.poll(() => windowOf()?.[1] ?? 0).toBeLessThan(firstFailure + 86_400 / 8);
+  const [w0, w1] = windowOf() ?? [0, 0];
+  expect(firstFailure).toBeGreaterThanOrEqual(w0);
+  expect(firstFailure).toBeLessThanOrEqual(w1);
+
   // The replay's controls and read-out, in both themes, pass axe.
   for (const theme of ["light", "dark"]) {
     if (theme === "dark") await page.getByRole("button", { name: "Dark theme" }).click();
