@@ -126,7 +126,7 @@ test("the keyboard plays, pauses and steps through a failure phase by phase", as
   await page.keyboard.press("+");
   await page.keyboard.press("+");
   await page.keyboard.press("+");
-  const windowOf = () => {
+  const windowOf = (): [number, number] | null => {
     const m = /[#&]w=([\d.]+),([\d.]+)/.exec(page.url());
     return m ? [Number(m[1]), Number(m[2])] : null;
   };
