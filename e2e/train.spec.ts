@@ -100,3 +100,13 @@ test("Kill by button while training: the replica drops out, catches up, and the 
     page.getByTestId("train-lanes").locator("rect title", { hasText: "replica 2: down" }).first(),
   ).toBeAttached();
 });
+
+test("Stop ends a run part-way; the badge says stopped and a new run can start", async ({ page }) => {
+  await openTrain(page, "#v=train&t=h32.r2.n800.lr0.3.k25.s4.pn.f");
+  await page.getByTestId("train-start").click();
+  await expect(page.getByTestId("train-progress")).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await page.getByRole("button", { name: "Stop" }).click();
+  await expect(page.getByTestId("train-progress")).toContainText("Stopped");
+  await expect(page.getByTestId("train-badge")).toHaveText("stopped");
+  await expect(page.getByTestId("train-start")).toBeEnabled();
+});

@@ -11,18 +11,20 @@ export function TrainBadge({ progress }: { progress: TrainProgress | null }) {
       </span>
     );
   const v = progress.verdict;
-  const failed =
-    !v.identical.ok && v.identical.compared > 0
-      ? true
-      : v.identical.mismatches > 0 || (!v.reference.ok && v.reference.weightError !== null);
+  // A check that has already failed cannot recover; the others are only settled at the end.
+  const broken =
+    v.identical.mismatches > 0 ||
+    v.identical.catchUpsIdentical < v.identical.catchUps ||
+    v.identical.rollbacksIdentical < v.identical.rollbacks ||
+    v.reference.maxLossError > v.reference.lossTolerance;
   const text = v.verified
     ? "✓ verified"
-    : progress.finished
+    : broken || (progress.finished && !progress.stopped)
       ? "✗ a check failed"
-      : failed
-        ? "✗ a check failed"
+      : progress.stopped
+        ? "stopped"
         : "checking…";
-  const cls = v.verified ? "hardware" : progress.finished || failed ? "cpu" : "software";
+  const cls = v.verified ? "hardware" : broken || progress.finished ? "cpu" : "software";
   return (
     <span className={`lab-badge ${cls}`} data-testid="train-badge">
       <strong>{text}</strong>
