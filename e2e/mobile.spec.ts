@@ -3,7 +3,7 @@
  * centre of each result is that result), the page never scrolls sideways, and the knobs live in a
  * drawer that opens and closes. Also writes a screenshot of every view at 1280 × 720 and
  * 390 × 844 into shots/ (git-ignored), for a person to look at, checking on the way that the
- * Live training view does not scroll sideways either.
+ * Story and Live training views do not scroll sideways either.
  */
 import { mkdirSync } from "node:fs";
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -143,6 +143,10 @@ test.describe("screenshots", () => {
       await page.goto("/#v=lab");
       await expect(page.getByRole("button", { name: "Run", exact: true })).toBeEnabled({ timeout: 30_000 });
       await shot(page, "lab");
+      await page.goto("/#v=story");
+      await expect(page.getByTestId("story-chapter")).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await shot(page, "story");
       await page.goto("/#v=train");
       await expect(page.getByTestId("train-start")).toBeVisible();
       await expectNoSidewaysScroll(page);
