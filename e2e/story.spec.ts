@@ -208,6 +208,27 @@ test("a classroom link hides exactly the controls it names", async ({ page }) =>
   await expect(page).toHaveURL(/hide=cluster\.replicas,failures\.arrivals,knobs\.detection,presets/);
 });
 
+test("a teacher builds a classroom link by ticking controls, and it opens with them hidden", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=cluster");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  await page.getByText("Classroom link: hide controls").click();
+  await page.getByRole("checkbox", { name: /presets/ }).check();
+  await page.getByRole("checkbox", { name: /knobs\.detection/ }).check();
+  await expect(page.locator('[data-control="presets"]')).toBeHidden();
+  await expect(page).toHaveURL(/hide=presets,knobs\.detection/);
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  await expect(other.locator('[data-control="knobs.detection"]')).toBeHidden();
+  await expect(other.locator('[data-control="presets"]')).toBeHidden();
+  await expect(other.locator('[data-control="knobs.cluster"]')).toBeVisible();
+  await fresh.close();
+});
+
 async function termsOpenByKeyboard(page: Page, view: string) {
   const terms = page.locator("main button.term");
   const count = await terms.count();

@@ -123,7 +123,8 @@ registerAddressPart({
 });
 appStore.subscribe((s, prev) => {
   // A view and a chapter are history entries: Back returns to the previous one.
-  if (s.tab !== prev.tab || s.chapter !== prev.chapter) requestAddressWrite("push");
+  if (s.tab !== prev.tab || s.chapter !== prev.chapter || s.hidden !== prev.hidden)
+    requestAddressWrite("push");
   if (s.scenario !== prev.scenario) requestAddressWrite("edit");
 });
 

@@ -6,6 +6,7 @@
 import { type ReactNode, useState } from "react";
 import { useStore } from "zustand";
 import { addressStore, composeAddress } from "../../state/address.ts";
+import { ClassroomLink } from "./ClassroomLink.tsx";
 
 export function ShareBar({ opens, children }: { opens: string; children?: ReactNode }) {
   const [status, setStatus] = useState<"idle" | "copied" | "shown">("idle");
@@ -41,6 +42,7 @@ export function ShareBar({ opens, children }: { opens: string; children?: ReactN
         />
       ) : null}
       {children}
+      <ClassroomLink />
     </div>
   );
 }
