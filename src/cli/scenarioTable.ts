@@ -2,18 +2,33 @@
  * The README's table of scenario fields, generated from FIELD_SPECS so it cannot drift from the
  * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim.
  */
-import { DEFAULT_SCENARIO, describeAllowed, FIELD_SPECS, GROUPS } from "../sim/scenario.ts";
+import {
+  DEFAULT_SCENARIO,
+  describeAllowed,
+  FIELD_SPECS,
+  type FieldSpec,
+  GROUPS,
+  type ScalarSpec,
+} from "../sim/scenario.ts";
+
+function row(path: string, value: string, spec: FieldSpec | ScalarSpec): string {
+  const unit = spec.unit ? ` (${spec.unit})` : "";
+  return `| \`${path}\` | ${value} | ${describeAllowed(spec)} | ${spec.label}${unit}: ${spec.help} |`;
+}
 
 export function scenarioTable(): string {
   const rows = ["| field | default | allowed | meaning |", "|---|---|---|---|"];
   rows.push(`| \`seed\` | ${DEFAULT_SCENARIO.seed} | an integer in [0, 4,294,967,295] | the random seed |`);
   for (const g of GROUPS) {
-    for (const [k, spec] of Object.entries(FIELD_SPECS[g])) {
+    for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
       const value = (DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>)[k];
-      const unit = spec.unit ? ` (${spec.unit})` : "";
-      rows.push(
-        `| \`${g}.${k}\` | ${JSON.stringify(value)} | ${describeAllowed(spec)} | ${spec.label}${unit}: ${spec.help} |`,
-      );
+      rows.push(row(`${g}.${k}`, JSON.stringify(value), spec));
+      if (spec.kind !== "list") continue;
+      // A list's entries: one row per field of an entry; a field without a default is required.
+      for (const [f, item] of Object.entries(spec.item)) {
+        const def = item.optionalDefault === undefined ? "required" : JSON.stringify(item.optionalDefault);
+        rows.push(row(`${g}.${k}[].${f}`, def, item));
+      }
     }
   }
   return rows.join("\n");

@@ -46,10 +46,17 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
     expect(out.scenario).toEqual(parseScenario(small));
     expect(out.seeds).toBe(5);
     for (const policy of [out.synchronous, out.ftHsdp]) {
-      expect(Object.keys(policy).sort()).toEqual([...SUMMARIZED_METRICS].sort());
+      expect(Object.keys(policy).sort()).toEqual(["causes", ...SUMMARIZED_METRICS].sort());
       for (const m of SUMMARIZED_METRICS) expect(Object.keys(policy[m])).toEqual(["mean", "p5", "p95"]);
     }
-    expect(Object.keys(out.closedForm)).toEqual(["fixed", "poissonSyncNoRollback", "metaFirstOrder"]);
+    expect(Object.keys(out.closedForm)).toEqual([
+      "fixed",
+      "poissonSyncNoRollback",
+      "metaFirstOrder",
+      "syncRenewal",
+      "ftFirstOrder",
+      "metaApproximation",
+    ]);
   });
 
   it("a share link and the scenario file it came from give the same output, byte for byte", () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { closedForms } from "../sim/closedForms.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
 import { axisInfo } from "../sim/sweep.ts";
-import type { MetricsSummary, MonteCarloResult } from "../sim/types.ts";
+import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
 import { csvField, sweepCsv, toCsv } from "./csv.ts";
 
 describe("csv", () => {
@@ -23,14 +24,19 @@ describe("csv", () => {
 
   it("writes one row per sweep point with both policies' ETTR band", () => {
     const band = (m: number) => ({ mean: m, p5: m - 0.01, p95: m + 0.01 });
-    const summary = (m: number) =>
-      Object.fromEntries(SUMMARIZED_METRICS.map((k) => [k, band(m)])) as MetricsSummary;
+    const summary = (m: number): MetricsSummary => ({
+      ...(Object.fromEntries(SUMMARIZED_METRICS.map((k) => [k, band(m)])) as Record<
+        SummarizedMetric,
+        Summary
+      >),
+      causes: [],
+    });
     const mc = (gpus: number): MonteCarloResult => ({
       scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } },
       seeds: 200,
       synchronous: summary(0.5),
       ftHsdp: summary(0.8),
-      closedForm: { fixed: { synchronous: 0, ftHsdp: 0 }, poissonSyncNoRollback: 0, metaFirstOrder: null },
+      closedForm: closedForms(DEFAULT_SCENARIO),
     });
     const text = sweepCsv(axisInfo("gpus"), [
       { x: 960, mc: mc(960) },

@@ -1,21 +1,42 @@
 /**
  * The failures of one run, drawn once: both policies consume the same trace, so their
- * difference is the policies', not the dice's (SIMULATION.md §1 "Failures").
+ * difference is the policies', not the dice's (SIMULATION.md §1 "Failures", §3).
+ *
+ * Each row is one failure event: when, which cause, and what it strikes. What it strikes is a
+ * run of hosts (one host, one rack, or none for a job-scope failure) and, through the placement,
+ * a cyclic run of replicas: replica (replica + j) mod R for j < replicaCount. Both placements
+ * make a rack's replicas such a run, so no per-event list is ever allocated.
  */
+import { arrivalProcess } from "./arrivals.ts";
+import { type CauseTable, causeTable, drawCause } from "./causes.ts";
 import { Rng } from "./rng.ts";
 import { derived, type Scenario } from "./scenario.ts";
+import { ScopeCode } from "./types.ts";
 
 /** Failures in time order, strictly before the horizon; rows are the same index across arrays. */
 export interface FailureTrace {
   count: number;
   time: Float64Array;
+  /** The first host struck (−1 for job scope). */
   host: Int32Array;
-  /** floor(host / hostsPerReplica): the FT-HSDP replica the failed host belongs to. */
+  /** Hosts struck: host, host + 1, ..., host + hostCount − 1. */
+  hostCount: Int32Array;
+  /** The first FT-HSDP replica struck (−1 for job scope). */
   replica: Int32Array;
-  /** 1 = hang (caught by the watchdog), 0 = fail-stop. */
+  /** Replicas struck: (replica + j) mod R for j < replicaCount; R for job scope. */
+  replicaCount: Int32Array;
+  /** 1 = hang, 0 = fail-stop. */
   hang: Uint8Array;
-  /** hangSeconds for a hang, failStopSeconds for a fail-stop. */
+  /** 1 = the struck hosts break and need replacements. */
+  newHost: Uint8Array;
+  /** ScopeCode. */
+  scope: Uint8Array;
+  /** Index into scenario.failures.causes; −1 without a cause mix. */
+  cause: Int8Array;
+  /** The synchronous job's detection delay: hangSeconds for a hang, failStopSeconds otherwise. */
   detectSeconds: Float64Array;
+  /** FT-HSDP's detection delay (FTAR's hang timeout applies). */
+  ftDetectSeconds: Float64Array;
 }
 
 function allocate(capacity: number): FailureTrace {
@@ -23,70 +44,169 @@ function allocate(capacity: number): FailureTrace {
     count: 0,
     time: new Float64Array(capacity),
     host: new Int32Array(capacity),
+    hostCount: new Int32Array(capacity),
     replica: new Int32Array(capacity),
+    replicaCount: new Int32Array(capacity),
     hang: new Uint8Array(capacity),
+    newHost: new Uint8Array(capacity),
+    scope: new Uint8Array(capacity),
+    cause: new Int8Array(capacity),
     detectSeconds: new Float64Array(capacity),
+    ftDetectSeconds: new Float64Array(capacity),
   };
 }
 
 function grow(t: FailureTrace): FailureTrace {
   const bigger = allocate(t.time.length * 2);
   bigger.count = t.count;
-  bigger.time.set(t.time);
-  bigger.host.set(t.host);
-  bigger.replica.set(t.replica);
-  bigger.hang.set(t.hang);
-  bigger.detectSeconds.set(t.detectSeconds);
+  for (const k of Object.keys(t) as (keyof FailureTrace)[]) {
+    const column = t[k];
+    if (typeof column !== "number") (bigger[k] as typeof column).set(column as never);
+  }
   return bigger;
 }
 
+/** Where a scenario's hosts sit: which replica a host serves and which replicas a host run strikes. */
+export class Layout {
+  readonly hosts: number;
+  readonly replicas: number;
+  readonly hostsPerReplica: number;
+  readonly hostsPerRack: number;
+  readonly striped: boolean;
+
+  constructor(s: Scenario) {
+    const d = derived(s);
+    this.hosts = d.hosts;
+    this.replicas = s.cluster.replicas;
+    this.hostsPerReplica = d.hostsPerReplica;
+    this.hostsPerRack = s.cluster.hostsPerRack;
+    this.striped = s.cluster.placement === "striped";
+  }
+
+  /** packed: ⌊h / hostsPerReplica⌋ (version 1); striped: h mod R. */
+  replicaOf(host: number): number {
+    return this.striped ? host % this.replicas : Math.floor(host / this.hostsPerReplica);
+  }
+
+  /** How many replicas the hosts first .. first + count − 1 strike (a cyclic run from replicaOf(first)). */
+  replicaCountOf(first: number, count: number): number {
+    if (this.striped) return Math.min(count, this.replicas);
+    return this.replicaOf(first + count - 1) - this.replicaOf(first) + 1;
+  }
+}
+
+/** Fill row i with an event of cause c striking `count` hosts from `first` (count 0: the job). */
+function strike(
+  t: FailureTrace,
+  i: number,
+  layout: Layout,
+  causes: CauseTable,
+  c: number,
+  first: number,
+  count: number,
+): void {
+  t.host[i] = count > 0 ? first : -1;
+  t.hostCount[i] = count;
+  t.replica[i] = count > 0 ? layout.replicaOf(first) : -1;
+  t.replicaCount[i] = count > 0 ? layout.replicaCountOf(first, count) : layout.replicas;
+  t.hang[i] = causes.hang[c]!;
+  t.newHost[i] = causes.newHost[c]!;
+  t.scope[i] = causes.scope[c]!;
+  t.cause[i] = causes.explicit ? c : -1;
+  t.detectSeconds[i] = causes.syncDetectSeconds[c]!;
+  t.ftDetectSeconds[i] = causes.ftDetectSeconds[c]!;
+}
+
+/** Version 1's two implicit causes: 0 = fail-stop, 1 = hang (see causes.ts). */
+const V1_FAIL_STOP = 0;
+const V1_HANG = 1;
+
 /**
- * Draw the failures of scenario s with the given seed. Per failure, in this order: the
- * inter-arrival time (Poisson only), the host, the hang coin. The coin is drawn even when
- * hangFraction is 0 or 1, so changing it flips labels without moving any failure.
+ * Draw the failures of scenario s with the given seed. Per event, in this order: the
+ * inter-arrival time (none for fixed arrivals), then, without a cause mix, the host and the hang
+ * coin — version 1's draws exactly; the coin is drawn even when hangFraction is 0 or 1, so
+ * changing it flips labels without moving any failure — or, with a cause mix, the cause and then
+ * the host (host scope) or the rack (rack scope); a job-scope event draws nothing more.
  */
 export function generateFailureTrace(s: Scenario, seed: number): FailureTrace {
-  const { hosts, hostsPerReplica, lambdaPerSecond, mtbfSeconds, horizonSeconds, expectedFailures } =
-    derived(s);
-  const poisson = s.failures.arrivals === "poisson";
+  const { hosts, racks, lambdaPerSecond, horizonSeconds, expectedFailures } = derived(s);
   // Mean + 8σ: growing is a rare fallback, not the normal path.
   let t = allocate(Math.ceil(expectedFailures + 8 * Math.sqrt(expectedFailures)) + 16);
   if (lambdaPerSecond <= 0) return t;
   const rng = new Rng(seed);
+  const next = arrivalProcess(s, lambdaPerSecond);
+  const causes = causeTable(s);
+  const layout = new Layout(s);
   const { hangFraction } = s.failures;
-  const { failStopSeconds, hangSeconds } = s.detection;
+  const k = s.cluster.hostsPerRack;
   let now = 0;
-  for (let k = 1; ; k++) {
-    now = poisson ? now + rng.exponential(lambdaPerSecond) : k * mtbfSeconds;
+  for (let n = 1; ; n++) {
+    now = next(rng, now, n);
     if (now >= horizonSeconds) break;
     if (t.count === t.time.length) t = grow(t);
     const i = t.count++;
-    const host = rng.below(hosts);
-    const hang = rng.uniform() < hangFraction;
     t.time[i] = now;
-    t.host[i] = host;
-    t.replica[i] = Math.floor(host / hostsPerReplica);
-    t.hang[i] = hang ? 1 : 0;
-    t.detectSeconds[i] = hang ? hangSeconds : failStopSeconds;
+    if (!causes.explicit) {
+      const host = rng.below(hosts);
+      const c = rng.uniform() < hangFraction ? V1_HANG : V1_FAIL_STOP;
+      strike(t, i, layout, causes, c, host, 1);
+      continue;
+    }
+    const c = drawCause(causes, rng.uniform());
+    const scope = causes.scope[c]!;
+    if (scope === ScopeCode.host) strike(t, i, layout, causes, c, rng.below(hosts), 1);
+    else if (scope === ScopeCode.rack) strike(t, i, layout, causes, c, rng.below(racks) * k, k);
+    else strike(t, i, layout, causes, c, 0, 0);
   }
   return t;
 }
 
-/** A hand-placed trace (tests, what-ifs): failures at the given times on the given hosts. */
-export function failureTraceOf(
-  s: Scenario,
-  rows: readonly { time: number; host: number; hang?: boolean }[],
-): FailureTrace {
-  const { hostsPerReplica } = derived(s);
+/** One hand-placed failure: a host (or the first host of a rack), or `scope: "job"`. */
+export interface PlacedFailure {
+  time: number;
+  /** The host struck; for rack scope any host of the rack; ignored for job scope. */
+  host?: number;
+  hang?: boolean;
+  /** Default "host". */
+  scope?: "host" | "rack" | "job";
+  /** Default: true, false for job scope (as a cause's default). */
+  newHost?: boolean;
+  /** Index into scenario.failures.causes, for the log; its scope, hang and newHost are used
+   * when those are not given. */
+  cause?: number;
+}
+
+/**
+ * A hand-placed trace (tests, the independent reference, what-ifs): failures at the given times,
+ * striking what each row says. Detection delays follow the scenario (FTAR's hang timeout too).
+ */
+export function failureTraceOf(s: Scenario, rows: readonly PlacedFailure[]): FailureTrace {
+  const layout = new Layout(s);
+  const k = s.cluster.hostsPerRack;
+  const { failStopSeconds, hangSeconds } = s.detection;
+  const timeout = s.ft.hangTimeoutSeconds;
   const sorted = [...rows].sort((a, b) => a.time - b.time);
   const t = allocate(sorted.length);
   t.count = sorted.length;
   sorted.forEach((row, i) => {
+    const cause = row.cause === undefined ? undefined : s.failures.causes[row.cause];
+    const scope = row.scope ?? cause?.scope ?? "host";
+    const hang = row.hang ?? cause?.hang ?? false;
+    const host = row.host ?? 0;
+    const first = scope === "rack" ? host - (host % k) : host;
+    const count = scope === "job" ? 0 : scope === "rack" ? k : 1;
     t.time[i] = row.time;
-    t.host[i] = row.host;
-    t.replica[i] = Math.floor(row.host / hostsPerReplica);
-    t.hang[i] = row.hang ? 1 : 0;
-    t.detectSeconds[i] = row.hang ? s.detection.hangSeconds : s.detection.failStopSeconds;
+    t.host[i] = count > 0 ? first : -1;
+    t.hostCount[i] = count;
+    t.replica[i] = count > 0 ? layout.replicaOf(first) : -1;
+    t.replicaCount[i] = count > 0 ? layout.replicaCountOf(first, count) : layout.replicas;
+    t.hang[i] = hang ? 1 : 0;
+    t.newHost[i] = (row.newHost ?? cause?.newHost ?? scope !== "job") ? 1 : 0;
+    t.scope[i] = ScopeCode[scope];
+    t.cause[i] = row.cause ?? -1;
+    t.detectSeconds[i] = hang ? hangSeconds : failStopSeconds;
+    t.ftDetectSeconds[i] =
+      hang && timeout > 0 ? Math.min(hangSeconds, timeout) : hang ? hangSeconds : failStopSeconds;
   });
   return t;
 }

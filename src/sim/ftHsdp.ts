@@ -259,6 +259,12 @@ export function runFtHsdp(
     degradedSeconds: degraded,
     meanHealthyReplicas: healthySum / H,
     secondsWithKDown: kDown,
+    jobRestarts: 0,
+    spareWaitSeconds: 0,
+    longestSpareWaitSeconds: 0,
+    poolEmptySeconds: 0,
+    causeCount: new Float64Array(s.failures.causes.length),
+    causeStallSeconds: new Float64Array(s.failures.causes.length),
   };
   if (!rec) return { metrics };
   if (wasStalled) rec.stallEnd.push(H);

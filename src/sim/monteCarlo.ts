@@ -24,6 +24,10 @@ export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "checkpoints",
   "degradedSeconds",
   "meanHealthyReplicas",
+  "jobRestarts",
+  "spareWaitSeconds",
+  "longestSpareWaitSeconds",
+  "poolEmptySeconds",
 ];
 
 /** The seed of run i of a Monte Carlo over s: run 0 is the scenario's own run. */
@@ -47,29 +51,45 @@ export function summarize(values: Float64Array): Summary {
   return { mean: sum / values.length, p5: nearestRank(sorted, 5), p95: nearestRank(sorted, 95) };
 }
 
-/** One column of samples per policy and metric, in seed order. */
+/** One column of samples per policy and metric, in seed order; per cause, a count and a stall column. */
 class Samples {
   private readonly columns: Record<SummarizedMetric, Float64Array>;
+  private readonly causeCount: Float64Array[];
+  private readonly causeStall: Float64Array[];
 
-  constructor(capacity: number) {
+  constructor(
+    capacity: number,
+    private readonly causeNames: readonly string[],
+  ) {
     this.columns = Object.fromEntries(
       SUMMARIZED_METRICS.map((m) => [m, new Float64Array(capacity)]),
     ) as Record<SummarizedMetric, Float64Array>;
+    this.causeCount = causeNames.map(() => new Float64Array(capacity));
+    this.causeStall = causeNames.map(() => new Float64Array(capacity));
   }
 
   set(i: number, m: Pick<PolicyMetrics, SummarizedMetric>): void {
     for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
+    for (let c = 0; c < this.causeNames.length; c++) {
+      this.causeCount[c]![i] = m.causeCount[c]!;
+      this.causeStall[c]![i] = m.causeStallSeconds[c]!;
+    }
   }
 
   summary(n: number): MetricsSummary {
     const out = Object.fromEntries(
       SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
-    ) as MetricsSummary;
+    ) as Record<SummarizedMetric, Summary>;
     const failed = this.columns.stallSecondsPerFailure
       .subarray(0, n)
       .filter((_, i) => this.columns.failures[i]! > 0);
     out.stallSecondsPerFailure = failed.length > 0 ? summarize(failed) : { mean: 0, p5: 0, p95: 0 };
-    return out;
+    const causes = this.causeNames.map((name, c) => ({
+      name,
+      count: summarize(this.causeCount[c]!.subarray(0, n)),
+      stallSeconds: summarize(this.causeStall[c]!.subarray(0, n)),
+    }));
+    return { ...out, causes };
   }
 }
 
@@ -83,8 +103,9 @@ export class MonteCarloAccumulator {
     private readonly scenario: Scenario,
     private readonly seeds: number,
   ) {
-    this.sync = new Samples(seeds);
-    this.ft = new Samples(seeds);
+    const names = scenario.failures.causes.map((c) => c.name);
+    this.sync = new Samples(seeds, names);
+    this.ft = new Samples(seeds, names);
   }
 
   get added(): number {

@@ -1,25 +1,63 @@
 /**
- * Scenario v1: the public contract of the explorer (DESIGN.md, SIMULATION.md §1).
+ * Scenario v2: the public contract of the explorer (DESIGN.md, SIMULATION.md §1 and §3).
  *
  * Every field is described once, in FIELD_SPECS: its group, kind, range, unit and a label. The
  * zod schemas, the error messages, the UI's knobs and the README's table all derive from it, so a
- * range can never disagree between the validator and the slider that feeds it.
+ * range can never disagree between the validator and the slider that feeds it. A list field
+ * (`failures.causes`) describes its entries with the same specs, so an entry's error names the
+ * entry and the field: `failures.causes[3].share: ...`.
+ *
+ * Version 1 is version 2 with the §3 fields at their defaults, which reproduce it exactly. So a
+ * scenario's `version` is what its content needs: 1 when every §3 field is at its default (a
+ * version-1 file or link, completed with those defaults), 2 when it uses a §3 setting. Derived,
+ * not declared: an input may say 1 or 2, but the same content always carries the same label, so
+ * a link or file round-trips exactly whichever way it was written, and old links need no tag.
  */
 import { z } from "zod";
 import "./zodSetup.ts";
 
-export const SCENARIO_VERSION = 1 as const;
+export const SCENARIO_VERSION = 2 as const;
+export type ScenarioVersion = 1 | 2;
 
-export type Arrivals = "poisson" | "fixed";
+export type Arrivals = "poisson" | "fixed" | "weibull";
 export type CatchUp = "nonBlocking" | "blocking";
+export type Placement = "packed" | "striped";
+export type CauseScope = "host" | "rack" | "job";
+export type SparePool = "unlimited" | "limited";
+
+/** One entry of the cause mix (SIMULATION.md §3): what a failure event of this kind strikes. */
+export interface FailureCause {
+  /** Shown as text, never as markup. */
+  name: string;
+  /** A weight: shares are normalised over the list. */
+  share: number;
+  scope: CauseScope;
+  /** Hangs (found by a watchdog or FTAR's timeout) rather than dying. */
+  hang: boolean;
+  /** Breaks the hosts it strikes: each needs a replacement from the spare pool. */
+  newHost: boolean;
+}
 
 export interface Scenario {
-  version: 1;
+  /** 1 when every §3 field is at its default, 2 otherwise: derived from the content (file comment). */
+  version: ScenarioVersion;
   name: string;
   seed: number;
-  cluster: { gpus: number; gpusPerHost: number; replicas: number };
+  cluster: {
+    gpus: number;
+    gpusPerHost: number;
+    replicas: number;
+    hostsPerRack: number;
+    placement: Placement;
+  };
   training: { days: number; stepSeconds: number };
-  failures: { perHostDay: number; arrivals: Arrivals; hangFraction: number };
+  failures: {
+    perHostDay: number;
+    arrivals: Arrivals;
+    weibullShape: number;
+    hangFraction: number;
+    causes: FailureCause[];
+  };
   detection: { failStopSeconds: number; hangSeconds: number };
   sync: { restartSeconds: number; checkpointMinutes: number; checkpointWriteSeconds: number };
   ft: {
@@ -29,10 +67,14 @@ export interface Scenario {
     catchUpSeconds: number;
     rejoinSeconds: number;
     minReplicas: number;
+    hangTimeoutSeconds: number;
+    checkpointMinutes: number;
+    checkpointWriteSeconds: number;
   };
+  spares: { pool: SparePool; hosts: number; repairHours: number };
 }
 
-export type ScenarioGroup = "cluster" | "training" | "failures" | "detection" | "sync" | "ft";
+export type ScenarioGroup = "cluster" | "training" | "failures" | "detection" | "sync" | "ft" | "spares";
 export const GROUPS: readonly ScenarioGroup[] = [
   "cluster",
   "training",
@@ -40,6 +82,7 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "detection",
   "sync",
   "ft",
+  "spares",
 ];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
@@ -49,15 +92,20 @@ export type ScenarioInput = {
   seed?: number;
 } & { [G in ScenarioGroup]?: Partial<Scenario[G]> };
 
+/** The name, share and scope a cause must state; hang and newHost may be left out (false, true). */
+export type FailureCauseInput = Omit<FailureCause, "hang" | "newHost"> &
+  Partial<Pick<FailureCause, "hang" | "newHost">>;
+
 /** The FT-HSDP paper's headline (SIMULATION.md "Worked check"), with Poisson arrivals. */
 export const DEFAULT_SCENARIO: Scenario = {
+  // The defaults use no §3 setting: they are a version-1 scenario (see the file comment).
   version: 1,
   name: "FT-HSDP headline, Poisson arrivals",
   seed: 1,
-  cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12 },
+  cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 1, placement: "packed" },
   training: { days: 30, stepSeconds: 10 },
   // 1/λ = 18 min on 12,288 hosts: r_f = 86400 / (1080 · 12288) = 0.00651 per host-day.
-  failures: { perHostDay: 0.00651, arrivals: "poisson", hangFraction: 0 },
+  failures: { perHostDay: 0.00651, arrivals: "poisson", weibullShape: 1, hangFraction: 0, causes: [] },
   detection: { failStopSeconds: 60, hangSeconds: 600 },
   sync: { restartSeconds: 540, checkpointMinutes: 0, checkpointWriteSeconds: 0 },
   ft: {
@@ -67,11 +115,18 @@ export const DEFAULT_SCENARIO: Scenario = {
     catchUpSeconds: 0,
     rejoinSeconds: 120,
     minReplicas: 1,
+    hangTimeoutSeconds: 0,
+    checkpointMinutes: 0,
+    checkpointWriteSeconds: 0,
   },
+  spares: { pool: "unlimited", hosts: 0, repairHours: 24 },
 };
 
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */
 export const MAX_EXPECTED_FAILURES = 1_000_000;
+
+/** Causes a scenario may list: bounds the per-event cost of drawing one. */
+export const MAX_CAUSES = 32;
 
 export interface NumberSpec {
   kind: "int" | "number";
@@ -90,8 +145,36 @@ export interface NumberSpec {
 interface EnumSpec {
   kind: "enum";
   values: readonly string[];
+  /** Values a version-1 scenario may not use (they came with version 2). */
+  valuesSince2?: readonly string[];
 }
-export type FieldSpec = (NumberSpec | EnumSpec) & { label: string; unit?: string; help: string };
+interface BoolSpec {
+  kind: "bool";
+}
+interface TextSpec {
+  kind: "text";
+  minLength: number;
+  maxLength: number;
+}
+interface ListSpec {
+  kind: "list";
+  maxItems: number;
+  /** What one entry is called in messages ("cause"). */
+  itemNoun: string;
+  /** The entry's fields; those with `optionalDefault` may be left out of an entry. */
+  item: Record<string, ScalarSpec>;
+}
+interface Described {
+  label: string;
+  unit?: string;
+  help: string;
+  /** Came with version 2: a version-1 scenario may not set it. */
+  since2?: true;
+}
+/** A field an entry of a list may have; `optionalDefault` is used when the entry leaves it out. */
+export type ScalarSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec) &
+  Described & { optionalDefault?: boolean | number | string };
+export type FieldSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec | ListSpec) & Described;
 
 export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: FieldSpec } } = {
   cluster: {
@@ -110,24 +193,39 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       label: "Replicas (R)",
       help: "Data-parallel replicas; hosts must divide by R.",
     },
+    hostsPerRack: {
+      kind: "int",
+      min: 1,
+      max: 1024,
+      label: "Hosts per rack",
+      help: "Hosts one rack-scope failure takes down together (a ToR switch, a rack's power); hosts must divide by it.",
+      since2: true,
+    },
+    placement: {
+      kind: "enum",
+      values: ["packed", "striped"],
+      label: "Placement",
+      help: "Packed: a replica is a block of adjacent hosts. Striped: host h serves replica h mod R, so one rack touches many replicas.",
+      since2: true,
+    },
   },
   training: {
     days: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
       max: 365,
       minExclusive: true,
-      smallest: 0.001,
       label: "Horizon",
       unit: "days",
       help: "Simulated wall time.",
     },
     stepSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
       max: 3600,
       minExclusive: true,
-      smallest: 0.001,
       label: "Step time",
       unit: "s",
       help: "One training step; counts steps and paces the step views.",
@@ -144,32 +242,78 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
     },
     arrivals: {
       kind: "enum",
-      values: ["poisson", "fixed"],
+      values: ["poisson", "fixed", "weibull"],
+      valuesSince2: ["weibull"],
       label: "Arrivals",
-      help: "Random (Poisson) or one every 1/λ.",
+      help: "Random (Poisson), one every 1/λ, or a Weibull renewal process with mean 1/λ.",
+    },
+    weibullShape: {
+      kind: "number",
+      min: 0.2,
+      max: 5,
+      label: "Weibull shape (k)",
+      help: "k < 1: bursts of correlated failures; k = 1: exponential; k > 1: more regular than random.",
+      since2: true,
     },
     hangFraction: {
       kind: "number",
       min: 0,
       max: 1,
       label: "Hang fraction",
-      help: "Share of failures that hang instead of dying.",
+      help: "Share of failures that hang instead of dying (0 when causes are listed: each cause says).",
+    },
+    causes: {
+      kind: "list",
+      maxItems: MAX_CAUSES,
+      itemNoun: "cause",
+      label: "Cause mix",
+      help: "What each failure is, drawn by share; empty = every failure strikes one host.",
+      since2: true,
+      item: {
+        name: { kind: "text", minLength: 1, maxLength: 40, label: "Name", help: "Shown as text." },
+        share: {
+          kind: "number",
+          min: 0,
+          max: 1_000_000,
+          minExclusive: true,
+          label: "Share",
+          help: "A weight, normalised over the list.",
+        },
+        scope: {
+          kind: "enum",
+          values: ["host", "rack", "job"],
+          label: "Scope",
+          help: "One host, every host of one rack, or the whole job (no healthy replica survives).",
+        },
+        hang: {
+          kind: "bool",
+          optionalDefault: false,
+          label: "Hangs",
+          help: "Found by a watchdog (or FTAR's timeout) instead of as a dead process.",
+        },
+        newHost: {
+          kind: "bool",
+          optionalDefault: true,
+          label: "Needs a new host",
+          help: "The struck hosts break and are replaced from the spare pool. Must be false for job scope, where leaving it out means false.",
+        },
+      },
     },
   },
   detection: {
     failStopSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Fail-stop detection",
       unit: "s",
       help: "Time to notice a dead process.",
     },
     hangSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Hang detection",
       unit: "s",
@@ -178,27 +322,27 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
   },
   sync: {
     restartSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Job restart",
       unit: "s",
       help: "Reschedule, init, load checkpoint.",
     },
     checkpointMinutes: {
+      smallest: 0.01,
       kind: "number",
       min: 0,
-      smallest: 0.01,
       max: 10_080,
       label: "Checkpoint interval",
       unit: "min",
       help: "0 = checkpoint every step at no cost (no rollback).",
     },
     checkpointWriteSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 3600,
       label: "Checkpoint write",
       unit: "s",
@@ -207,18 +351,18 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
   },
   ft: {
     reconfigureSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "FTAR reconfigure",
       unit: "s",
       help: "Quorum shrink, added to the detection stall.",
     },
     replicaRestartSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Replica restart",
       unit: "s",
@@ -231,18 +375,18 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       help: "Do the others wait while it fetches state?",
     },
     catchUpSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Catch-up time",
       unit: "s",
       help: "Fetch weights and optimizer state from a peer.",
     },
     rejoinSeconds: {
+      smallest: 0.001,
       kind: "number",
       min: 0,
-      smallest: 0.001,
       max: 86_400,
       label: "Rejoin",
       unit: "s",
@@ -255,20 +399,89 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       label: "Min replicas",
       help: "Below this many healthy replicas, training stops.",
     },
+    hangTimeoutSeconds: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 86_400,
+      label: "FTAR hang timeout",
+      unit: "s",
+      help: "FTAR drops a hung member after min(this, hang detection); 0 = none (torchft: 60 s).",
+      since2: true,
+    },
+    checkpointMinutes: {
+      smallest: 0.01,
+      kind: "number",
+      min: 0,
+      max: 10_080,
+      label: "Checkpoint interval",
+      unit: "min",
+      help: "Used only to recover from a job-scope failure; 0 = such a failure loses no work (optimistic).",
+      since2: true,
+    },
+    checkpointWriteSeconds: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 3600,
+      label: "Checkpoint write",
+      unit: "s",
+      help: "Blocking write: a global stall.",
+      since2: true,
+    },
+  },
+  spares: {
+    pool: {
+      kind: "enum",
+      values: ["unlimited", "limited"],
+      label: "Spare pool",
+      help: "Whether replacement hosts can run out.",
+      since2: true,
+    },
+    hosts: {
+      kind: "int",
+      min: 0,
+      max: 100_000,
+      label: "Spare hosts",
+      help: "Spares at the start (with a limited pool).",
+      since2: true,
+    },
+    repairHours: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 8760,
+      minExclusive: true,
+      label: "Repair time",
+      unit: "h",
+      help: "A broken host is repaired this long after its failure and joins the pool.",
+      since2: true,
+    },
   },
 };
 
 const fmt = (n: number): string => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
 
 /** "an integer in [1, 1,000,000]" — the allowed range, as every error message states it. */
-export function describeAllowed(spec: FieldSpec): string {
-  if (spec.kind === "enum") return `one of ${spec.values.map((v) => `"${v}"`).join(", ")}`;
-  const what = spec.kind === "int" ? "an integer" : "a number";
-  if (spec.smallest !== undefined) {
-    const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}]`;
-    return spec.minExclusive ? range : `${fmt(spec.min)} or ${range}`;
+export function describeAllowed(spec: FieldSpec | ScalarSpec): string {
+  switch (spec.kind) {
+    case "enum":
+      return `one of ${spec.values.map((v) => `"${v}"`).join(", ")}`;
+    case "bool":
+      return "true or false";
+    case "text":
+      return `a string of ${spec.minLength}–${spec.maxLength} characters`;
+    case "list":
+      return `a list of at most ${spec.maxItems} ${spec.itemNoun}s {${Object.keys(spec.item).join(", ")}}`;
+    default: {
+      const what = spec.kind === "int" ? "an integer" : "a number";
+      if (spec.smallest !== undefined) {
+        const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}]`;
+        return spec.minExclusive ? range : `${fmt(spec.min)} or ${range}`;
+      }
+      return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}]`;
+    }
   }
-  return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}]`;
 }
 
 /** Whether a finite number is in the field's allowed range (describeAllowed says it in words). */
@@ -278,24 +491,49 @@ export function inAllowedRange(spec: NumberSpec, v: number): boolean {
   return smallest === undefined || v === min || v >= smallest;
 }
 
-function fieldSchema(spec: FieldSpec): z.ZodType {
+function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodType {
   const error = `must be ${describeAllowed(spec)}`;
-  if (spec.kind === "enum") return z.enum(spec.values as [string, ...string[]], { error });
-  let n = z.number({ error }).refine(Number.isFinite, { error });
-  if (spec.kind === "int") n = n.refine(Number.isInteger, { error });
-  return n.refine((v) => inAllowedRange(spec, v), { error });
+  switch (spec.kind) {
+    case "enum":
+      return z.enum(spec.values as [string, ...string[]], { error });
+    case "bool":
+      return z.boolean({ error });
+    case "text":
+      return z.string({ error }).min(spec.minLength, { error }).max(spec.maxLength, { error });
+    case "list": {
+      const entry = z.strictObject(
+        Object.fromEntries(
+          Object.entries(spec.item).map(([k, s]) => {
+            const field = scalarSchema(s);
+            return [k, s.optionalDefault === undefined ? field : field.optional()];
+          }),
+        ),
+        { error: `must be an object with fields ${Object.keys(spec.item).join(", ")}` },
+      );
+      return z.array(entry, { error }).max(spec.maxItems, { error });
+    }
+    default: {
+      let n = z.number({ error }).refine(Number.isFinite, { error });
+      if (spec.kind === "int") n = n.refine(Number.isInteger, { error });
+      return n.refine((v) => inAllowedRange(spec, v), { error });
+    }
+  }
 }
 
 function groupSchema(group: ScenarioGroup) {
   const specs = FIELD_SPECS[group] as Record<string, FieldSpec>;
   return z.strictObject(
-    Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, fieldSchema(s).optional()])),
+    Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, scalarSchema(s).optional()])),
   );
 }
 
 const seedError = "must be an integer in [0, 4,294,967,295]";
 const inputSchema = z.strictObject({
-  version: z.literal(SCENARIO_VERSION, { error: "must be 1 (the only scenario version)" }).optional(),
+  version: z
+    .union([z.literal(1), z.literal(SCENARIO_VERSION)], {
+      error: `must be 1 or ${SCENARIO_VERSION} (the scenario versions)`,
+    })
+    .optional(),
   name: z
     .string({ error: "must be a string of at most 120 characters" })
     .max(120, { error: "must be a string of at most 120 characters" })
@@ -314,13 +552,20 @@ export class ScenarioError extends Error {
   }
 }
 
+function specAt(path: readonly PropertyKey[]): FieldSpec | undefined {
+  const group = FIELD_SPECS[path[0] as ScenarioGroup] as Record<string, FieldSpec> | undefined;
+  return group?.[String(path[1])];
+}
+
 function allowedKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return ["version", "name", "seed", ...GROUPS];
-  const group = path[0] as ScenarioGroup;
-  return Object.keys(FIELD_SPECS[group] ?? {});
+  if (path.length === 1) return Object.keys(FIELD_SPECS[path[0] as ScenarioGroup] ?? {});
+  const spec = specAt(path);
+  return spec?.kind === "list" ? Object.keys(spec.item) : [];
 }
 
 function describeValue(v: unknown): string {
+  if (v === undefined) return "nothing";
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (v === null || typeof v !== "object") return String(v);
   return Array.isArray(v) ? "an array" : "an object";
@@ -333,9 +578,16 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** `failures.causes[3].share`: list indices in brackets, as a person would write them. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`))
+    .join("");
+}
+
 function formatIssues(issues: z.core.$ZodIssue[], input: unknown): string[] {
   return issues.flatMap((issue) => {
-    const path = issue.path.map(String).join(".");
+    const path = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map(
         (k) =>
@@ -345,14 +597,17 @@ function formatIssues(issues: z.core.$ZodIssue[], input: unknown): string[] {
     if (issue.path.length === 1 && GROUPS.includes(issue.path[0] as ScenarioGroup)) {
       return [`${path}: must be an object with fields ${allowedKeys(issue.path).join(", ")}`];
     }
-    return [`${path || "scenario"}: got ${describeValue(valueAt(input, issue.path))}; ${issue.message}`];
+    const value = valueAt(input, issue.path);
+    const got =
+      issue.code === "too_big" && Array.isArray(value) ? `a list of ${value.length}` : describeValue(value);
+    return [`${path || "scenario"}: got ${got}; ${issue.message}`];
   });
 }
 
 /** Checks that hold between fields; each message names the fields and what would be allowed. */
 function consistencyProblems(s: Scenario): string[] {
   const problems: string[] = [];
-  const { gpus, gpusPerHost, replicas } = s.cluster;
+  const { gpus, gpusPerHost, replicas, hostsPerRack } = s.cluster;
   if (gpus % gpusPerHost !== 0) {
     problems.push(
       `cluster.gpus: ${fmt(gpus)} GPUs do not split into hosts of ${gpusPerHost}; must be a multiple of cluster.gpusPerHost`,
@@ -369,9 +624,30 @@ function consistencyProblems(s: Scenario): string[] {
       `cluster.replicas: ${fmt(hosts)} hosts do not split into ${fmt(replicas)} equal replicas; must divide the host count`,
     );
   }
+  if (hostsPerRack > hosts) {
+    problems.push(
+      `cluster.hostsPerRack: got ${fmt(hostsPerRack)}; must be at most the number of hosts (${fmt(hosts)})`,
+    );
+  } else if (hosts % hostsPerRack !== 0) {
+    problems.push(
+      `cluster.hostsPerRack: ${fmt(hosts)} hosts do not split into racks of ${fmt(hostsPerRack)}; must divide the host count`,
+    );
+  }
   if (s.ft.minReplicas > replicas) {
     problems.push(
       `ft.minReplicas: got ${fmt(s.ft.minReplicas)}; must be an integer in [1, ${fmt(replicas)}] (cluster.replicas)`,
+    );
+  }
+  const { causes, hangFraction } = s.failures;
+  causes.forEach((c, i) => {
+    if (c.scope === "job" && c.newHost)
+      problems.push(
+        `failures.causes[${i}].newHost: got true; must be false for a job-scope cause (it strikes no host)`,
+      );
+  });
+  if (causes.length > 0 && hangFraction !== 0) {
+    problems.push(
+      `failures.hangFraction: got ${fmt(hangFraction)}; must be 0 when failures.causes is not empty (each cause says whether it hangs)`,
     );
   }
   const expected = hosts * s.failures.perHostDay * s.training.days;
@@ -380,12 +656,41 @@ function consistencyProblems(s: Scenario): string[] {
     problems.push(
       `failures.perHostDay: ${fmt(expected)} expected failures over ${fmt(s.training.days)} days is too many to simulate; with ${fmt(hosts)} hosts the rate must be at most ${fmt(maxRate)}`,
     );
+  } else if (expected * hostsPerEvent(s) > MAX_EXPECTED_FAILURES) {
+    // A rack failure strikes each of its hosts: bound the host strikes, not only the events.
+    problems.push(
+      `cluster.hostsPerRack: ${fmt(expected * hostsPerEvent(s))} expected host strikes over ${fmt(s.training.days)} days is too many to simulate (at most ${fmt(MAX_EXPECTED_FAILURES)}); lower the rack size, the rack causes' share or failures.perHostDay`,
+    );
   }
   return problems;
 }
 
+/** The mean number of hosts one failure event strikes (1 without causes). */
+export function hostsPerEvent(s: Scenario): number {
+  const { causes } = s.failures;
+  if (causes.length === 0) return 1;
+  let total = 0;
+  let hosts = 0;
+  for (const c of causes) {
+    total += c.share;
+    hosts += c.share * (c.scope === "host" ? 1 : c.scope === "rack" ? s.cluster.hostsPerRack : 0);
+  }
+  return hosts / total;
+}
+
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** An entry completed from its optional fields' defaults: a job-scope cause breaks no host. */
+function completeCause(c: FailureCauseInput): FailureCause {
+  return {
+    name: c.name,
+    share: c.share,
+    scope: c.scope,
+    hang: c.hang ?? false,
+    newHost: c.newHost ?? c.scope !== "job",
+  };
 }
 
 /**
@@ -397,25 +702,55 @@ export function parseScenario(input: unknown): Scenario {
     throw new ScenarioError([`scenario: got ${describeValue(input)}; must be a JSON object`]);
   const parsed = inputSchema.safeParse(input);
   if (!parsed.success) throw new ScenarioError(formatIssues(parsed.error.issues, input));
-  const partial = parsed.data as ScenarioInput;
+  const partial = parsed.data as ScenarioInput & {
+    failures?: { causes?: FailureCauseInput[] };
+  };
   const d = DEFAULT_SCENARIO;
   const scenario: Scenario = {
-    version: SCENARIO_VERSION,
+    version: 1,
     name: partial.name ?? d.name,
     seed: partial.seed ?? d.seed,
     cluster: { ...d.cluster, ...partial.cluster },
     training: { ...d.training, ...partial.training },
-    failures: { ...d.failures, ...partial.failures },
+    failures: {
+      ...d.failures,
+      ...partial.failures,
+      causes: (partial.failures?.causes ?? d.failures.causes).map(completeCause),
+    },
     detection: { ...d.detection, ...partial.detection },
     sync: { ...d.sync, ...partial.sync },
     ft: { ...d.ft, ...partial.ft },
+    spares: { ...d.spares, ...partial.spares },
   };
+  scenario.version = usesVersion2(scenario) ? SCENARIO_VERSION : 1;
   const problems = consistencyProblems(scenario);
   if (problems.length > 0) throw new ScenarioError(problems);
   return scenario;
 }
 
-/** Only the fields that differ from the defaults: what a share link carries. */
+/** Value equality for field values: numbers, strings, booleans and lists of plain entries. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
+export function usesVersion2(s: Scenario): boolean {
+  for (const g of GROUPS) {
+    const cur = s[g] as unknown as Record<string, unknown>;
+    const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
+    for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
+      if (spec.since2 && !sameValue(cur[k], def[k])) return true;
+      if (spec.kind === "enum" && spec.valuesSince2?.includes(cur[k] as string)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Only the fields that differ from the defaults: what a share link carries. `version` is left
+ * out (it follows from the content), so a scenario whose §3 fields are at their defaults gives
+ * exactly the diff version 1 gave, and re-sharing an old link gives the old link.
+ */
 export function diffFromDefaults(s: Scenario): ScenarioInput {
   const out: Record<string, unknown> = {};
   if (s.name !== DEFAULT_SCENARIO.name) out.name = s.name;
@@ -423,7 +758,7 @@ export function diffFromDefaults(s: Scenario): ScenarioInput {
   for (const g of GROUPS) {
     const cur = s[g] as unknown as Record<string, unknown>;
     const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
-    const changed = Object.fromEntries(Object.entries(cur).filter(([k, v]) => v !== def[k]));
+    const changed = Object.fromEntries(Object.entries(cur).filter(([k, v]) => !sameValue(v, def[k])));
     if (Object.keys(changed).length > 0) out[g] = changed;
   }
   return out as ScenarioInput;
@@ -436,8 +771,9 @@ export function derived(s: Scenario) {
   return {
     hosts,
     hostsPerReplica: hosts / s.cluster.replicas,
+    racks: hosts / s.cluster.hostsPerRack,
     lambdaPerSecond,
-    /** The job's mean time between failures, in seconds (Infinity when nothing fails). */
+    /** The job's mean time between failures (events), in seconds (Infinity when nothing fails). */
     mtbfSeconds: lambdaPerSecond > 0 ? 1 / lambdaPerSecond : Number.POSITIVE_INFINITY,
     horizonSeconds: s.training.days * 86_400,
     expectedFailures: lambdaPerSecond * s.training.days * 86_400,

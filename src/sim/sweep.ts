@@ -14,7 +14,7 @@ import {
 } from "./scenario.ts";
 
 function specMax(spec: FieldSpec | undefined): number {
-  return spec && spec.kind !== "enum" ? spec.max : Number.POSITIVE_INFINITY;
+  return spec && (spec.kind === "int" || spec.kind === "number") ? spec.max : Number.POSITIVE_INFINITY;
 }
 
 function specOf(group: ScenarioGroup, key: string): FieldSpec | undefined {

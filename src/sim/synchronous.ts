@@ -130,8 +130,12 @@ export function runSynchronous(
   let pieceStart = 0;
   let pieceOwner = -1;
 
+  const causeCount = new Float64Array(s.failures.causes.length);
+  const causeStall = new Float64Array(causeCount.length);
   const endPiece = (at: number) => {
     stall += at - pieceStart;
+    const c = trace.cause[pieceOwner]!;
+    if (c >= 0) causeStall[c]! += at - pieceStart;
     if (rec) {
       rec.stallPerFailure[pieceOwner] = at - pieceStart;
       rec.interval(SyncState.recovering, pieceStart, at);
@@ -140,6 +144,7 @@ export function runSynchronous(
 
   for (let i = 0; i < n; i++) {
     const f = times[i]!;
+    if (trace.cause[i]! >= 0) causeCount[trace.cause[i]!]!++;
     if (recovering && f >= recoveryEnd) {
       endPiece(recoveryEnd);
       recovering = false;
@@ -188,6 +193,12 @@ export function runSynchronous(
     degradedSeconds: 0,
     meanHealthyReplicas: (R * (H - stall)) / H,
     secondsWithKDown: new Float64Array(0),
+    jobRestarts: n,
+    spareWaitSeconds: 0,
+    longestSpareWaitSeconds: 0,
+    poolEmptySeconds: 0,
+    causeCount,
+    causeStallSeconds: causeStall,
   };
   return rec ? { metrics, recording: rec.build() } : { metrics };
 }

@@ -5,7 +5,11 @@
  */
 import type { Scenario } from "./scenario.ts";
 
-/** The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, in order). */
+/**
+ * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
+ * stored in recorded traces and links' fingerprints, so they never change; the order a replica
+ * goes through them is FT_PHASE_ORDER.
+ */
 export const FtPhase = {
   /** Detection (+ FTAR reconfigure): the failed replica is dead; everyone else waits: global stall. */
   detect: 1,
@@ -15,8 +19,19 @@ export const FtPhase = {
   catchUp: 3,
   /** Rejoin: global stall while the ring re-forms. */
   rejoin: 4,
+  /** Waiting for replacement hosts from the spare pool (§3): down; the others train. */
+  waitSpare: 5,
 } as const;
 export type FtPhase = (typeof FtPhase)[keyof typeof FtPhase];
+
+/** detect → waitSpare → restart → catch-up → rejoin. */
+export const FT_PHASE_ORDER: readonly FtPhase[] = [
+  FtPhase.detect,
+  FtPhase.waitSpare,
+  FtPhase.restart,
+  FtPhase.catchUp,
+  FtPhase.rejoin,
+];
 
 /** States of the synchronous job that are not plain training. */
 export const SyncState = {
@@ -26,8 +41,25 @@ export const SyncState = {
   checkpointing: 2,
   /** Training that a later failure rolled back: it happened, and was lost. */
   rolledBack: 3,
+  /** Part of a recovery: waiting for replacement hosts from the spare pool (§3). */
+  waitSpare: 4,
 } as const;
 export type SyncState = (typeof SyncState)[keyof typeof SyncState];
+
+/** What the FT-HSDP job as a whole does, on its own track (§3): job restarts and checkpoints. */
+export const FtJobState = {
+  /** A job-scope failure: every replica stopped, detect + sync.restartSeconds. */
+  jobRestart: 1,
+  /** A blocking FT-HSDP checkpoint write: a global stall. */
+  checkpointing: 2,
+  /** Progress a job restart rolled back to the last completed checkpoint. */
+  rolledBack: 3,
+} as const;
+export type FtJobState = (typeof FtJobState)[keyof typeof FtJobState];
+
+/** How far a failure reaches, as stored in the failure log (the cause's `scope`). */
+export const ScopeCode = { host: 0, rack: 1, job: 2 } as const;
+export type ScopeCode = (typeof ScopeCode)[keyof typeof ScopeCode];
 
 /** Intervals, columnar, sorted by start. Rows are the same index across the arrays. */
 export interface FtIntervals {
@@ -43,6 +75,22 @@ export interface SyncIntervals {
   end: Float64Array;
 }
 
+export interface FtJobIntervals {
+  state: Uint8Array; // FtJobState
+  start: Float64Array;
+  end: Float64Array;
+}
+
+/**
+ * A spare pool over time, as a step function: from t[i] until t[i+1] (or the horizon) the pool
+ * holds available[i] hosts and waiting[i] requests are unserved. Empty with an unlimited pool.
+ */
+export interface SparePoolHistory {
+  t: Float64Array;
+  available: Int32Array;
+  waiting: Int32Array;
+}
+
 /** Time spans in which the FT-HSDP job as a whole made no progress (merged, disjoint, sorted). */
 export interface Spans {
   start: Float64Array;
@@ -52,11 +100,26 @@ export interface Spans {
 /** One row per failure, in time order. */
 export interface FailureLog {
   time: Float64Array;
+  /** The (first) host struck; −1 for a job-scope failure. */
   host: Int32Array;
+  /** The (first) FT-HSDP replica struck; −1 for a job-scope failure. */
   replica: Int32Array;
   /** 1 = hang (watchdog-detected), 0 = fail-stop. */
   hang: Uint8Array;
+  /** The synchronous job's detection delay (FT-HSDP's is ftDetectSeconds). */
   detectSeconds: Float64Array;
+  /** Index into scenario.failures.causes; −1 without a cause mix. */
+  cause: Int8Array;
+  /** ScopeCode: host, rack or job. */
+  scope: Uint8Array;
+  /** Hosts struck: 1 for host scope, hostsPerRack for rack scope, 0 for job scope. */
+  hostCount: Int32Array;
+  /** FT-HSDP replicas struck (every replica for job scope). */
+  replicaCount: Int32Array;
+  /** FT-HSDP's detection delay: a hang is dropped after min(hangSeconds, ft.hangTimeoutSeconds > 0). */
+  ftDetectSeconds: Float64Array;
+  /** Training FT-HSDP lost to rollback at this failure (a job restart). */
+  ftLostSeconds: Float64Array;
   /** Global stall this failure added under FT-HSDP (new stalled time, not overlapping earlier stalls). */
   ftStallSeconds: Float64Array;
   /** Whole-job stop this failure added under synchronous training (new recovery time). */
@@ -78,8 +141,12 @@ export interface Trace {
   failures: FailureLog;
   ft: FtIntervals;
   ftStalls: Spans;
+  /** FT-HSDP's job track: job restarts, checkpoint writes, rolled-back progress. */
+  ftJob: FtJobIntervals;
   sync: SyncIntervals;
   progress: { synchronous: ProgressCurve; ftHsdp: ProgressCurve };
+  /** Each policy's spare pool (SIMULATION.md §3: one per policy); empty when unlimited. */
+  spares: { synchronous: SparePoolHistory; ftHsdp: SparePoolHistory };
 }
 
 export interface PolicyMetrics {
@@ -91,7 +158,7 @@ export interface PolicyMetrics {
   /** Time the whole job made no progress because of failures (sync: recovering; FT: global stall). */
   stallSeconds: number;
   stallSecondsPerFailure: number;
-  /** Training rolled back to the last completed checkpoint (always 0 for FT-HSDP). */
+  /** Training rolled back to the last completed checkpoint (FT-HSDP: only at job restarts). */
   lostWorkSeconds: number;
   checkpoints: number;
   checkpointSeconds: number;
@@ -101,6 +168,25 @@ export interface PolicyMetrics {
   meanHealthyReplicas: number;
   /** FT-HSDP: seconds spent with exactly k replicas down, k = 0..R (sync: empty). */
   secondsWithKDown: Float64Array;
+  /** Job restarts started (synchronous: every failure is one; FT-HSDP: job-scope failures). */
+  jobRestarts: number;
+  /** Synchronous: wall seconds the job waited for spares; FT-HSDP: replica-seconds replicas waited. */
+  spareWaitSeconds: number;
+  /** The longest single wait for spares (one recovery's, or one replica's). */
+  longestSpareWaitSeconds: number;
+  /** Time this policy's spare pool held no spare host (0 with an unlimited pool). */
+  poolEmptySeconds: number;
+  /** Failures of each cause, indexed as scenario.failures.causes (empty without a cause mix). */
+  causeCount: Float64Array;
+  /** The stall (whole-job stop) attributed to each cause's failures, same indexing. */
+  causeStallSeconds: Float64Array;
+}
+
+/** A closed form's value, or null with the reason it does not apply ("—" in the UI). */
+export interface ClosedFormValue {
+  value: number | null;
+  /** What the value is (e.g. "exact renewal form"), or why there is none. */
+  note: string;
 }
 
 export interface ClosedForms {
@@ -110,6 +196,12 @@ export interface ClosedForms {
   poissonSyncNoRollback: number;
   /** Meta's first-order model (1 − λ(u0 + Δt_cp/2)) / (1 + w_cp/Δt_cp); null without checkpoint interval. */
   metaFirstOrder: number | null;
+  /** §3: synchronous, Poisson, with checkpoints: E[e^(−λD)]·λC/(e^(λ(C+W))−1), exact for this model. */
+  syncRenewal: ClosedFormValue;
+  /** §3: FT-HSDP, Poisson, first order: E[e^(−λS)]·(1 − λT/R). */
+  ftFirstOrder: ClosedFormValue;
+  /** Meta's first-order model with its validity (λ(C+W) ≪ 1), or why it does not apply. */
+  metaApproximation: ClosedFormValue;
 }
 
 export interface RunResult {
@@ -135,9 +227,23 @@ export type SummarizedMetric =
   | "lostWorkSeconds"
   | "checkpoints"
   | "degradedSeconds"
-  | "meanHealthyReplicas";
+  | "meanHealthyReplicas"
+  | "jobRestarts"
+  | "spareWaitSeconds"
+  | "longestSpareWaitSeconds"
+  | "poolEmptySeconds";
 
-export type MetricsSummary = Record<SummarizedMetric, Summary>;
+/** Per cause of the mix, in the scenario's order: how many failures and the stall they caused. */
+export interface CauseSummary {
+  name: string;
+  count: Summary;
+  stallSeconds: Summary;
+}
+
+export type MetricsSummary = Record<SummarizedMetric, Summary> & { causes: CauseSummary[] };
+
+/** The policies' keys in every result: a public contract (CLI JSON, CSV, links to views). */
+export type PolicyKey = "synchronous" | "ftHsdp";
 
 export interface MonteCarloResult {
   scenario: Scenario;

@@ -26,12 +26,21 @@ const recorded = JSON.parse(readFileSync(new URL("./v1-recorded.json", import.me
   cases: RecordedCase[];
 };
 
-/** The recorded keys of `expected`, read from `actual` (typed arrays as plain arrays). */
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !ArrayBuffer.isView(v);
+
+/**
+ * The recorded keys of `expected`, read from `actual` (typed arrays as plain arrays), at every
+ * depth: a scenario group that gained fields (version 2's `cluster.hostsPerRack`...) is compared
+ * on the fields it had.
+ */
 function sameKeys(actual: object, expected: Record<string, unknown>): Record<string, unknown> {
   const a = actual as Record<string, unknown>;
   return Object.fromEntries(
     Object.keys(expected).map((k) => {
       const v = a[k];
+      const e = expected[k];
+      if (isPlainObject(v) && isPlainObject(e)) return [k, sameKeys(v, e)];
       return [k, ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v];
     }),
   );
