@@ -5,12 +5,15 @@
  * thread runs its own slices through the same function, and adds every row in run order.
  */
 import { runScenario } from "../sim/engine.ts";
-import { SUMMARIZED_METRICS, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
+import { SUMMARIZED_METRICS, type SummarizedMetrics, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import type { PolicyMetrics, SummarizedMetric } from "../sim/types.ts";
 
 const POLICIES = ["synchronous", "ftHsdp"] as const;
-const WIDTH = POLICIES.length * SUMMARIZED_METRICS.length;
+
+/** A row per run: per policy, the summarized metrics, then each cause's count and stall. */
+function widthOf(causes: number): number {
+  return POLICIES.length * (SUMMARIZED_METRICS.length + 2 * causes);
+}
 
 export interface Chunk {
   start: number;
@@ -18,25 +21,33 @@ export interface Chunk {
 }
 
 export function runChunk(s: Scenario, { start, count }: Chunk): Float64Array<ArrayBuffer> {
-  const rows = new Float64Array(count * WIDTH);
+  const causes = s.failures.causes.length;
+  const rows = new Float64Array(count * widthOf(causes));
   let k = 0;
   for (let i = start; i < start + count; i++) {
     const run = runScenario(s, { seed: seedOf(s, i) });
-    for (const p of POLICIES) for (const m of SUMMARIZED_METRICS) rows[k++] = run[p][m];
+    for (const p of POLICIES) {
+      for (const m of SUMMARIZED_METRICS) rows[k++] = run[p][m];
+      for (let c = 0; c < causes; c++) rows[k++] = run[p].causeCount[c]!;
+      for (let c = 0; c < causes; c++) rows[k++] = run[p].causeStallSeconds[c]!;
+    }
   }
   return rows;
 }
 
-export function rowCount(rows: Float64Array): number {
-  return rows.length / WIDTH;
+export function rowCount(rows: Float64Array, causes: number): number {
+  return rows.length / widthOf(causes);
 }
 
 /** Row j of a chunk's result, as the accumulator takes it. */
-export function rowAt(rows: Float64Array, j: number): SummarizedRun {
-  let k = j * WIDTH;
-  const policy = () => {
-    const m = {} as Pick<PolicyMetrics, SummarizedMetric>;
+export function rowAt(rows: Float64Array, j: number, causes: number): SummarizedRun {
+  let k = j * widthOf(causes);
+  const policy = (): SummarizedMetrics => {
+    const m = {} as SummarizedMetrics;
     for (const name of SUMMARIZED_METRICS) m[name] = rows[k++]!;
+    m.causeCount = rows.slice(k, k + causes);
+    m.causeStallSeconds = rows.slice(k + causes, k + 2 * causes);
+    k += 2 * causes;
     return m;
   };
   const synchronous = policy();

@@ -68,7 +68,8 @@ export async function parallelMonteCarlo(
     waiting.set(start, rows);
     for (let r = waiting.get(acc.added); r !== undefined; r = waiting.get(acc.added)) {
       waiting.delete(acc.added);
-      for (let j = 0; j < rowCount(r); j++) acc.add(rowAt(r, j));
+      const causes = s.failures.causes.length;
+      for (let j = 0; j < rowCount(r, causes); j++) acc.add(rowAt(r, j, causes));
     }
     onProgress?.(acc.added, seeds);
     if (acc.added === seeds) settle?.resolve();

@@ -22,24 +22,11 @@ const emptyPool = () => ({
   waiting: new Int32Array(0),
 });
 
-/** Version-2 settings the engine does not simulate yet: refused rather than silently ignored. */
-function notYetSimulated(s: Scenario): string[] {
-  const out: string[] = [];
-  if (s.failures.causes.length > 0) out.push("failures.causes");
-  if (s.spares.pool !== "unlimited") out.push("spares.pool");
-  if (s.ft.checkpointMinutes > 0) out.push("ft.checkpointMinutes");
-  if (s.ft.hangTimeoutSeconds > 0) out.push("ft.hangTimeoutSeconds");
-  if (s.cluster.placement !== "packed") out.push("cluster.placement");
-  return out;
-}
-
 /**
  * Both policies on a given failure trace: the engine's core, open to tests and the independent
  * reference that place failures by hand (failureTraceOf).
  */
 export function runOnTrace(s: Scenario, failures: FailureTrace, record = false): RunResult {
-  const missing = notYetSimulated(s);
-  if (missing.length > 0) throw new Error(`not simulated yet (engine in progress): ${missing.join(", ")}`);
   const sync = runSynchronous(s, failures, record);
   const ft = runFtHsdp(s, failures, record);
   const result: RunResult = {
@@ -62,17 +49,20 @@ export function runOnTrace(s: Scenario, failures: FailureTrace, record = false):
         hostCount: failures.hostCount.slice(0, n),
         replicaCount: failures.replicaCount.slice(0, n),
         ftDetectSeconds: failures.ftDetectSeconds.slice(0, n),
-        ftLostSeconds: new Float64Array(n),
+        ftLostSeconds: ft.recording.lostPerFailure,
         ftStallSeconds: ft.recording.stallPerFailure,
         syncStallSeconds: sync.recording.stallPerFailure,
         syncLostSeconds: sync.recording.lostPerFailure,
       },
       ft: ft.recording.intervals,
       ftStalls: ft.recording.stalls,
-      ftJob: { state: new Uint8Array(0), start: new Float64Array(0), end: new Float64Array(0) },
+      ftJob: ft.recording.job,
       sync: sync.recording.intervals,
       progress: { synchronous: sync.recording.progress, ftHsdp: ft.recording.progress },
-      spares: { synchronous: emptyPool(), ftHsdp: emptyPool() },
+      spares: {
+        synchronous: sync.recording.spares ?? emptyPool(),
+        ftHsdp: ft.recording.spares ?? emptyPool(),
+      },
     };
   }
   return result;

@@ -1,28 +1,55 @@
 /**
- * FT-HSDP (SIMULATION.md §1 "FT-HSDP"), event-driven: the only events are failures and the ends
- * of recovery phases, so the cost grows with failures, never with steps, GPUs or replicas.
+ * FT-HSDP (SIMULATION.md §1 "FT-HSDP", §3 "FT-HSDP, version 2"), event-driven: the only events
+ * are failures, the ends of recovery phases, spare requests, job restarts and checkpoint writes,
+ * so the cost grows with failures, never with steps, GPUs or replicas.
  *
  * Between two events the number of replicas down and in a global-stall phase is constant, hence
  * so is the training rate (healthy/R, or 0 when stalled or below minReplicas): useful time is a
  * sum of rate × duration. Each recovering replica has exactly one entry in an indexed heap,
  * keyed on the end of its current phase; a failure during its recovery re-keys that entry.
+ * Version 1's arithmetic is kept operation for operation, so its numbers keep their bits.
  */
 import { CurveBuilder, f64, i32, u8 } from "./columns.ts";
 import type { FailureTrace } from "./failureTrace.ts";
+import { Layout } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
 import { derived, type Scenario } from "./scenario.ts";
-import { type FtIntervals, FtPhase, type PolicyMetrics, type ProgressCurve, type Spans } from "./types.ts";
+import { runSparePool, type SpareRequests } from "./spares.ts";
+import {
+  type FtIntervals,
+  type FtJobIntervals,
+  FtJobState,
+  FtPhase,
+  type PolicyMetrics,
+  type ProgressCurve,
+  ScopeCode,
+  type Spans,
+  type SparePoolHistory,
+} from "./types.ts";
 
 export interface FtRecording {
   intervals: FtIntervals;
   stalls: Spans;
+  job: FtJobIntervals;
   progress: ProgressCurve;
   /** Global stall attributed to each failure: stalled time not already covered by an earlier failure's stall. */
   stallPerFailure: Float64Array;
+  lostPerFailure: Float64Array;
+  spares?: SparePoolHistory;
 }
 
 const HEALTHY = 0;
-const LAST_PHASE = FtPhase.rejoin;
+/** "Healthy again": the step after rejoin. */
+const DONE = 6;
+/** The phase after each (indexed by FtPhase code): detect → waitSpare → restart → catch-up → rejoin. */
+const NEXT_PHASE = Uint8Array.of(
+  HEALTHY,
+  FtPhase.waitSpare,
+  FtPhase.catchUp,
+  FtPhase.rejoin,
+  DONE,
+  FtPhase.restart,
+);
 
 /**
  * Per-replica state, kept between runs so a Monte Carlo does not allocate R-sized arrays for
@@ -32,11 +59,18 @@ class ReplicaState {
   phase: Uint8Array;
   phaseEnd: Float64Array;
   queue: IndexedMinHeap;
+  /** Spares: when every request made so far for the replica's hosts is served; heap of those still waiting. */
+  waitUntil: Float64Array;
+  waitStart: Float64Array;
+  owed: IndexedMinHeap;
 
   constructor(readonly capacity: number) {
     this.phase = new Uint8Array(capacity);
     this.phaseEnd = new Float64Array(capacity);
     this.queue = new IndexedMinHeap(capacity, this.phaseEnd);
+    this.waitUntil = new Float64Array(capacity);
+    this.waitStart = new Float64Array(capacity);
+    this.owed = new IndexedMinHeap(capacity, this.waitUntil);
   }
 }
 
@@ -46,23 +80,16 @@ function replicaState(R: number): ReplicaState {
   if (shared === null || shared.capacity < R) shared = new ReplicaState(R);
   shared.phase.fill(HEALTHY, 0, R);
   shared.queue.clear();
+  shared.owed.clear();
   return shared;
 }
 
 /**
- * What only a recorded run keeps: the phase intervals, the stall spans, the progress curve and
- * which failure each stalled second belongs to (the earliest failure among the replicas then
- * causing the stall — in a stall phase, or down while below minReplicas).
+ * Which failure each stalled second belongs to: a job restart's own failure; else the earliest
+ * failure among the replicas then causing the stall (in a stall phase, or down while below
+ * minReplicas). A checkpoint write's stall belongs to no failure.
  */
-class FtRecorder {
-  readonly replica = i32();
-  readonly phase = u8();
-  readonly start = f64();
-  readonly end = f64();
-  readonly stallStart = f64();
-  readonly stallEnd = f64();
-  readonly curve = new CurveBuilder();
-  readonly row: Int32Array;
+class StallAttribution {
   /** The failure index each recovering replica is recovering from, as a heap key. */
   readonly failureOf: Float64Array;
   readonly stalling: IndexedMinHeap;
@@ -70,11 +97,49 @@ class FtRecorder {
   readonly stallPerFailure: Float64Array;
 
   constructor(R: number, failures: number) {
-    this.row = new Int32Array(R);
     this.failureOf = new Float64Array(R);
     this.stalling = new IndexedMinHeap(R, this.failureOf);
     this.down = new IndexedMinHeap(R, this.failureOf);
     this.stallPerFailure = new Float64Array(failures);
+  }
+
+  attribute(dt: number, stallPhases: number, belowMin: boolean, jobOwner: number): void {
+    if (jobOwner >= 0) {
+      this.stallPerFailure[jobOwner]! += dt;
+      return;
+    }
+    const owners = stallPhases > 0 ? this.stalling : belowMin ? this.down : null;
+    if (owners && owners.size > 0) this.stallPerFailure[this.failureOf[owners.top()]!]! += dt;
+  }
+
+  healthy(r: number): void {
+    this.stalling.remove(r);
+    this.down.remove(r);
+  }
+}
+
+/** What only a recorded run keeps: the phase intervals, the stall spans, the job track, the progress curve. */
+class FtRecorder {
+  readonly replica = i32();
+  readonly phase = u8();
+  readonly start = f64();
+  readonly end = f64();
+  readonly stallStart = f64();
+  readonly stallEnd = f64();
+  readonly jobState = u8();
+  readonly jobStart = f64();
+  readonly jobEnd = f64();
+  readonly curve = new CurveBuilder();
+  readonly row: Int32Array;
+  readonly lostPerFailure: Float64Array;
+
+  constructor(
+    R: number,
+    failures: number,
+    readonly attr: StallAttribution,
+  ) {
+    this.row = new Int32Array(R);
+    this.lostPerFailure = new Float64Array(failures);
   }
 
   enter(r: number, phase: number, start: number, end: number, stalls: boolean): void {
@@ -82,13 +147,20 @@ class FtRecorder {
     this.phase.push(phase);
     this.start.push(start);
     this.end.push(end);
-    if (stalls) this.stalling.upsert(r);
-    else this.stalling.remove(r);
+    if (stalls) this.attr.stalling.upsert(r);
+    else this.attr.stalling.remove(r);
   }
 
   /** The replica's current phase ends at t (early when a new failure cancels it). */
   leave(r: number, t: number): void {
     this.end.set(this.row[r]!, t);
+  }
+
+  job(state: FtJobState, start: number, end: number): void {
+    if (end <= start) return;
+    this.jobState.push(state);
+    this.jobStart.push(start);
+    this.jobEnd.push(end);
   }
 
   /** Stall spans are merged: one that starts where the last ended continues it. */
@@ -98,16 +170,11 @@ class FtRecorder {
     else this.stallStart.push(t);
   }
 
-  attributeStall(dt: number, stallPhases: number): void {
-    const owners = stallPhases > 0 ? this.stalling : this.down;
-    if (owners.size > 0) this.stallPerFailure[this.failureOf[owners.top()]!]! += dt;
-  }
-
   /**
    * The intervals, clipped to the horizon, without the empty ones: a phase entered at the very
    * instant a new failure cancels it.
    */
-  build(H: number): FtRecording {
+  build(H: number, pool: SpareRequests | null): FtRecording {
     const replica = this.replica.toArray();
     const phase = this.phase.toArray();
     const start = this.start.toArray();
@@ -122,7 +189,7 @@ class FtRecorder {
       end[kept] = e;
       kept++;
     }
-    return {
+    const recording: FtRecording = {
       intervals: {
         replica: replica.slice(0, kept),
         phase: phase.slice(0, kept),
@@ -130,9 +197,13 @@ class FtRecorder {
         end: end.slice(0, kept),
       },
       stalls: { start: this.stallStart.toArray(), end: this.stallEnd.toArray() },
+      job: { state: this.jobState.toArray(), start: this.jobStart.toArray(), end: this.jobEnd.toArray() },
       progress: this.curve.build(),
-      stallPerFailure: this.stallPerFailure,
+      stallPerFailure: this.attr.stallPerFailure,
+      lostPerFailure: this.lostPerFailure,
     };
+    if (pool?.history) recording.spares = pool.history;
+    return recording;
   }
 }
 
@@ -145,13 +216,21 @@ export function runFtHsdp(
   const R = s.cluster.replicas;
   const { minReplicas, reconfigureSeconds, replicaRestartSeconds, catchUpSeconds, rejoinSeconds } = s.ft;
   const blocking = s.ft.catchUp === "blocking";
-  // Indexed by phase; the detect phase's length depends on the failure and is set per failure.
-  // Index LAST_PHASE + 1 is "healthy again": a zero-length step out of the last phase.
+  const jobRestartSeconds = s.sync.restartSeconds;
+  // checkpointMinutes = 0: a job restart loses nothing (optimistic, as sync with 0).
+  const C = s.ft.checkpointMinutes * 60;
+  const W = C > 0 ? s.ft.checkpointWriteSeconds : 0;
+  // Indexed by phase code; detect's and waitSpare's lengths are set per failure and per replica.
   const duration = Float64Array.of(0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, 0);
   const stallsIn = Uint8Array.of(0, 1, 0, blocking ? 1 : 0, 1, 0);
+  const layout = new Layout(s);
+  const pool = runSparePool(s, trace, trace.ftDetectSeconds, record);
 
-  const { phase, phaseEnd, queue } = replicaState(R);
-  const rec = record ? new FtRecorder(R, trace.count) : null;
+  const { phase, phaseEnd, queue, waitUntil, waitStart, owed } = replicaState(R);
+  if (pool) waitUntil.fill(Number.NEGATIVE_INFINITY, 0, R);
+  const nCauses = s.failures.causes.length;
+  const attr = record || nCauses > 0 ? new StallAttribution(R, trace.count) : null;
+  const rec = record && attr ? new FtRecorder(R, trace.count, attr) : null;
   const kDown = new Float64Array(R + 1);
 
   let down = 0;
@@ -160,36 +239,80 @@ export function runFtHsdp(
   let stall = 0;
   let degraded = 0;
   let healthySum = 0; // ∫ healthy dt
+  // §3: job restarts, FT checkpoints and spare waits.
+  let jobEnd = Number.POSITIVE_INFINITY;
+  let jobOwner = -1;
+  let jobPieceStart = 0;
+  let jobRestarts = 0;
+  let lost = 0;
+  let writing = false;
+  let writeStart = 0;
+  let writeEnd = Number.POSITIVE_INFINITY;
+  let saved = 0;
+  let lastCheckpoint = 0; // healthyTime at the last completed checkpoint (or job restart)
+  let lastCheckpointAt = 0; // wall time that progress was reached
+  let sinceCheckpoint = 0;
+  let checkpoints = 0;
+  let checkpointSeconds = 0;
+  let waitingReplicas = 0;
+  let spareWait = 0;
+  let longestWait = 0;
+  let request = 0;
 
-  const stalled = () => stallPhases > 0 || R - down < minReplicas;
+  const belowMin = () => R - down < minReplicas;
+  const stalled = () => stallPhases > 0 || belowMin() || jobOwner >= 0 || writing;
+
+  /** When phase p of replica r, entered at `start`, ends. */
+  const endOf = (r: number, p: number, start: number): number =>
+    p === FtPhase.waitSpare ? (pool && waitUntil[r]! > start ? waitUntil[r]! : start) : start + duration[p]!;
 
   /** Enter phase p at `start`, ending at `end`; zero-length phases are passed through. */
   const enter = (r: number, p: number, start: number, end: number) => {
-    while (end <= start && p < LAST_PHASE) {
-      p++;
-      end = start + duration[p]!;
+    while (end <= start && p !== DONE) {
+      p = NEXT_PHASE[p]!;
+      if (p !== DONE) end = endOf(r, p, start);
     }
-    if (end <= start) {
+    if (p === DONE) {
       phase[r] = HEALTHY;
       down--;
       queue.remove(r);
-      if (rec) {
-        rec.stalling.remove(r);
-        rec.down.remove(r);
-      }
+      attr?.healthy(r);
       return;
     }
     phase[r] = p;
     phaseEnd[r] = end;
     queue.upsert(r);
     if (stallsIn[p]) stallPhases++;
-    rec?.enter(r, p, start, end, stallsIn[p] === 1);
+    if (p === FtPhase.waitSpare) {
+      waitingReplicas++;
+      waitStart[r] = start;
+    }
+    if (rec) rec.enter(r, p, start, end, stallsIn[p] === 1);
+    else if (attr) {
+      if (stallsIn[p]) attr.stalling.upsert(r);
+      else attr.stalling.remove(r);
+    }
   };
 
   /** The current phase of r ends (or is cancelled) at t. */
   const leave = (r: number, t: number) => {
     if (stallsIn[phase[r]!]) stallPhases--;
+    if (phase[r] === FtPhase.waitSpare) {
+      waitingReplicas--;
+      longestWait = Math.max(longestWait, t - waitStart[r]!);
+    }
     rec?.leave(r, t);
+  };
+
+  /** A job restart's end: replicas still owed a replacement resume at waitSpare (no new detect). */
+  const resumeOwed = (t: number) => {
+    while (owed.size > 0 && waitUntil[owed.top()]! <= t) owed.remove(owed.top());
+    for (let k = 0; k < owed.size; k++) {
+      const r = owed.at(k);
+      down++;
+      attr?.down.upsert(r);
+      enter(r, FtPhase.waitSpare, t, waitUntil[r]!);
+    }
   };
 
   const n = trace.count;
@@ -201,17 +324,23 @@ export function runFtHsdp(
   for (;;) {
     const nextFailure = i < n ? times[i]! : H;
     const nextPhaseEnd = queue.size > 0 ? phaseEnd[queue.top()]! : H;
-    const next = Math.min(nextFailure, nextPhaseEnd, H);
+    const nextRequest = pool && request < pool.count ? pool.madeAt[request]! : H;
+    const checkpointDue =
+      C > 0 && !writing && !wasStalled ? t + (C - sinceCheckpoint) : Number.POSITIVE_INFINITY;
+    const nextJob = Math.min(jobEnd, writeEnd, checkpointDue, nextRequest);
+    const next = Math.min(nextFailure, nextPhaseEnd, H, nextJob);
     const dt = next - t;
     if (dt > 0) {
       const healthy = R - down;
       kDown[down]! += dt;
       healthySum += healthy * dt;
+      spareWait += waitingReplicas * dt;
       if (wasStalled) {
         stall += dt;
-        rec?.attributeStall(dt, stallPhases);
+        attr?.attribute(dt, stallPhases, belowMin(), jobOwner);
       } else {
         healthyTime += healthy * dt;
+        sinceCheckpoint += dt;
         if (down > 0) degraded += dt;
       }
       t = next;
@@ -219,21 +348,97 @@ export function runFtHsdp(
     if (next >= H) break;
     const rateBefore = wasStalled ? 0 : R - down;
 
-    if (nextPhaseEnd <= nextFailure) {
+    if (nextRequest === next && pool) {
+      // A request made now: its replica's restart waits for it (served at servedAt).
+      const r = layout.replicaOf(pool.host[request]!);
+      const served = pool.servedAt[request]!;
+      if (served > waitUntil[r]!) {
+        waitUntil[r] = served;
+        owed.upsert(r);
+      }
+      request++;
+    } else if (nextPhaseEnd <= nextFailure && nextPhaseEnd <= nextJob) {
       const r = queue.top();
       const p = phase[r]!;
       leave(r, next);
-      enter(r, p + 1, next, next + duration[p + 1]!);
-    } else {
-      const r = trace.replica[i]!;
-      if (phase[r] === HEALTHY) down++;
-      else leave(r, next);
-      if (rec) {
-        rec.failureOf[r] = i;
-        rec.stalling.remove(r);
-        rec.down.upsert(r);
+      const q = NEXT_PHASE[p]!;
+      if (q === DONE) enter(r, DONE, next, next);
+      else enter(r, q, next, endOf(r, q, next));
+    } else if (jobEnd === next && jobEnd <= nextFailure) {
+      rec?.job(FtJobState.jobRestart, jobPieceStart, next);
+      jobOwner = -1;
+      jobEnd = Number.POSITIVE_INFINITY;
+      sinceCheckpoint = 0;
+      lastCheckpointAt = next;
+      if (pool) resumeOwed(next);
+    } else if (writeEnd === next && writeEnd <= nextFailure) {
+      // A write that ends at a failure's instant completes.
+      writing = false;
+      writeEnd = Number.POSITIVE_INFINITY;
+      lastCheckpoint = saved;
+      lastCheckpointAt = writeStart;
+      sinceCheckpoint = 0;
+      checkpoints++;
+      checkpointSeconds += W;
+      rec?.job(FtJobState.checkpointing, writeStart, next);
+    } else if (checkpointDue === next && checkpointDue <= nextFailure) {
+      // A checkpoint due at a failure's instant starts (and a job failure then loses it).
+      saved = healthyTime;
+      writeStart = next;
+      sinceCheckpoint = 0;
+      if (W > 0) {
+        writing = true;
+        writeEnd = next + W;
+      } else {
+        lastCheckpoint = saved;
+        lastCheckpointAt = next;
+        checkpoints++;
       }
-      enter(r, FtPhase.detect, next, next + trace.detectSeconds[i]! + reconfigureSeconds);
+    } else if (trace.scope[i] === ScopeCode.job || jobOwner >= 0) {
+      // A job restart starts, or starts again: every replica's pending phases are cancelled.
+      if (jobOwner < 0) {
+        while (queue.size > 0) {
+          const r = queue.top();
+          leave(r, next);
+          phase[r] = HEALTHY;
+          queue.remove(r);
+          attr?.healthy(r);
+        }
+        down = 0;
+        if (writing) {
+          writing = false;
+          writeEnd = Number.POSITIVE_INFINITY;
+          checkpointSeconds += next - writeStart;
+          rec?.job(FtJobState.checkpointing, writeStart, next);
+        }
+        const rolledBack = healthyTime - lastCheckpoint;
+        if (C > 0 && rolledBack > 0) {
+          rec?.curve.point(next, healthyTime / R);
+          rec?.job(FtJobState.rolledBack, lastCheckpointAt, next);
+          healthyTime = lastCheckpoint;
+          lost += rolledBack / R;
+          if (rec) rec.lostPerFailure[i] = rolledBack / R;
+        }
+      } else rec?.job(FtJobState.jobRestart, jobPieceStart, next);
+      jobOwner = i;
+      jobPieceStart = next;
+      jobEnd = next + trace.ftDetectSeconds[i]! + jobRestartSeconds;
+      jobRestarts++;
+      i++;
+    } else {
+      const first = trace.replica[i]!;
+      const count = trace.replicaCount[i]!;
+      for (let j = 0; j < count; j++) {
+        const r = first + j < R ? first + j : (first + j) % R;
+        if (phase[r] === HEALTHY) down++;
+        else leave(r, next);
+        if (attr) {
+          attr.failureOf[r] = i;
+          attr.stalling.remove(r);
+          attr.down.upsert(r);
+        }
+        enter(r, FtPhase.detect, next, next + trace.ftDetectSeconds[i]! + reconfigureSeconds);
+      }
       i++;
     }
 
@@ -244,6 +449,22 @@ export function runFtHsdp(
     }
     wasStalled = isStalled;
   }
+  if (rec) {
+    if (jobOwner >= 0) rec.job(FtJobState.jobRestart, jobPieceStart, H);
+    if (writing) rec.job(FtJobState.checkpointing, writeStart, H);
+  }
+  if (writing) checkpointSeconds += H - writeStart;
+  for (let r = 0; r < R && pool; r++)
+    if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
+
+  const causeCount = new Float64Array(nCauses);
+  const causeStall = new Float64Array(nCauses);
+  for (let f = 0; f < n && nCauses > 0; f++) {
+    const c = trace.cause[f]!;
+    if (c < 0) continue;
+    causeCount[c]!++;
+    if (attr) causeStall[c]! += attr.stallPerFailure[f]!;
+  }
 
   const useful = healthyTime / R;
   const metrics: PolicyMetrics = {
@@ -253,21 +474,21 @@ export function runFtHsdp(
     failures: n,
     stallSeconds: stall,
     stallSecondsPerFailure: n > 0 ? stall / n : 0,
-    lostWorkSeconds: 0,
-    checkpoints: 0,
-    checkpointSeconds: 0,
+    lostWorkSeconds: lost,
+    checkpoints,
+    checkpointSeconds,
     degradedSeconds: degraded,
     meanHealthyReplicas: healthySum / H,
     secondsWithKDown: kDown,
-    jobRestarts: 0,
-    spareWaitSeconds: 0,
-    longestSpareWaitSeconds: 0,
-    poolEmptySeconds: 0,
-    causeCount: new Float64Array(s.failures.causes.length),
-    causeStallSeconds: new Float64Array(s.failures.causes.length),
+    jobRestarts,
+    spareWaitSeconds: spareWait,
+    longestSpareWaitSeconds: longestWait,
+    poolEmptySeconds: pool ? pool.emptySeconds : 0,
+    causeCount,
+    causeStallSeconds: causeStall,
   };
   if (!rec) return { metrics };
   if (wasStalled) rec.stallEnd.push(H);
   rec.curve.point(H, useful);
-  return { metrics, recording: rec.build(H) };
+  return { metrics, recording: rec.build(H, pool) };
 }

@@ -48,6 +48,11 @@ export class IndexedMinHeap {
     this.down(this.up(at));
   }
 
+  /** The item at position i (0 ≤ i < size), for a walk over every item in heap order. */
+  at(i: number): number {
+    return this.items[i]!;
+  }
+
   /** Empty the heap in O(size). */
   clear(): void {
     for (let i = 0; i < this.size; i++) this.pos[this.items[i]!] = -1;

@@ -36,7 +36,9 @@ export function seedOf(s: Scenario, i: number): number {
 }
 
 /** What a Monte Carlo keeps of one run: the summarized metrics of both policies. */
-export type SummarizedRun = Record<"synchronous" | "ftHsdp", Pick<PolicyMetrics, SummarizedMetric>>;
+/** What the summary reads of one policy's run (a worker sends only this). */
+export type SummarizedMetrics = Pick<PolicyMetrics, SummarizedMetric | "causeCount" | "causeStallSeconds">;
+export type SummarizedRun = Record<"synchronous" | "ftHsdp", SummarizedMetrics>;
 
 /** Nearest-rank percentile of an ascending sample (see the file comment). */
 export function nearestRank(sorted: Float64Array, p: number): number {
@@ -68,7 +70,7 @@ class Samples {
     this.causeStall = causeNames.map(() => new Float64Array(capacity));
   }
 
-  set(i: number, m: Pick<PolicyMetrics, SummarizedMetric>): void {
+  set(i: number, m: SummarizedMetrics): void {
     for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
     for (let c = 0; c < this.causeNames.length; c++) {
       this.causeCount[c]![i] = m.causeCount[c]!;

@@ -309,9 +309,13 @@ describe("the horizon", () => {
 
 describe("recording", () => {
   it("leaves out individual checkpoint writes when there would be too many, and changes no metric", () => {
-    // A 0.4 s cycle over 10,800 s: 27,000 writes.
-    const overrides: ScenarioInput = { sync: { checkpointMinutes: 0.3 / 60, checkpointWriteSeconds: 0.1 } };
-    expect(H / 0.4).toBeGreaterThan(MAX_RECORDED_WRITES);
+    // A 0.7 s cycle (the shortest interval a scenario allows, 0.01 min, + 0.1 s) over half a day:
+    // 61,714 writes.
+    const overrides: ScenarioInput = {
+      training: { days: 0.5 },
+      sync: { checkpointMinutes: 0.01, checkpointWriteSeconds: 0.1 },
+    };
+    expect(43_200 / 0.7).toBeGreaterThan(MAX_RECORDED_WRITES);
     const s = scenario(overrides);
     const rows = [{ time: 5000.2, host: 0 }];
     const recorded = runOnTrace(s, failureTraceOf(s, rows), true);

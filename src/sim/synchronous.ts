@@ -1,5 +1,7 @@
 /**
- * Synchronous training (SIMULATION.md §1 "Synchronous training"), event-driven over failures.
+ * Synchronous training (SIMULATION.md §1 "Synchronous training", §3 "Synchronous job, version 2"),
+ * event-driven over failures. A recovery is detect → waitSpare (until every replacement host
+ * requested by then is served: one time from the spare pool's pass) → restart.
  *
  * The job alternates training segments and recoveries. Within a segment, checkpoints follow a
  * fixed cycle (C of training, then a blocking write of W), so where a failure lands in that
@@ -9,7 +11,14 @@
 import { CurveBuilder, f64, u8 } from "./columns.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { derived, type Scenario } from "./scenario.ts";
-import { type PolicyMetrics, type ProgressCurve, type SyncIntervals, SyncState } from "./types.ts";
+import { runSparePool, servedBy } from "./spares.ts";
+import {
+  type PolicyMetrics,
+  type ProgressCurve,
+  type SparePoolHistory,
+  type SyncIntervals,
+  SyncState,
+} from "./types.ts";
 
 export const MAX_RECORDED_WRITES = 20_000;
 
@@ -19,6 +28,7 @@ export interface SyncRecording {
   /** Recovery time attributed to each failure: from it until the next failure or the recovery's end. */
   stallPerFailure: Float64Array;
   lostPerFailure: Float64Array;
+  spares?: SparePoolHistory;
 }
 
 class SyncRecorder {
@@ -64,6 +74,7 @@ export function runSynchronous(
   const n = trace.count;
   const times = trace.time;
   const rec = record ? new SyncRecorder(new Float64Array(n), new Float64Array(n)) : null;
+  const pool = runSparePool(s, trace, trace.detectSeconds, record);
   // A timeline of a million checkpoint writes helps nobody and could exhaust a tab's memory:
   // past this many, the writes of a segment are left out of the recording, and its progress is
   // drawn at the average rate up to its last completed checkpoint. The metrics are unaffected.
@@ -129,6 +140,11 @@ export function runSynchronous(
   /** Where the current piece of recovery began, and the failure it belongs to. */
   let pieceStart = 0;
   let pieceOwner = -1;
+  /** The piece's wait for spares: [waitFrom, waitTo), empty with an unlimited pool. */
+  let waitFrom = 0;
+  let waitTo = 0;
+  let spareWait = 0;
+  let longestWait = 0;
 
   const causeCount = new Float64Array(s.failures.causes.length);
   const causeStall = new Float64Array(causeCount.length);
@@ -136,9 +152,16 @@ export function runSynchronous(
     stall += at - pieceStart;
     const c = trace.cause[pieceOwner]!;
     if (c >= 0) causeStall[c]! += at - pieceStart;
+    const waited = waitTo > waitFrom ? Math.max(0, Math.min(at, waitTo) - waitFrom) : 0;
+    spareWait += waited;
+    if (waited > longestWait) longestWait = waited;
     if (rec) {
       rec.stallPerFailure[pieceOwner] = at - pieceStart;
-      rec.interval(SyncState.recovering, pieceStart, at);
+      if (waited > 0) {
+        rec.interval(SyncState.recovering, pieceStart, waitFrom);
+        rec.interval(SyncState.waitSpare, waitFrom, waitFrom + waited);
+        rec.interval(SyncState.recovering, waitFrom + waited, at);
+      } else rec.interval(SyncState.recovering, pieceStart, at);
     }
   };
 
@@ -167,7 +190,12 @@ export function runSynchronous(
     }
     pieceStart = f;
     pieceOwner = i;
-    recoveryEnd = f + trace.detectSeconds[i]! + restart;
+    // The restart waits for the replacements requested by the end of detection (and no later).
+    const detectEnd = f + trace.detectSeconds[i]!;
+    const served = pool ? servedBy(pool, detectEnd) : detectEnd;
+    waitFrom = detectEnd;
+    waitTo = served > detectEnd ? served : detectEnd;
+    recoveryEnd = waitTo + restart;
   }
 
   // At the horizon, pending progress counts: nothing rolls it back.
@@ -194,11 +222,14 @@ export function runSynchronous(
     meanHealthyReplicas: (R * (H - stall)) / H,
     secondsWithKDown: new Float64Array(0),
     jobRestarts: n,
-    spareWaitSeconds: 0,
-    longestSpareWaitSeconds: 0,
-    poolEmptySeconds: 0,
+    spareWaitSeconds: spareWait,
+    longestSpareWaitSeconds: longestWait,
+    poolEmptySeconds: pool ? pool.emptySeconds : 0,
     causeCount,
     causeStallSeconds: causeStall,
   };
-  return rec ? { metrics, recording: rec.build() } : { metrics };
+  if (!rec) return { metrics };
+  const recording = rec.build();
+  if (pool?.history) recording.spares = pool.history;
+  return { metrics, recording };
 }
