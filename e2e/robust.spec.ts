@@ -123,3 +123,33 @@ test("a sweep finishes when one of its workers dies", async ({ page }) => {
   });
   await expect(page.getByTestId("worker-notice")).toContainText("sweep worker died");
 });
+
+test("a pasted list of 20,000 parameters with alternating dtypes is drawn with a bounded number of marks", async ({
+  page,
+}) => {
+  await page.goto("/#v=step");
+  await expect(page.getByTestId("bucket-count")).toHaveText(/^\d+$/);
+  await page.getByText("Paste your model's parameters").click();
+  const n = 20_000;
+  const list = JSON.stringify(
+    Array.from({ length: n }, (_, i) => ({
+      name: `layers.${i}.weight`,
+      shape: [64, 64],
+      dtype: i % 2 ? "torch.float32" : "torch.bfloat16",
+    })),
+  );
+  // Ctrl+V delivers a paste event with the text; a long list is held, not laid out in the box.
+  await page.getByLabel("Parameter list to paste").evaluate((el, text) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, list);
+  await expect(page.getByTestId("paste-summary")).toContainText(
+    `Pasted ${list.length.toLocaleString("en-US")} characters`,
+  );
+  await page.getByRole("button", { name: "Use pasted list" }).click();
+  await expect(page.getByText(`pasted model: ${n.toLocaleString("en-US")} parameters`)).toBeVisible();
+  const marks = await page.locator(".step-gantt svg rect").count();
+  expect(marks).toBeGreaterThan(10);
+  expect(marks).toBeLessThan(5000);
+});

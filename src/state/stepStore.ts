@@ -14,9 +14,15 @@ import {
 } from "../link/stepLink.ts";
 import type { Link } from "../step/collectiveCost.ts";
 import { presetInfo } from "../step/presetCatalog.ts";
-import type { ComputeConfig, StepConfig, StepResult } from "../step/stepTimeline.ts";
+import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import type { SweepResult } from "../step/sweep.ts";
-import type { ModelInfo, ModelProblem, ModelSource, StepTraceReply } from "../worker/stepApi.ts";
+import type {
+  ModelProblem,
+  ModelSource,
+  ModelSummary,
+  StepDrawing,
+  StepTraceReply,
+} from "../worker/stepApi.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type StepWorker, stepWorker } from "./stepClient.ts";
 
@@ -27,8 +33,8 @@ export interface StepState {
   /** What is in the paste box (kept while a preset is shown). */
   pasteText: string;
   config: StepConfig;
-  model: ModelInfo | null;
-  result: StepResult | null;
+  model: ModelSummary | null;
+  result: StepDrawing | null;
   sweep: SweepResult | null;
   problem: ModelProblem | null;
   busy: boolean;
@@ -46,7 +52,9 @@ export interface StepState {
 export function createStepStore(worker: () => StepWorker) {
   let runSeq = 0;
   let sweepSeq = 0;
-  let sweepKey = "";
+  // The sweep does not depend on the cap: it is redone when the model or another knob changes.
+  // (Compared by identity and the config's text, never by the paste's text, which may be 15 MB.)
+  let sweepFor: { source: ModelSource; config: string } | null = null;
 
   const store = createStore<StepState>()((set, get) => ({
     source: DEFAULT_STEP_SETTINGS.model,
@@ -88,14 +96,14 @@ export function createStepStore(worker: () => StepWorker) {
       const run = await worker().stepRun(req);
       if (seq !== runSeq) return;
       if (!run.ok) {
-        sweepKey = "";
+        sweepFor = null;
         store.setState({ problem: run, model: null, result: null, sweep: null, busy: false });
         return;
       }
       store.setState({ problem: null, model: run.model, result: run.result, busy: false });
-      const key = JSON.stringify({ ...req, config: { ...req.config, capMb: 0 } });
-      if (key === sweepKey) return;
-      sweepKey = key;
+      const config = JSON.stringify({ ...req.config, capMb: 0 });
+      if (sweepFor?.source === req.model && sweepFor.config === config) return;
+      sweepFor = { source: req.model, config };
       const mySweep = ++sweepSeq;
       const sweep = await worker().stepSweep(req);
       if (mySweep === sweepSeq && sweep.ok) store.setState({ sweep: sweep.sweep });

@@ -7,7 +7,14 @@ import { stepTraceJson } from "../export/stepTrace.ts";
 import { ModelListError, type Param, parseModelList } from "../step/modelList.ts";
 import { presetInfo } from "../step/presetCatalog.ts";
 import { presetParams } from "../step/presets.ts";
-import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
+import { reduceTimeline } from "../step/stepLod.ts";
+import {
+  runStep,
+  type StepConfig,
+  type StepMetrics,
+  type StepResult,
+  type StepTimeline,
+} from "../step/stepTimeline.ts";
 import { type SweepResult, sweepBucketCap } from "../step/sweep.ts";
 
 export type ModelSource = { kind: "preset"; id: string } | { kind: "paste"; text: string };
@@ -30,7 +37,38 @@ export interface ModelProblem {
   entry: number | null;
 }
 
-export type StepRunReply = { ok: true; model: ModelInfo; result: StepResult } | ModelProblem;
+/** What the page shows of a model: its size, never its (maybe 200,000-entry) parameter list. */
+export interface ModelSummary {
+  name: string;
+  count: number;
+  bytes: number;
+}
+
+/** A bucket as the table and the tooltip show it: its first parameters by name. */
+export interface BucketView {
+  dtype: string;
+  bytes: number;
+  count: number;
+  first: { name: string; bytes: number }[];
+}
+
+/** The most buckets the page is sent in detail; the Gantt's marks are bounded separately (stepLod.ts). */
+export const MAX_BUCKET_VIEWS = 500;
+
+/**
+ * The step as the page draws it: bounded whatever was pasted, so handing it to the main thread
+ * (structured clone) and drawing it stay cheap.
+ */
+export interface StepDrawing {
+  bucketCount: number;
+  buckets: BucketView[];
+  overlapped: StepTimeline;
+  baseline: StepTimeline;
+  metrics: StepMetrics;
+  baselineMetrics: StepMetrics;
+}
+
+export type StepRunReply = { ok: true; model: ModelSummary; result: StepDrawing } | ModelProblem;
 export type StepSweepReply = { ok: true; sweep: SweepResult } | ModelProblem;
 export type StepTraceReply = { ok: true; json: string; filename: string } | ModelProblem;
 
@@ -46,6 +84,25 @@ function load(source: ModelSource): ModelInfo {
   return model;
 }
 
+function view(model: ModelInfo, r: StepResult): StepDrawing {
+  return {
+    bucketCount: r.buckets.length,
+    buckets: r.buckets.slice(0, MAX_BUCKET_VIEWS).map((b) => ({
+      dtype: b.dtype,
+      bytes: b.bytes,
+      count: b.params.length,
+      first: b.params.slice(0, 8).map((i) => ({
+        name: model.params[i]?.name ?? "",
+        bytes: model.params[i]?.bytes ?? 0,
+      })),
+    })),
+    overlapped: reduceTimeline(r.overlapped),
+    baseline: reduceTimeline(r.baseline),
+    metrics: r.metrics,
+    baselineMetrics: r.baselineMetrics,
+  };
+}
+
 function problem(e: unknown): ModelProblem {
   if (e instanceof ModelListError) return { ok: false, error: e.message, entry: e.entry };
   return { ok: false, error: e instanceof Error ? e.message : String(e), entry: null };
@@ -55,7 +112,8 @@ export const stepApi = {
   stepRun(req: StepRequest): StepRunReply {
     try {
       const model = load(req.model);
-      return { ok: true, model, result: runStep(model.params, req.config) };
+      const summary = { name: model.name, count: model.params.length, bytes: model.bytes };
+      return { ok: true, model: summary, result: view(model, runStep(model.params, req.config)) };
     } catch (e) {
       return problem(e);
     }

@@ -14,10 +14,10 @@ export interface NumberFieldProps {
   className?: string;
   testId?: string;
   /**
-   * Hands on a typed number inside the bounds. It may refuse it by returning the problems (in
-   * words naming the field); the field then keeps the text and shows them.
+   * Hands on a typed number inside the bounds. It may refuse it by returning the problems (an
+   * array of strings naming the field); the field then keeps the text and shows them.
    */
-  onChange: (v: number) => readonly string[] | null | undefined | void;
+  onChange: (v: number) => unknown;
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
@@ -79,7 +79,8 @@ export function NumberField({
       setProblems([out]);
       return;
     }
-    setProblems(onChange(v) || null);
+    const refused = onChange(v);
+    setProblems(Array.isArray(refused) && refused.length > 0 ? (refused as string[]) : null);
   };
   const error = problems?.length ? problems.join(" ") : null;
   return (

@@ -3,7 +3,6 @@ import { useStepStore } from "../../state/stepStore.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
 import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
-import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { mib } from "./units.ts";
 
@@ -22,6 +21,15 @@ function capToSlider(cap: number): number {
 const PASTE_HINT = `[{"name": n, "shape": list(p.shape), "dtype": str(p.dtype)}
  for n, p in model.named_parameters()]`;
 
+/** Past this, a paste is held rather than shown in the text box. */
+const LARGE_PASTE_CHARS = 200_000;
+
+function lineCount(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 function ModelPicker() {
   const source = useStepStore((s) => s.source);
   const pasteText = useStepStore((s) => s.pasteText);
@@ -31,6 +39,7 @@ function ModelPicker() {
   const applyPaste = useStepStore((s) => s.applyPaste);
   const pasteId = useId();
   const value = source.kind === "preset" ? source.id : "paste";
+  const large = pasteText.length > LARGE_PASTE_CHARS;
   return (
     <fieldset className="step-group">
       <legend>Model</legend>
@@ -57,13 +66,30 @@ function ModelPicker() {
         <label htmlFor={pasteId} className="visually-hidden">
           Parameter list to paste
         </label>
+        {large ? (
+          // A list of hundreds of thousands of entries is held, not laid out in a text box (the
+          // browser would spend seconds on the text alone); the worker parses it.
+          <p className="step-paste-summary mono step-small" data-testid="paste-summary">
+            Pasted {pasteText.length.toLocaleString("en-US")} characters,{" "}
+            {lineCount(pasteText).toLocaleString("en-US")} lines.{" "}
+            <button type="button" className="link-button" onClick={() => setPasteText("")}>
+              Clear
+            </button>
+          </p>
+        ) : null}
         <textarea
           id={pasteId}
           className="mono"
           rows={6}
           spellCheck={false}
           placeholder='[{"name": "fc.weight", "shape": [1000, 2048], "dtype": "torch.float32"}, …]'
-          value={pasteText}
+          value={large ? "" : pasteText}
+          onPaste={(e) => {
+            const text = e.clipboardData.getData("text");
+            if (text.length <= LARGE_PASTE_CHARS) return;
+            e.preventDefault();
+            setPasteText(text);
+          }}
           onChange={(e) => setPasteText(e.target.value)}
         />
         <button type="button" className="primary" onClick={applyPaste} disabled={pasteText.trim() === ""}>

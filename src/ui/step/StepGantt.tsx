@@ -5,9 +5,8 @@
  */
 import { scaleLinear } from "d3-scale";
 import { type ReactNode, useRef, useState } from "react";
-import type { Bucket } from "../../step/bucketAssignment.ts";
-import type { Param } from "../../step/modelList.ts";
-import type { StepMetrics, StepResult, StepTimeline } from "../../step/stepTimeline.ts";
+import type { StepMetrics, StepTimeline } from "../../step/stepTimeline.ts";
+import type { BucketView, StepDrawing } from "../../worker/stepApi.ts";
 import { useWidth } from "../useWidth.ts";
 import { bucketColor, bytes, formatBytesPerSecond, ms } from "./units.ts";
 
@@ -21,8 +20,8 @@ const TOP = 22;
 const AXIS_H = 26;
 
 interface Props {
-  result: StepResult;
-  params: readonly Param[];
+  /** Already reduced to a bounded number of marks per row by the worker (stepLod.ts). */
+  result: StepDrawing;
   hsdp: boolean;
   hovered: number | null;
   onHover(bucket: number | null): void;
@@ -39,25 +38,15 @@ function backwardRuns(t: StepTimeline): { bucket: number; start: number; end: nu
   return runs;
 }
 
-function Tooltip({
-  bucket,
-  index,
-  t,
-  params,
-}: {
-  bucket: Bucket;
-  index: number;
-  t: StepTimeline;
-  params: readonly Param[];
-}) {
-  const c = t.comm[index];
-  const shown = bucket.params.slice(0, 8);
+function Tooltip({ bucket, index, t }: { bucket: BucketView; index: number; t: StepTimeline }) {
+  const c = t.comm.find((s) => s.bucket === index);
+  const shown = bucket.first;
   return (
     <div className="step-tooltip" role="tooltip">
       <div>
-        <strong>Bucket {index}</strong> · {bucket.dtype} · {bytes(bucket.bytes)} · {bucket.params.length}{" "}
-        parameter
-        {bucket.params.length === 1 ? "" : "s"}
+        <strong>Bucket {index}</strong> · {bucket.dtype} · {bytes(bucket.bytes)} ·{" "}
+        {bucket.count.toLocaleString("en-US")} parameter
+        {bucket.count === 1 ? "" : "s"}
       </div>
       {c && (
         <div className="muted">
@@ -66,20 +55,21 @@ function Tooltip({
         </div>
       )}
       <ul className="mono">
-        {shown.map((i) => (
+        {shown.map((p, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a bucket's parameters in order
           <li key={i}>
-            {params[i]?.name} <span className="muted">{bytes(params[i]?.bytes ?? 0)}</span>
+            {p.name} <span className="muted">{bytes(p.bytes)}</span>
           </li>
         ))}
-        {bucket.params.length > shown.length && (
-          <li className="muted">… {bucket.params.length - shown.length} more</li>
+        {bucket.count > shown.length && (
+          <li className="muted">… {(bucket.count - shown.length).toLocaleString("en-US")} more</li>
         )}
       </ul>
     </div>
   );
 }
 
-export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
+export function StepGantt({ result, hsdp, hovered, onHover }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref, 900);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
@@ -230,7 +220,7 @@ export function StepGantt({ result, params, hsdp, hovered, onHover }: Props) {
           className="step-tooltip-anchor"
           style={{ left: Math.min(pointer.x + 14, width - 380), top: pointer.y + 14 }}
         >
-          <Tooltip bucket={hoveredBucket} index={hovered} t={result.overlapped} params={params} />
+          <Tooltip bucket={hoveredBucket} index={hovered} t={result.overlapped} />
         </div>
       )}
     </div>

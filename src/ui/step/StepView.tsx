@@ -7,8 +7,9 @@ import { downloadText } from "../../export/download.ts";
 import { encodeStepParam, MAX_STEP_PARAM_CHARS } from "../../link/stepLink.ts";
 import { useStepStore } from "../../state/stepStore.ts";
 import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
-import type { StepMetrics, StepResult } from "../../step/stepTimeline.ts";
+import type { StepMetrics } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
+import type { StepDrawing } from "../../worker/stepApi.ts";
 import { pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
@@ -60,12 +61,15 @@ function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
   );
 }
 
+/** Rows the bucket table shows: enough to read, bounded however many buckets a paste makes. */
+const TABLE_ROWS = 200;
+
 function BucketTable({
   result,
   hovered,
   onHover,
 }: {
-  result: StepResult;
+  result: StepDrawing;
   hovered: number | null;
   onHover(b: number | null): void;
 }) {
@@ -87,7 +91,7 @@ function BucketTable({
           </tr>
         </thead>
         <tbody>
-          {result.buckets.map((b, i) => {
+          {result.buckets.slice(0, TABLE_ROWS).map((b, i) => {
             const c = comm[i];
             return (
               <tr
@@ -102,7 +106,7 @@ function BucketTable({
                   {i}
                 </td>
                 <td>{b.dtype}</td>
-                <td className="num">{b.params.length}</td>
+                <td className="num">{b.count.toLocaleString("en-US")}</td>
                 <td className="num">{bytes(b.bytes)}</td>
                 <td className="num">{c ? c.ready.toFixed(2) : ""}</td>
                 <td className="num">{c ? `${c.start.toFixed(2)}–${c.end.toFixed(2)}` : ""}</td>
@@ -113,6 +117,11 @@ function BucketTable({
           })}
         </tbody>
       </table>
+      {result.bucketCount > TABLE_ROWS && (
+        <p className="muted step-small" data-testid="bucket-rows-note">
+          The first {TABLE_ROWS} of {result.bucketCount.toLocaleString("en-US")} buckets.
+        </p>
+      )}
     </div>
   );
 }
@@ -211,8 +220,7 @@ export function StepView() {
         </section>
         {model && (
           <p className="muted step-small step-model-line" aria-live="polite">
-            {model.name}: {model.params.length.toLocaleString("en-US")} parameters, {bytes(model.bytes)} of
-            gradients
+            {model.name}: {model.count.toLocaleString("en-US")} parameters, {bytes(model.bytes)} of gradients
             {busy ? " · computing…" : ""}
           </p>
         )}
@@ -227,13 +235,7 @@ export function StepView() {
                   {hsdp ? " · solid: reduce-scatter in the replica, faded: all-reduce across replicas" : ""}
                 </span>
               </div>
-              <StepGantt
-                result={result}
-                params={model.params}
-                hsdp={hsdp}
-                hovered={hovered}
-                onHover={setHovered}
-              />
+              <StepGantt result={result} hsdp={hsdp} hovered={hovered} onHover={setHovered} />
             </section>
             <div className="step-bottom">
               <section className="panel" aria-label="Bucket size sweep">

@@ -55,7 +55,7 @@ function StepFigure() {
         {ms(base.stepMs)} without; {m.bucketCount} buckets; {pct(m.overlapRatio)} of communication hidden
         under backward.
       </p>
-      <StepGantt result={result} params={model.params} hsdp={false} hovered={hovered} onHover={setHovered} />
+      <StepGantt result={result} hsdp={false} hovered={hovered} onHover={setHovered} />
     </>
   );
 }
