@@ -4,6 +4,8 @@
  * field keeps what the person typed and says, in the validator's words, what is allowed.
  */
 import { createContext, useContext, useRef } from "react";
+import { causeTable } from "../../sim/causes.ts";
+import { youngDalySeconds } from "../../sim/closedForms.ts";
 import {
   derived,
   FIELD_SPECS,
@@ -25,6 +27,11 @@ const OPTION_LABELS: Record<string, string> = {
   fixed: "Fixed (1/λ)",
   nonBlocking: "Non-blocking",
   blocking: "Blocking",
+  weibull: "Weibull",
+  packed: "Packed",
+  striped: "Striped",
+  unlimited: "Unlimited",
+  limited: "Limited",
 };
 
 /** The whole scenario with `patch` applied, or the validator's problems. */
@@ -152,6 +159,46 @@ function MtbfField() {
   );
 }
 
+/**
+ * One click sets a policy's checkpoint interval to Young/Daly √(2W/λ). The synchronous job
+ * checkpoints against every failure; FT-HSDP's checkpoint only serves job-scope failures, so its λ
+ * is theirs. Disabled, saying why, where the formula has nothing to say.
+ */
+function YoungDalyButton({ group }: { group: "sync" | "ft" }) {
+  const pending = usePending();
+  const scenario = useAppStore((s) => s.scenario);
+  const lambda = derived(scenario).lambdaPerSecond * (group === "ft" ? causeTable(scenario).jobShare : 1);
+  const write = scenario[group].checkpointWriteSeconds;
+  const spec = FIELD_SPECS[group].checkpointMinutes as FieldSpec & { max: number };
+  const why =
+    write <= 0
+      ? "Set a checkpoint write time first: with a free write, Young/Daly says checkpoint continuously."
+      : lambda <= 0
+        ? "No job-scope causes in the failure mix: FT-HSDP never needs its checkpoint."
+        : null;
+  const minutes = why
+    ? 0
+    : Math.min(spec.max, Math.max(0.01, Number((youngDalySeconds(write, lambda) / 60).toFixed(2))));
+  return (
+    <div className="knob knob-action">
+      <button
+        type="button"
+        data-testid={`${group}.youngDaly`}
+        disabled={why !== null}
+        title={
+          why ??
+          `Checkpoint interval √(2W/λ) = ${minutes} min (W = ${write} s, λ = ${(lambda * 86_400).toPrecision(3)}/day)`
+        }
+        onClick={() =>
+          pending.apply(`${group}.checkpointMinutes`, withField(group, "checkpointMinutes", minutes))
+        }
+      >
+        Young/Daly interval{why ? "" : ` (${minutes} min)`}
+      </button>
+    </div>
+  );
+}
+
 function SeedField() {
   const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
@@ -183,6 +230,8 @@ const SECTIONS: {
       ["cluster", "gpus"],
       ["cluster", "gpusPerHost"],
       ["cluster", "replicas"],
+      ["cluster", "hostsPerRack"],
+      ["cluster", "placement"],
     ],
   },
   {
@@ -191,6 +240,7 @@ const SECTIONS: {
     fields: [
       ["failures", "perHostDay"],
       ["failures", "arrivals"],
+      ["failures", "weibullShape"],
       ["failures", "hangFraction"],
     ],
     extra: "mtbf",
@@ -224,6 +274,19 @@ const SECTIONS: {
       ["ft", "catchUpSeconds"],
       ["ft", "rejoinSeconds"],
       ["ft", "minReplicas"],
+      ["ft", "hangTimeoutSeconds"],
+      ["ft", "checkpointMinutes"],
+      ["ft", "checkpointWriteSeconds"],
+    ],
+  },
+  {
+    id: "spares",
+    title: "Spare hosts",
+    note: "Unlimited: a failed host is replaced at once. Limited: recoveries wait for a spare; failed hosts return after repair.",
+    fields: [
+      ["spares", "pool"],
+      ["spares", "hosts"],
+      ["spares", "repairHours"],
     ],
   },
   {
@@ -236,6 +299,31 @@ const SECTIONS: {
     extra: "seed",
   },
 ];
+
+/** A knob, and beside a checkpoint interval the button that sets it to Young/Daly. */
+function FieldWithAction({ group, field }: { group: ScenarioGroup; field: string }) {
+  return (
+    <>
+      <Field group={group} field={field} />
+      {field === "checkpointMinutes" && (group === "sync" || group === "ft") ? (
+        <YoungDalyButton group={group} />
+      ) : null}
+      {field === "checkpointMinutes" && group === "ft" ? <FtCheckpointNote /> : null}
+    </>
+  );
+}
+
+/** §3: with job-scope causes and no FT checkpoint, the model is optimistic; say so where it is set. */
+function FtCheckpointNote() {
+  const scenario = useAppStore((s) => s.scenario);
+  const jobScope = scenario.failures.causes.some((c) => c.scope === "job");
+  if (!jobScope || scenario.ft.checkpointMinutes !== 0) return null;
+  return (
+    <p className="muted knobs-note" data-testid="ft.checkpointNote">
+      0 = a job-scope failure loses no FT-HSDP work (optimistic)
+    </p>
+  );
+}
 
 export function KnobsPanel() {
   const scenario = useAppStore((s) => s.scenario);
@@ -253,7 +341,7 @@ export function KnobsPanel() {
             <legend>{section.title}</legend>
             {section.note ? <p className="muted knobs-note">{section.note}</p> : null}
             {section.fields.map(([g, f]) => (
-              <Field key={`${g}.${f}`} group={g} field={f} />
+              <FieldWithAction key={`${g}.${f}`} group={g} field={f} />
             ))}
             {section.extra === "mtbf" ? <MtbfField /> : null}
             {section.extra === "seed" ? <SeedField /> : null}
