@@ -1,3 +1,7 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 
 /** Cluster model v2 (SIMULATION.md §3) in the cluster view's knobs. */
@@ -36,4 +40,46 @@ test("the Young/Daly button sets each checkpoint interval to √(2W/λ)", async 
   // FT-HSDP's checkpoint only serves job-scope failures; the default has none.
   await page.getByTestId("ft.checkpointWriteSeconds").fill("20");
   await expect(page.getByTestId("ft.youngDaly")).toBeDisabled();
+});
+
+/** A v2 scenario's share link, made by the CLI as a person would (`npm run sim -- file --link`). */
+function linkFor(scenario: object): string {
+  const dir = mkdtempSync(join(tmpdir(), "ftx-v2-"));
+  const file = join(dir, "scenario.json");
+  writeFileSync(file, JSON.stringify(scenario));
+  const link = execFileSync("npx", ["tsx", "src/cli/sim.ts", file, "--link"], { encoding: "utf8" }).trim();
+  return link.slice(link.indexOf("#"));
+}
+
+const MIX = {
+  seed: 3,
+  cluster: { gpus: 4096, gpusPerHost: 8, replicas: 8, hostsPerRack: 4 },
+  training: { days: 20 },
+  failures: {
+    perHostDay: 0.02,
+    causes: [
+      { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
+      { name: "Switch", share: 1, scope: "rack", hang: false, newHost: true },
+      { name: "Storage", share: 1, scope: "job", hang: false, newHost: false },
+    ],
+  },
+  spares: { pool: "limited", hosts: 2, repairHours: 48 },
+};
+
+test("the details table counts job restarts, spare waits and each cause; closed forms say why not", async ({
+  page,
+}) => {
+  await page.goto(`/${linkFor(MIX)}`);
+  const table = page.getByTestId("metrics-table");
+  await expect(table.getByRole("row", { name: /Job restarts/ })).toBeVisible();
+  await expect(table.getByRole("row", { name: /Longest spare wait/ })).toBeVisible();
+  await expect(table.getByRole("row", { name: /Pool empty/ })).toBeVisible();
+  for (const [i, name] of ["GPU", "Switch", "Storage"].entries()) {
+    await expect(page.getByTestId(`cause-row-${i}`)).toContainText(name);
+  }
+  // A limited pool is outside the Poisson forms: "—" and the reason, not a number.
+  await expect(page.getByTestId("cf-v2-synchronous")).toContainText("—");
+  await expect(page.getByTestId("cf-v2-synchronous")).toContainText(/limited spare pool/);
+  // A job-scope cause without an FT checkpoint: the knobs say the model is optimistic.
+  await expect(page.getByTestId("ft.checkpointNote")).toContainText("optimistic");
 });

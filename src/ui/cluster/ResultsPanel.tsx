@@ -4,7 +4,7 @@
  */
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
-import type { MetricsSummary, PolicyMetrics, Summary } from "../../sim/types.ts";
+import type { ClosedFormValue, MetricsSummary, PolicyMetrics, Summary } from "../../sim/types.ts";
 import { appStore, MC_SEEDS, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
@@ -93,6 +93,16 @@ function PolicyCard({
   );
 }
 
+/** A v2 closed form: its value and what it is, or "—" and why it does not apply. */
+function ClosedFormCell({ v, testId }: { v: ClosedFormValue; testId: string }) {
+  return (
+    <td data-testid={testId}>
+      {v.value === null ? <span className="muted">—</span> : pct(v.value)}
+      <span className="muted small cf-note"> {v.note}</span>
+    </td>
+  );
+}
+
 function ClosedFormsCard() {
   const run = useAppStore((s) => s.run);
   const scenario = useAppStore((s) => s.scenario);
@@ -136,6 +146,24 @@ function ClosedFormsCard() {
                 pct(cf.metaFirstOrder)
               )}
             </td>
+            <td className="muted">—</td>
+          </tr>
+          <tr
+            className={
+              cf.syncRenewal.value !== null || cf.ftFirstOrder.value !== null ? "applies" : undefined
+            }
+          >
+            <th scope="row">
+              Poisson v2 <span className="muted">renewal (sync) · first order (FT-HSDP)</span>
+            </th>
+            <ClosedFormCell v={cf.syncRenewal} testId="cf-v2-synchronous" />
+            <ClosedFormCell v={cf.ftFirstOrder} testId="cf-v2-ftHsdp" />
+          </tr>
+          <tr>
+            <th scope="row">
+              Meta approximation <span className="muted">valid while λ(C+W) ≪ 1</span>
+            </th>
+            <ClosedFormCell v={cf.metaApproximation} testId="cf-meta-synchronous" />
             <td className="muted">—</td>
           </tr>
         </tbody>

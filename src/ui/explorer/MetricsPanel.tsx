@@ -44,7 +44,7 @@ const ROWS: Row[] = [
   { label: "Total stall", help: "", metric: "stallSeconds", fmt: duration, value: (m) => m.stallSeconds },
   {
     label: "Lost work",
-    help: "training rolled back to a checkpoint",
+    help: "training rolled back to a checkpoint (FT-HSDP: at job restarts only)",
     metric: "lostWorkSeconds",
     fmt: duration,
     value: (m) => m.lostWorkSeconds,
@@ -70,7 +70,65 @@ const ROWS: Row[] = [
     fmt: (v) => count(v),
     value: (m) => m.checkpoints,
   },
+  {
+    label: "Job restarts",
+    help: "sync: every failure; FT-HSDP: job-scope failures",
+    metric: "jobRestarts",
+    fmt: (v) => count(v),
+    value: (m) => m.jobRestarts,
+  },
+  {
+    label: "Spare waits",
+    help: "sync: job waiting; FT-HSDP: replica-time waiting",
+    metric: "spareWaitSeconds",
+    fmt: duration,
+    value: (m) => m.spareWaitSeconds,
+  },
+  {
+    label: "Longest spare wait",
+    help: "",
+    metric: "longestSpareWaitSeconds",
+    fmt: duration,
+    value: (m) => m.longestSpareWaitSeconds,
+  },
+  {
+    label: "Pool empty",
+    help: "time with no spare host",
+    metric: "poolEmptySeconds",
+    fmt: duration,
+    value: (m) => m.poolEmptySeconds,
+  },
 ];
+
+/** Per-cause rows (count and stall), only when the scenario lists a cause mix. */
+function CauseRows({ run, mc }: { run: RunResult; mc: MonteCarloResult | null }) {
+  const cell = (m: PolicyMetrics, s: MetricsSummary | null, i: number) => (
+    <td>
+      <span className="metric-run">
+        {count(m.causeCount[i] ?? 0)} · {duration(m.causeStallSeconds[i] ?? 0)}
+      </span>
+      {s?.causes[i] ? (
+        <span className="metric-band">
+          {count(s.causes[i].count.mean, 1)} · {duration(s.causes[i].stallSeconds.mean)}
+        </span>
+      ) : null}
+    </td>
+  );
+  return (
+    <>
+      {run.scenario.failures.causes.map((c, i) => (
+        <tr key={`cause-${c.name}-${String(i)}`} data-testid={`cause-row-${String(i)}`}>
+          <th scope="row">
+            {c.name}
+            <span className="muted"> · failures · stall ({c.scope} scope)</span>
+          </th>
+          {cell(run.synchronous, mc?.synchronous ?? null, i)}
+          {cell(run.ftHsdp, mc?.ftHsdp ?? null, i)}
+        </tr>
+      ))}
+    </>
+  );
+}
 
 function band(s: MetricsSummary, r: Row): string {
   const m = s[r.metric];
@@ -115,6 +173,7 @@ export function MetricsPanel({ run, mc }: { run: RunResult; mc: MonteCarloResult
               </td>
             </tr>
           ))}
+          <CauseRows run={run} mc={mcFits ? mc : null} />
         </tbody>
       </table>
       <p className="muted small">
