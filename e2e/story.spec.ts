@@ -36,7 +36,7 @@ test("a bare address opens the story; the Cluster view's own address names it", 
 
 test("presenter mode: the whole story by keyboard, large type, knobs hidden, a step counter", async ({
   page,
-}) => {
+}, info) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto("/");
   await loaded(page);
@@ -57,6 +57,7 @@ test("presenter mode: the whole story by keyboard, large type, knobs hidden, a s
         .evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
       expect(size, `body text on ${id}`).toBeGreaterThanOrEqual(20);
       for (const knob of await chapter(page).locator("[data-control]").all()) await expect(knob).toBeHidden();
+      await page.screenshot({ path: info.outputPath(`presenter-${seen.length}-${id}-1280x720.png`) });
     }
     const step = page.getByTestId("story-step");
     if (await step.count()) steps.push(`${id}: ${await step.textContent()}`);
