@@ -153,3 +153,43 @@ test("a pasted list of 20,000 parameters with alternating dtypes is drawn with a
   expect(marks).toBeGreaterThan(10);
   expect(marks).toBeLessThan(5000);
 });
+
+test("the sweep's Points field takes 10–19 as typed, key by key", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  const points = page.getByLabel("Points", { exact: true });
+  await points.fill("");
+  await points.pressSequentially("15");
+  await expect(points).toHaveValue("15");
+  await page.getByLabel("Seeds per point").fill("5");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  await expect(page.getByTestId("sweep-status")).toHaveText(/Done: 1[0-5] points × 5 seeds/, {
+    timeout: 50_000,
+  });
+});
+
+test("the bucket slider moves by arrow keys", async ({ page }) => {
+  await page.goto("/#v=step");
+  await expect(page.getByTestId("bucket-count")).toHaveText(/^\d+$/);
+  const slider = page.getByRole("slider", { name: /bucket_cap_mb/ });
+  const cap = page.getByTestId("cap-value");
+  await expect(cap).toHaveText("25 MiB");
+  await slider.focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(cap).toHaveText(/^2[6-9](\.\d+)? MiB$/);
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowLeft");
+  await expect(cap).toHaveText(/^2[0-4](\.\d+)? MiB$/);
+});
+
+test("the timeline's tooltip hides while zooming", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  const canvas = page.getByTestId("timeline-canvas");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error("no timeline");
+  await page.mouse.move(box.x + 128 + (box.width - 136) / 3, box.y + 37);
+  await expect(page.getByTestId("timeline-tooltip")).toBeVisible();
+  await page.mouse.wheel(0, -300);
+  await expect(page.getByTestId("timeline-tooltip")).toHaveCount(0);
+});

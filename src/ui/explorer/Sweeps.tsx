@@ -20,6 +20,7 @@ import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
+import { NumberField } from "../form/NumberField.tsx";
 import { count, pct } from "../format.ts";
 import { useWidth } from "../useWidth.ts";
 
@@ -49,28 +50,27 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             ))}
           </select>
         </label>
-        <label>
-          Points
-          <input
-            type="number"
-            min={MIN_POINTS}
-            max={MAX_POINTS}
-            value={sweep.points}
-            disabled={running}
-            onChange={(e) => setSweepOptions({ points: clampInt(e.target.value, MIN_POINTS, MAX_POINTS) })}
-          />
-        </label>
-        <label>
-          Seeds per point
-          <input
-            type="number"
-            min={1}
-            max={2000}
-            value={sweep.seeds}
-            disabled={running}
-            onChange={(e) => setSweepOptions({ seeds: clampInt(e.target.value, 1, 2000) })}
-          />
-        </label>
+        {/* Kept as typed (10–19 start with a 1) and handed on only when in range. */}
+        <NumberField
+          label="Points"
+          className="sweep-field"
+          value={sweep.points}
+          min={MIN_POINTS}
+          max={MAX_POINTS}
+          integer
+          disabled={running}
+          onChange={(points) => setSweepOptions({ points })}
+        />
+        <NumberField
+          label="Seeds per point"
+          className="sweep-field"
+          value={sweep.seeds}
+          min={1}
+          max={2000}
+          integer
+          disabled={running}
+          onChange={(seeds) => setSweepOptions({ seeds })}
+        />
         <button type="button" className="primary" onClick={runSweep} disabled={running}>
           Run sweep
         </button>
@@ -97,11 +97,6 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
       )}
     </div>
   );
-}
-
-function clampInt(v: string, lo: number, hi: number): number {
-  const n = Math.round(Number(v));
-  return Number.isFinite(n) ? Math.max(lo, Math.min(hi, n)) : lo;
 }
 
 function statusText(

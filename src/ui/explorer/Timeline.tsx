@@ -161,6 +161,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
       .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
         s.transform = ev.transform;
+        // What was under the pointer has moved: a tooltip would describe another place.
+        setTip(null);
         s.window = windowOf(renderer.currentLayout, H, ev.transform);
         requestDraw();
         // The store (and the React views that follow it) hears of the window at most every

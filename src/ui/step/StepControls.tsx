@@ -14,6 +14,14 @@ export function sliderToCap(v: number): number {
   const raw = SWEEP_MIN_MB * Math.exp((LOG_RANGE * v) / SLIDER_STEPS);
   return Number(raw.toPrecision(2));
 }
+/** The nearest cap above (dir 1) or below (dir −1) that the slider can show, within its range. */
+export function nextCap(cap: number, dir: 1 | -1): number {
+  for (let v = capToSlider(cap) + dir; v >= 0 && v <= SLIDER_STEPS; v += dir) {
+    const next = sliderToCap(v);
+    if (dir > 0 ? next > cap : next < cap) return next;
+  }
+  return cap;
+}
 function capToSlider(cap: number): number {
   return Math.round((SLIDER_STEPS * Math.log(cap / SWEEP_MIN_MB)) / LOG_RANGE);
 }
@@ -130,6 +138,14 @@ function BucketKnobs() {
         max={SLIDER_STEPS}
         value={capToSlider(capMb)}
         onChange={(e) => setCapMb(sliderToCap(Number(e.target.value)))}
+        onKeyDown={(e) => {
+          // One slider step is finer than the caps' two significant digits, so an arrow key would
+          // snap back to the same cap: step to the next cap that differs instead.
+          const dir = ({ ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 } as const)[e.key];
+          if (!dir) return;
+          e.preventDefault();
+          setCapMb(nextCap(capMb, dir));
+        }}
       />
       <div className="step-slider-scale muted step-small">
         <span>{SWEEP_MIN_MB} MiB</span>
