@@ -83,3 +83,23 @@ test("the details table counts job restarts, spare waits and each cause; closed 
   // A job-scope cause without an FT checkpoint: the knobs say the model is optimistic.
   await expect(page.getByTestId("ft.checkpointNote")).toContainText("optimistic");
 });
+
+test("the failure log names each failure's cause, scope, hosts and replicas", async ({ page }) => {
+  await page.goto(`/${linkFor(MIX)}`);
+  const log = page.getByTestId("failure-log");
+  await expect(log.getByRole("columnheader", { name: "Cause" })).toBeVisible();
+  const rows = log.locator("tbody tr:not(.spacer)");
+  await expect(rows.first()).toBeVisible();
+  const cells = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll("td")].slice(2, 6).map((td) => td.textContent ?? "")),
+  );
+  expect(cells.length).toBeGreaterThan(5);
+  // Each cause's scope as MIX defines it; a rack strikes its 4 hosts, a job-scope cause every replica.
+  const scopeOf: Record<string, string> = { GPU: "host", Switch: "rack", Storage: "job" };
+  for (const [cause, scope, hosts, replicas] of cells) {
+    expect(scopeOf[cause ?? ""]).toBe(scope);
+    if (scope === "host") expect(hosts).toMatch(/^[\d,]+$/);
+    if (scope === "rack") expect(hosts).toMatch(/^[\d,]+ \+3$/);
+    if (scope === "job") expect([hosts, replicas]).toEqual(["all", "all"]);
+  }
+});

@@ -147,7 +147,7 @@ export function Explorer() {
             stall is the new time the whole job stopped, and lost work is training rolled back to the last
             checkpoint. Click a time to see that failure on the timeline.
           </p>
-          <FailureLog log={trace.failures} />
+          <FailureLog log={trace.failures} causes={run?.scenario.failures.causes.map((c) => c.name)} />
         </section>
       )}
 

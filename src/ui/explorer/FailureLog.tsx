@@ -18,7 +18,13 @@ function spanAround(log: Log, i: number): number {
   return longest * 4;
 }
 
-export function FailureLog({ log }: { log: Log }) {
+const SCOPE_NAMES = ["host", "rack", "job"] as const;
+
+/** The struck host and replica as text: a job-scope failure strikes none in particular. */
+const firstOf = (v: number, count: number) =>
+  v < 0 ? "all" : `${v.toLocaleString("en-US")}${count > 1 ? ` +${count - 1}` : ""}`;
+
+export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly string[] }) {
   const [scrollTop, setScrollTop] = useState(0);
   const selected = useExplorerStore((s) => s.selectedFailure);
   const n = log.time.length;
@@ -43,11 +49,14 @@ export function FailureLog({ log }: { log: Log }) {
           <tr>
             <th scope="col">#</th>
             <th scope="col">Time (show on timeline)</th>
-            <th scope="col">Host</th>
-            <th scope="col">Replica</th>
+            <th scope="col">Cause</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Hosts</th>
+            <th scope="col">Replicas</th>
             <th scope="col">Class</th>
             <th scope="col">Detected after</th>
             <th scope="col">FT-HSDP stall</th>
+            <th scope="col">FT-HSDP lost work</th>
             <th scope="col">Sync stall</th>
             <th scope="col">Sync lost work</th>
           </tr>
@@ -55,7 +64,7 @@ export function FailureLog({ log }: { log: Log }) {
         <tbody>
           {first > 0 && (
             <tr className="spacer" style={{ height: first * ROW_H }}>
-              <td colSpan={9} />
+              <td colSpan={12} />
             </tr>
           )}
           {rows.map((i) => (
@@ -72,18 +81,25 @@ export function FailureLog({ log }: { log: Log }) {
                   {formatClock(log.time[i] as number)}
                 </button>
               </td>
-              <td>{(log.host[i] as number).toLocaleString("en-US")}</td>
-              <td>{log.replica[i]}</td>
+              <td>{causes[log.cause[i] as number] ?? "—"}</td>
+              <td>{SCOPE_NAMES[log.scope[i] as number] ?? "host"}</td>
+              <td title="the first host struck, and how many more">
+                {firstOf(log.host[i] as number, log.hostCount[i] as number)}
+              </td>
+              <td title="the first FT-HSDP replica struck, and how many more">
+                {firstOf(log.replica[i] as number, log.replicaCount[i] as number)}
+              </td>
               <td>{log.hang[i] ? "hang" : "fail-stop"}</td>
               <td>{duration(log.detectSeconds[i] as number)}</td>
               <td>{duration(log.ftStallSeconds[i] as number)}</td>
+              <td>{duration(log.ftLostSeconds[i] as number)}</td>
               <td>{duration(log.syncStallSeconds[i] as number)}</td>
               <td>{duration(log.syncLostSeconds[i] as number)}</td>
             </tr>
           ))}
           {last < n && (
             <tr className="spacer" style={{ height: (n - last) * ROW_H }}>
-              <td colSpan={9} />
+              <td colSpan={12} />
             </tr>
           )}
         </tbody>
