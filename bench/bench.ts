@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { runScenario } from "../src/sim/engine.ts";
 import { generateFailureTrace } from "../src/sim/failureTrace.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
+import { presetById } from "../src/sim/presets.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
 
 interface Case {
@@ -71,6 +72,11 @@ const failuresOf = (s: Scenario, seeds = 1) => {
 const s = DEFAULT_SCENARIO;
 const huge = parseScenario({ cluster: { gpus: 800_000, gpusPerHost: 8, replicas: 100_000 } });
 const MC_SEEDS = 1000;
+// Llama 3's cause mix (racks, job-wide bugs, hangs) with a limited spare pool: every §3 path.
+const llama = parseScenario({
+  ...presetById("llama3-405b-causes")?.scenario,
+  spares: { pool: "limited", hosts: 8, repairHours: 48 },
+});
 
 const cases: Case[] = [
   {
@@ -102,6 +108,14 @@ const cases: Case[] = [
     repeats: 5,
     run: () => monteCarlo(s, MC_SEEDS),
     target: { ms: 2000, label: "< 2 s" },
+  },
+  {
+    name: "one run, Llama 3 cause mix, 8 spares (54 days)",
+    failures: failuresOf(llama),
+    warmUp: 100,
+    repeats: 101,
+    run: () => runScenario(llama),
+    target: { ms: 2, label: "< 2 ms" },
   },
   {
     name: "one run, 800K GPUs in 100K replicas",

@@ -3,7 +3,7 @@
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
-import type { ScenarioInput } from "./scenario.ts";
+import type { FailureCause, ScenarioInput } from "./scenario.ts";
 
 export interface Preset {
   id: string;
@@ -25,6 +25,46 @@ const HANG_KNOBS = {
 
 const C4_SOURCE =
   "C4 (Alibaba), arXiv 2406.04594: communication-driven detection isolates a faulty component within tens of seconds; PyTorch's NCCL watchdog declares a hung collective dead after 600 s by default. The 30 % hang share is our choice, for illustration.";
+
+/**
+ * Llama 3 405B's 419 unexpected interruptions by cause (FACTS.md), each classified by us into a
+ * scope, hang and newHost: a judgement, stated in the preset's description.
+ */
+export const LLAMA3_CAUSES: readonly FailureCause[] = [
+  { name: "Faulty GPU", share: 148, scope: "host", hang: false, newHost: true },
+  { name: "GPU HBM3 memory", share: 72, scope: "host", hang: false, newHost: true },
+  { name: "Software bug", share: 54, scope: "job", hang: false, newHost: false },
+  { name: "Network switch/cable", share: 35, scope: "rack", hang: false, newHost: false },
+  { name: "Host maintenance", share: 32, scope: "host", hang: false, newHost: true },
+  { name: "GPU SRAM memory", share: 19, scope: "host", hang: false, newHost: true },
+  { name: "GPU system processor", share: 17, scope: "host", hang: false, newHost: true },
+  { name: "NIC", share: 7, scope: "host", hang: false, newHost: true },
+  { name: "NCCL watchdog timeout", share: 7, scope: "host", hang: true, newHost: false },
+  { name: "Silent data corruption", share: 6, scope: "host", hang: false, newHost: true },
+  { name: "GPU thermal/sensor", share: 6, scope: "host", hang: false, newHost: true },
+  { name: "SSD", share: 3, scope: "host", hang: false, newHost: true },
+  { name: "Power supply", share: 3, scope: "host", hang: false, newHost: true },
+  { name: "Server chassis", share: 2, scope: "host", hang: false, newHost: true },
+  { name: "IO expansion board", share: 2, scope: "host", hang: false, newHost: true },
+  { name: "Dependency", share: 2, scope: "job", hang: false, newHost: false },
+  { name: "CPU", share: 2, scope: "host", hang: false, newHost: true },
+  { name: "System memory", share: 2, scope: "host", hang: false, newHost: true },
+];
+
+const LLAMA3_SOURCE =
+  "Llama 3 herd of models, arXiv 2407.21783, §3.3.4: 16,384 H100 GPUs, 54 days, 419 unexpected interruptions by cause (the counts, not the printed percentages), effective training time above 90 %. Scopes, hangs, new hosts, racks of 4 hosts and recovery times are our choices.";
+
+const HEADLINE_RACKS = {
+  cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 8 },
+  failures: {
+    causes: [
+      { name: "Host", share: 8, scope: "host", hang: false, newHost: true },
+      { name: "Rack (ToR switch, power)", share: 2, scope: "rack", hang: false, newHost: true },
+    ],
+  },
+} satisfies ScenarioInput;
+
+const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (SIMULATION.md §3) are ours, for illustration.`;
 
 export const PRESETS: readonly Preset[] = [
   {
@@ -112,6 +152,80 @@ export const PRESETS: readonly Preset[] = [
       name: "Hangs, 600 s NCCL watchdog",
       ...HANG_KNOBS,
       detection: { hangSeconds: 600 },
+    },
+  },
+  {
+    id: "llama3-405b-causes",
+    title: "Llama 3 405B with its cause mix (software bugs stop every replica)",
+    description:
+      "The 419 interruptions by cause. Our classification (a judgement): GPU, memory, NIC, power, SSD, CPU, chassis, maintenance and SDC break one host (newHost); software bugs and dependencies are job-wide; network switch/cable takes a rack of 4 hosts (no host replaced); NCCL watchdog timeouts hang one host. Checkpoints: the reported > 90 % needs a synchronous job that never rolls back (0 here); with 30-minute checkpoints the same run gives about 87 %.",
+    source: LLAMA3_SOURCE,
+    scenario: {
+      name: "Llama 3 405B, cause mix",
+      cluster: { gpus: 16_384, gpusPerHost: 8, replicas: 16, hostsPerRack: 4 },
+      training: { days: 54 },
+      failures: { perHostDay: 0.0038, arrivals: "poisson", causes: [...LLAMA3_CAUSES] },
+    },
+  },
+  {
+    id: "headline-job-failures",
+    title: "Headline with 10 % job-wide software failures",
+    description:
+      "The headline cluster where 1 failure in 10 is a software bug that kills every rank: FT-HSDP then restarts the whole job like the synchronous one and rolls back to its last checkpoint (every 30 min, 10 s write).",
+    source: V2_SOURCE,
+    scenario: {
+      name: "Headline, 10 % job-wide failures",
+      failures: {
+        causes: [
+          { name: "Host", share: 9, scope: "host", hang: false, newHost: true },
+          { name: "Software bug", share: 1, scope: "job", hang: false, newHost: false },
+        ],
+      },
+      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
+    },
+  },
+  {
+    id: "racks-packed",
+    title: "Rack failures, packed placement (a rack strikes one replica)",
+    description:
+      "Racks of 8 hosts; 20 % of failures take a whole rack. Packed: a replica is a block of adjacent hosts, so a rack failure takes one replica down. Compare with striped.",
+    source: V2_SOURCE,
+    scenario: { name: "Rack failures, packed", ...HEADLINE_RACKS },
+  },
+  {
+    id: "racks-striped",
+    title: "Rack failures, striped placement (a rack strikes 8 replicas)",
+    description:
+      "The same cluster and failures with replicas striped across racks (host h serves replica h mod 12): one rack failure takes 8 replicas down at once. Placement sets the blast radius.",
+    source: V2_SOURCE,
+    scenario: {
+      name: "Rack failures, striped",
+      ...HEADLINE_RACKS,
+      cluster: { ...HEADLINE_RACKS.cluster, placement: "striped" },
+    },
+  },
+  {
+    id: "spares-dry",
+    title: "A spare pool that runs dry (12 spares, 4-hour repairs)",
+    description:
+      "Every failure breaks its host, repaired 4 h later. About 13 hosts are in repair at any time on average, and 12 spares cannot cover that, so replicas (and the synchronous job) wait for replacements and FT-HSDP's gain melts.",
+    source: V2_SOURCE,
+    scenario: {
+      name: "Spare pool runs dry",
+      spares: { pool: "limited", hosts: 12, repairHours: 4 },
+    },
+  },
+  {
+    id: "torchft-timeout",
+    title: "torchft-style timeouts: hangs dropped by FTAR in 60 s",
+    description:
+      "30 % of failures hang. The synchronous job waits for the 600 s NCCL watchdog; FT-HSDP's fault-tolerant all-reduce times the hung member out after 60 s (torchft's default collective timeout). Compare with the 600 s watchdog preset.",
+    source: `torchft defaults (FACTS.md): 60 s for collectives, quorum and connect. ${C4_SOURCE}`,
+    scenario: {
+      name: "Hangs, FTAR 60 s timeout",
+      ...HANG_KNOBS,
+      detection: { hangSeconds: 600 },
+      ft: { hangTimeoutSeconds: 60 },
     },
   },
 ];

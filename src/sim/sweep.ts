@@ -104,8 +104,12 @@ function withinFailureBound(s: Scenario): boolean {
   return derived(s).expectedFailures <= MAX_EXPECTED_FAILURES;
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
 function gpuPoints(base: Scenario, n: number): SweepPoint[] {
-  const unit = base.cluster.gpusPerHost * base.cluster.replicas;
+  // Hosts must divide into replicas and into racks: step by their least common multiple.
+  const { replicas, hostsPerRack } = base.cluster;
+  const unit = base.cluster.gpusPerHost * ((replicas / gcd(replicas, hostsPerRack)) * hostsPerRack);
   const xs = distinctSorted(
     // 1K–200K GPUs, stretched to take in the base cluster so its own point is on the curve.
     logSpaced(
