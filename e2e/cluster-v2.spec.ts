@@ -103,3 +103,28 @@ test("the failure log names each failure's cause, scope, hosts and replicas", as
     if (scope === "job") expect([hosts, replicas]).toEqual(["all", "all"]);
   }
 });
+
+test("the timeline draws waiting for a spare host in its own colour, with a legend entry", async ({
+  page,
+}) => {
+  await page.goto(`/${linkFor(MIX)}`);
+  await expect(page.getByLabel("Timeline legend")).toContainText("Waiting for a spare host");
+  const canvas = page.getByTestId("timeline-canvas");
+  await expect(canvas).toBeVisible();
+  // MIX's two spares with 48 h repairs run dry: some replica waits, drawn in --st-waitspare.
+  const colour = await page.evaluate(() =>
+    getComputedStyle(document.documentElement).getPropertyValue("--st-waitspare").trim(),
+  );
+  expect(colour).toBe("#e07b39");
+  await expect
+    .poll(() =>
+      canvas.evaluate((c) => {
+        const el = c as HTMLCanvasElement;
+        const d = el.getContext("2d")?.getImageData(0, 0, el.width, el.height).data ?? [];
+        for (let i = 0; i < d.length; i += 4)
+          if (d[i] === 0xe0 && d[i + 1] === 0x7b && d[i + 2] === 0x39) return true;
+        return false;
+      }),
+    )
+    .toBe(true);
+});

@@ -3,6 +3,7 @@ const ITEMS = [
   { cls: "sw-training", label: "Training" },
   { cls: "sw-stalled", label: "Stalled: healthy, waiting for another replica (FT-HSDP)" },
   { cls: "sw-down", label: "Down: detecting / restarting (FT-HSDP replica) · recovering (sync job)" },
+  { cls: "sw-waitspare", label: "Waiting for a spare host (limited spare pool)" },
   { cls: "sw-catchup", label: "Catching up from a peer (FT) · checkpoint write (sync)" },
   { cls: "sw-rejoin", label: "Rejoining the ring (FT-HSDP)" },
   { cls: "sw-rolledback", label: "Rolled back: trained, then lost (sync)" },

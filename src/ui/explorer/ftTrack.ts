@@ -52,7 +52,7 @@ export class FtTrack {
     runs.clear();
     laneRuns(this.stalls, 0, ftStalls.start, ftStalls.end, () => 1, view, runs);
     let marks = fillRuns(ctx, runs, L.ftY, L.ftH, { 1: p.stalled });
-    const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down };
+    const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
     const sep = L.laneH >= 6 ? 1 : 0;
     for (let lane = 0; lane < L.lanes; lane++) {
       const y = L.ftY + lane * L.laneH;

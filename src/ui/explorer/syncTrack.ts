@@ -32,6 +32,7 @@ export class SyncTrack {
       1: hatch.get(ctx, p),
       2: p.checkpoint,
       3: p.recovering,
+      4: p.waitSpare,
     });
     runs.clear();
     laneRuns(this.failures, 0, failures.time, failures.time, failureKind(this.trace), view, runs);

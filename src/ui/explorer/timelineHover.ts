@@ -21,12 +21,14 @@ const SYNC_STATE_LABEL: Record<number, string> = {
   [SyncState.recovering]: "recovering (detect + restart): the whole job is stopped",
   [SyncState.checkpointing]: "writing a checkpoint (blocking)",
   [SyncState.rolledBack]: "rolled back: trained, then lost to a failure",
+  [SyncState.waitSpare]: "waiting for spare hosts: the whole job is stopped",
 };
 const FT_PHASE_LABEL: Record<number, string> = {
   [FtPhase.detect]: "down: failure being detected (everyone waits)",
   [FtPhase.restart]: "down: restarting (the others train)",
   [FtPhase.catchUp]: "catching up from a healthy peer",
   [FtPhase.rejoin]: "rejoining the ring (everyone waits)",
+  [FtPhase.waitSpare]: "down: waiting for a spare host (the others train)",
 };
 
 /** What lies under canvas point (px, py) on scale x; null outside the lanes or the run. */

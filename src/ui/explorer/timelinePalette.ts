@@ -15,6 +15,8 @@ export interface Palette {
   checkpoint: string;
   rolledBack: string;
   hang: string;
+  /** Waiting for a spare host (§3). */
+  waitSpare: string;
 }
 
 export function readPalette(el: Element): Palette {
@@ -35,6 +37,7 @@ export function readPalette(el: Element): Palette {
     checkpoint: v("--st-checkpoint", "#6c8ebf"),
     rolledBack: v("--st-rolledback", "#7a7a7a"),
     hang: v("--st-rejoin", "#9b6bd6"),
+    waitSpare: v("--st-waitspare", "#e07b39"),
   };
 }
 

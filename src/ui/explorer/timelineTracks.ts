@@ -5,12 +5,14 @@ export const SYNC_KIND: Record<number, number> = {
   [SyncState.rolledBack]: 1,
   [SyncState.checkpointing]: 2,
   [SyncState.recovering]: 3,
+  [SyncState.waitSpare]: 4,
 };
 export const FT_KIND: Record<number, number> = {
   [FtPhase.rejoin]: 2,
   [FtPhase.catchUp]: 3,
   [FtPhase.restart]: 4,
   [FtPhase.detect]: 5,
+  [FtPhase.waitSpare]: 6,
 };
 
 /** Marker kind of failure i: 2 for a hang, 1 for a fail-stop. */
