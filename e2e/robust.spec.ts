@@ -193,3 +193,17 @@ test("the timeline's tooltip hides while zooming", async ({ page }) => {
   await page.mouse.wheel(0, -300);
   await expect(page.getByTestId("timeline-tooltip")).toHaveCount(0);
 });
+
+test("the lab's Devices field refuses 2.5 and a run past the memory budget, naming field and range", async ({
+  page,
+}) => {
+  await page.goto("/#v=lab");
+  const devices = page.getByTestId("lab-devices");
+  await expect(devices).toBeEnabled({ timeout: 30_000 });
+  await devices.fill("2.5");
+  await expect(page.getByText("Devices: must be a whole number in [2, 16].")).toBeVisible();
+  await devices.fill("16");
+  await expect(devices).not.toHaveAttribute("aria-invalid", "true");
+  // At 16 devices the 64 MiB size is not offered: it would take about 5 GiB.
+  await expect(page.getByTestId("lab-size").locator("option", { hasText: "64 MiB" })).toHaveCount(0);
+});

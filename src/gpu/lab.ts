@@ -17,6 +17,7 @@ import type { Executor, Mode } from "./executor.ts";
 import { type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
 import type { GpuExecutor } from "./gpuExecutor.ts";
 import { GpuTrainer, TrainDevice } from "./gpuTrainer.ts";
+import { labRunProblems } from "./labBudget.ts";
 import { Pipelines } from "./pipelines.ts";
 import { ringAllReduce } from "./ringSchedule.ts";
 import { type CaseRequest, type CaseResult, loadFreshInputs, runCase } from "./runCase.ts";
@@ -195,6 +196,8 @@ export class Lab {
   }
 
   run(req: CaseRequest): Promise<CaseResult> {
+    const problems = labRunProblems(req, this.maxBytesPerDevice);
+    if (problems.length > 0) return Promise.reject(new Error(problems.join(" ")));
     return this.guard(async () => {
       const ceilings = await this.ceilings(req.mode);
       const exec = await this.executor(req.mode, req.devices, req.bytesPerDevice / 4);

@@ -129,3 +129,48 @@ describe("lab store", () => {
     expect(store.getState().form.algorithm).toBe("ring");
   });
 });
+
+describe("lab store: the run form is validated like the scenario", () => {
+  async function ready() {
+    const w = fakeWorker();
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    return { store, w };
+  }
+
+  it("refuses 2.5 devices by name and range, keeping the previous settings", async () => {
+    const { store } = await ready();
+    const before = store.getState().form;
+    const problems = store.getState().setForm({ devices: 2.5 });
+    expect(problems.join(" ")).toMatch(/Devices: must be a whole number in \[2, 16\]/);
+    expect(store.getState().form).toBe(before);
+  });
+
+  it("refuses size 0 instead of crashing the run", async () => {
+    const { store, w } = await ready();
+    const problems = store.getState().setForm({ bytesPerDevice: 0 });
+    expect(problems.join(" ")).toMatch(/Size \/ device: must be a positive/);
+    await store.getState().run();
+    expect(w.api.run).toHaveBeenCalledWith(expect.objectContaining({ bytesPerDevice: 1024 * 1024 }));
+  });
+
+  it("refuses 16 devices × 64 MiB by the memory estimate, naming both fields and the figure", async () => {
+    const { store } = await ready();
+    const problems = store.getState().setForm({ devices: 16, bytesPerDevice: 64 * 1024 * 1024 });
+    expect(problems.join(" ")).toMatch(
+      /Devices × Size \/ device: 16 × 64 MiB would allocate about 5\.06 GiB.*budget is 1 GiB/,
+    );
+    expect(store.getState().form.devices).toBe(4);
+    expect(store.getState().setForm({ devices: 16, bytesPerDevice: 4 * 1024 * 1024 })).toEqual([]);
+  });
+
+  it("refuses a size over the adapter's buffer limit", async () => {
+    const { store } = await ready();
+    store.setState({ maxBytesPerDevice: 1024 * 1024 });
+    const problems = store.getState().setForm({ devices: 2, bytesPerDevice: 4 * 1024 * 1024 });
+    expect(problems.join(" ")).toMatch(/over this adapter's buffer limit of 1 MiB/);
+  });
+});

@@ -9,6 +9,7 @@ import type { Ceilings } from "../gpu/ceilings.ts";
 import type { Mode } from "../gpu/executor.ts";
 import type { FtarEvent, Hop } from "../gpu/ftar.ts";
 import { algorithmsFor, type BenchPlan, type BenchReport, type FaultReport, MiB } from "../gpu/lab.ts";
+import { labRunProblems } from "../gpu/labBudget.ts";
 import type { CaseResult } from "../gpu/runCase.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import {
@@ -64,7 +65,8 @@ export interface LabState {
   ring: RingView | null;
   faultResult: FaultReport | null;
   start(): Promise<void>;
-  setForm(f: Partial<RunForm>): void;
+  /** Applies the edit, or refuses it with the problems (naming field and range) and keeps the form. */
+  setForm(f: Partial<RunForm>): string[];
   setFault(f: Partial<FaultForm>): void;
   run(): Promise<void>;
   sweep(): Promise<void>;
@@ -190,7 +192,9 @@ export function createLabStore(
       setForm(f) {
         const form = { ...get().form, ...f };
         if (!algorithmsFor(form.mode).includes(form.algorithm)) form.algorithm = "ring";
-        set({ form });
+        const problems = labRunProblems(form, get().maxBytesPerDevice);
+        if (problems.length === 0) set({ form });
+        return problems;
       },
 
       setFault(f) {
@@ -201,7 +205,9 @@ export function createLabStore(
 
       run: () =>
         job(async () => {
-          const { form } = get();
+          const { form, maxBytesPerDevice } = get();
+          const problems = labRunProblems(form, maxBytesPerDevice);
+          if (problems.length > 0) throw new Error(problems.join(" "));
           set({ progress: `Running ${form.algorithm} on ${form.devices} devices…` });
           const r = await api().run(form);
           const c = await api().ceilings(form.mode);

@@ -1,9 +1,11 @@
 /** Pick a collective and run it, or sweep sizes for the chart. */
 import type { Mode } from "../../gpu/executor.ts";
 import { algorithmsFor } from "../../gpu/lab.ts";
+import { LAB_MEMORY_BUDGET, labRunProblems, MAX_LAB_DEVICES, MIN_LAB_DEVICES } from "../../gpu/labBudget.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
 import { SelectField } from "../form/Field.tsx";
+import { NumberField } from "../form/NumberField.tsx";
 import { bytes } from "./labFormat.ts";
 
 const MODE_TEXT: Record<Mode, string> = {
@@ -32,18 +34,28 @@ export function RunPanel() {
         choices={modes.map((m) => ({ value: m, text: MODE_TEXT[m] }))}
         onChange={(v) => setForm({ mode: v as Mode })}
       />
-      <SelectField
+      <NumberField
         label="Devices"
         value={form.devices}
+        min={MIN_LAB_DEVICES}
+        max={MAX_LAB_DEVICES}
+        integer
         disabled={!ready}
-        choices={Array.from({ length: 15 }, (_, i) => ({ value: i + 2 }))}
-        onChange={(v) => setForm({ devices: Number(v) })}
+        testId="lab-devices"
+        help={`Whole number, ${MIN_LAB_DEVICES}–${MAX_LAB_DEVICES}; devices × size must stay within the lab's ${bytes(LAB_MEMORY_BUDGET)} memory budget.`}
+        onChange={(v) => setForm({ devices: v })}
       />
       <SelectField
         label="Size / device"
         value={form.bytesPerDevice}
         disabled={!ready}
-        choices={SIZES.filter((s) => s <= max || max === 0).map((s) => ({ value: s, text: bytes(s) }))}
+        testId="lab-size"
+        // Only sizes that fit the adapter and the memory budget at this device count (and the current one).
+        choices={SIZES.filter(
+          (s) =>
+            s === form.bytesPerDevice ||
+            labRunProblems({ devices: form.devices, bytesPerDevice: s }, max).length === 0,
+        ).map((s) => ({ value: s, text: bytes(s) }))}
         onChange={(v) => setForm({ bytesPerDevice: Number(v) })}
       />
       <SelectField
