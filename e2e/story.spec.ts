@@ -5,6 +5,7 @@ import { presetById } from "../src/sim/presets.ts";
 import { parseScenario } from "../src/sim/scenario.ts";
 import { CHAPTER_IDS } from "../src/state/storyChapters.ts";
 import { GLOSSARY } from "../src/ui/glossary/glossary.ts";
+import { REAL_CLUSTER_CASES } from "../src/ui/story/chapters/realClustersScenarios.ts";
 
 const N = CHAPTER_IDS.length;
 const chapter = (page: Page) => page.getByTestId("story-chapter");
@@ -155,6 +156,31 @@ test("predict, then look: the answer appears only after the guess", async ({ pag
   await page.getByTestId("reveal-watchdog").click();
   await expect(page.getByTestId("answer-watchdog")).toContainText(/FT-HSDP: \d+\.\d%/);
   await expect(q.getByRole("slider")).toBeDisabled();
+});
+
+test("the real-clusters chapter shows the engine's sync and FT-HSDP ETTR for each v2 case", async ({
+  page,
+}) => {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  await page.goto("/#v=story&ch=real-clusters");
+  await loaded(page);
+  await expect(page.getByTestId("story-progress")).toHaveText(
+    `chapter ${CHAPTER_IDS.indexOf("real-clusters") + 1} of ${N}`,
+  );
+  const ettr: Record<string, { sync: number; ft: number }> = {};
+  for (const c of REAL_CLUSTER_CASES) {
+    const run = runScenario(parseScenario(c.scenario));
+    ettr[c.id] = { sync: run.synchronous.ettr, ft: run.ftHsdp.ettr };
+    await expect(page.getByTestId(`rc-${c.id}-sync`)).toHaveText(pct(run.synchronous.ettr));
+    await expect(page.getByTestId(`rc-${c.id}-ft`)).toHaveText(pct(run.ftHsdp.ettr));
+  }
+  // The v2 effects the chapter's sentences claim: job-wide failures and striped racks cost FT-HSDP,
+  // an empty spare pool costs both.
+  const base = ettr.headline as { sync: number; ft: number };
+  expect(ettr["job-wide"]?.ft).toBeLessThan(base.ft);
+  expect(ettr["racks-striped"]?.ft).toBeLessThan(ettr["racks-packed"]?.ft ?? 0);
+  expect(ettr["spares-dry"]?.sync).toBeLessThan(base.sync);
+  expect(ettr["spares-dry"]?.ft).toBeLessThan(base.ft);
 });
 
 test("the last chapter opens the Cluster view on its scenario", async ({ page }) => {

@@ -9,6 +9,7 @@ export const CHAPTER_IDS = [
   "predict",
   "gradients",
   "ftar-kernels",
+  "real-clusters",
   "your-cluster",
 ] as const;
 export type ChapterId = (typeof CHAPTER_IDS)[number];

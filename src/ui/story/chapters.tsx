@@ -6,6 +6,7 @@ import { GradientsChapter } from "./chapters/Gradients.tsx";
 import { LoseReplicaChapter } from "./chapters/LoseReplica.tsx";
 import { OneFailureChapter } from "./chapters/OneFailure.tsx";
 import { PredictChapter } from "./chapters/Predict.tsx";
+import { RealClustersChapter } from "./chapters/RealClusters.tsx";
 import { SyncCollapsesChapter } from "./chapters/SyncCollapses.tsx";
 import { YourClusterChapter } from "./chapters/YourCluster.tsx";
 
@@ -21,5 +22,6 @@ export const CHAPTERS: Record<ChapterId, Chapter> = {
   predict: { title: "Predict, then look", Body: PredictChapter },
   gradients: { title: "Where the gradients go", Body: GradientsChapter },
   "ftar-kernels": { title: "FTAR on real kernels", Body: FtarKernelsChapter },
+  "real-clusters": { title: "What real clusters add", Body: RealClustersChapter },
   "your-cluster": { title: "Your cluster", Body: YourClusterChapter },
 };
