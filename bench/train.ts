@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { chromium } from "@playwright/test";
+import { sealText } from "../src/link/sealedText.ts";
 import { buildIfNeeded, CHROMIUM, portAnswers, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4395);
@@ -48,7 +49,7 @@ async function main() {
       const page = await browser.newPage();
       // 100 steps, one FT-HSDP policy, one failure: five hundred-odd steps of R = 4 in all.
       const t = `h${c.hidden}.r4.n100.lr0.3.k25.s1.pn.f1@40+20`;
-      await page.goto(`http://localhost:${PORT}/${c.mode === "cpu" ? "?cpu" : ""}#v=train&t=${t}`);
+      await page.goto(`http://localhost:${PORT}/${c.mode === "cpu" ? "?cpu" : ""}#v=train&t=${sealText(t)}`);
       const start = page.getByTestId("train-start");
       await start.waitFor();
       await page.waitForFunction(

@@ -4,12 +4,16 @@
  * chart draws every run. And a replica killed by the button while it trains recovers.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { sealText } from "../src/link/sealedText.ts";
+
+/** The address of the training view with these settings (t= carries its integrity check). */
+const trainHash = (t: string) => `#v=train&t=${sealText(t)}`;
 
 const RUNS = ["baseline", "ft-none", "ft-linear", "ft-sqrt", "sync"];
 
 async function openTrain(
   page: Page,
-  hash = "#v=train&t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30",
+  hash = trainHash("h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30"),
 ): Promise<void> {
   await page.goto(`/${hash}`);
   await expect(page.getByTestId("train-start")).toBeEnabled({ timeout: 30_000 });
@@ -48,14 +52,14 @@ test("software adapter: R = 4, 200 steps, a failure and a catch-up, all checks h
   await trainToTheEnd(page);
   await expectAllChecks(page);
   // The run's settings are in the link.
-  expect(new URL(page.url()).hash).toContain("t=h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30");
+  expect(new URL(page.url()).hash).toContain(`t=${sealText("h64.r4.n200.lr0.3.k25.s1.pnls.f1@60+30")}`);
 });
 
 test("separate mode: a GPUDevice per replica, the catch-up copies across devices through the host", async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await openTrain(page, "#v=train&t=h32.r3.n60.lr0.3.k10.s3.pl.f2@20+10");
+  await openTrain(page, trainHash("h32.r3.n60.lr0.3.k10.s3.pl.f2@20+10"));
   await page.getByLabel("Mode").selectOption("separate");
   await page.getByTestId("train-start").click();
   await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 100_000 });
@@ -83,7 +87,7 @@ test("Kill by button while training: the replica drops out, catches up, and the 
   page,
 }) => {
   test.setTimeout(180_000);
-  await openTrain(page, "#v=train&t=h32.r4.n100.lr0.3.k25.s2.pl.f");
+  await openTrain(page, trainHash("h32.r4.n100.lr0.3.k25.s2.pl.f"));
   await page.getByTestId("train-start").click();
   const kill = page.getByRole("button", { name: "Kill replica 2" });
   await expect(kill).toBeEnabled();
@@ -102,7 +106,7 @@ test("Kill by button while training: the replica drops out, catches up, and the 
 });
 
 test("Stop ends a run part-way; the badge says stopped and a new run can start", async ({ page }) => {
-  await openTrain(page, "#v=train&t=h32.r2.n800.lr0.3.k25.s4.pn.f");
+  await openTrain(page, trainHash("h32.r2.n800.lr0.3.k25.s4.pn.f"));
   await page.getByTestId("train-start").click();
   await expect(page.getByTestId("train-progress")).toContainText(/step [1-9]/, { timeout: 60_000 });
   await page.getByRole("button", { name: "Stop" }).click();

@@ -140,5 +140,14 @@ describe("the address", () => {
     expect(snapshot().tab).toBe("step");
     opensWithError("#v=lab&lab=1.abc", /lab settings have format tag "1"/);
     expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
+    // The training run's readable t= carries a check: a changed seed is refused, not another run.
+    trainStore.setState({ config: { ...DEFAULT_TRAIN, seed: 7 } });
+    const sealed = readHash(composeAddress()).get("t") ?? "";
+    expect(sealed).toContain("s7");
+    opensWithError(
+      `#v=train&t=${sealed.replace("s7", "s8")}`,
+      /training settings \(t=\) fail their integrity check/,
+    );
+    expect(snapshot().train).toEqual(DEFAULT_TRAIN);
   });
 });

@@ -7,6 +7,7 @@ import { createStore } from "zustand/vanilla";
 import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Mode } from "../gpu/executor.ts";
 import { LinkError } from "../link/linkError.ts";
+import { openSealedText, sealText } from "../link/sealedText.ts";
 import { recoveryCosts } from "../train/clock.ts";
 import {
   checkTrainConfig,
@@ -124,8 +125,10 @@ registerAddressPart({
   keys: ["t"],
   read: (values) => {
     const t = values.get("t");
+    // A changed or cut value is refused as such before its settings are read.
+    const text = t ? openSealedText(t, "training settings (t=)") : null;
     try {
-      trainStore.setState({ config: t ? decodeTrainParam(t) : DEFAULT_TRAIN });
+      trainStore.setState({ config: text ? decodeTrainParam(text) : DEFAULT_TRAIN });
     } catch (e) {
       throw new LinkError(`The link's training settings (t=) were not used: ${message(e)}`);
     }
@@ -135,7 +138,7 @@ registerAddressPart({
   write: () => {
     const { config } = trainStore.getState();
     const own = appStore.getState().tab === "train";
-    return { t: own || config !== DEFAULT_TRAIN ? encodeTrainParam(config) : "" };
+    return { t: own || config !== DEFAULT_TRAIN ? sealText(encodeTrainParam(config)) : "" };
   },
 });
 trainStore.subscribe((s, prev) => {
