@@ -96,7 +96,7 @@ test("a sweep runs with progress, loads a point on click, and can be cancelled",
 
 test("a preset loads its scenario and cites its source", async ({ page }) => {
   await page.goto("/#v=cluster");
-  await loadPreset(page, /Llama 3 405B/);
+  await loadPreset(page, /^Llama 3 405B: 16,384 GPUs/);
   await expect(page.getByTestId("preset-source")).toContainText("arXiv 2407.21783");
   await expect(page.getByTestId("preset-source")).toContainText("R = 16 is our choice");
   await expect(page.getByTestId("cluster.gpus")).toHaveValue("16384");
