@@ -29,6 +29,7 @@ import {
 
 export interface FtRecording {
   intervals: FtIntervals;
+  /** The failures' global stalls (stallSeconds); a write alone is on the job track only. */
   stalls: Spans;
   job: FtJobIntervals;
   progress: ProgressCurve;
@@ -260,7 +261,9 @@ export function runFtHsdp(
   let request = 0;
 
   const belowMin = () => R - down < minReplicas;
-  const stalled = () => stallPhases > 0 || belowMin() || jobOwner >= 0 || writing;
+  /** Stalled by failures: this is stallSeconds; a write alone is checkpointSeconds, as for the synchronous job. */
+  const failureStalled = () => stallPhases > 0 || belowMin() || jobOwner >= 0;
+  const stalled = () => failureStalled() || writing;
 
   /** When phase p of replica r, entered at `start`, ends. */
   const endOf = (r: number, p: number, start: number): number =>
@@ -320,13 +323,22 @@ export function runFtHsdp(
   let t = 0;
   let i = 0;
   let wasStalled = false;
+  let wasFailureStalled = false;
   rec?.curve.point(0, 0);
   for (;;) {
     const nextFailure = i < n ? times[i]! : H;
     const nextPhaseEnd = queue.size > 0 ? phaseEnd[queue.top()]! : H;
     const nextRequest = pool && request < pool.count ? pool.madeAt[request]! : H;
+    // A checkpoint falls due after C of training; one due at the instant a global stall begins
+    // (a rejoin, a detect) starts at that instant, as one due at a failure's instant does (§3).
     const checkpointDue =
-      C > 0 && !writing && !wasStalled ? t + (C - sinceCheckpoint) : Number.POSITIVE_INFINITY;
+      C <= 0 || writing || jobOwner >= 0
+        ? Number.POSITIVE_INFINITY
+        : !wasStalled
+          ? t + (C - sinceCheckpoint)
+          : sinceCheckpoint >= C
+            ? t
+            : Number.POSITIVE_INFINITY;
     const nextJob = Math.min(jobEnd, writeEnd, checkpointDue, nextRequest);
     const next = Math.min(nextFailure, nextPhaseEnd, H, nextJob);
     const dt = next - t;
@@ -336,11 +348,12 @@ export function runFtHsdp(
       healthySum += healthy * dt;
       spareWait += waitingReplicas * dt;
       if (wasStalled) {
-        stall += dt;
+        if (failureStalled()) stall += dt;
         attr?.attribute(dt, stallPhases, belowMin(), jobOwner);
       } else {
         healthyTime += healthy * dt;
-        sinceCheckpoint += dt;
+        // Exactly C when the checkpoint falls due now, so it is still due if a stall begins first.
+        sinceCheckpoint = next === checkpointDue ? C : sinceCheckpoint + dt;
         if (down > 0) degraded += dt;
       }
       t = next;
@@ -444,7 +457,9 @@ export function runFtHsdp(
 
     const isStalled = stalled();
     if (rec) {
-      if (isStalled !== wasStalled) rec.stallTransition(isStalled, t);
+      const isFailureStalled = failureStalled();
+      if (isFailureStalled !== wasFailureStalled) rec.stallTransition(isFailureStalled, t);
+      wasFailureStalled = isFailureStalled;
       if ((isStalled ? 0 : R - down) !== rateBefore) rec.curve.point(t, healthyTime / R);
     }
     wasStalled = isStalled;
@@ -454,6 +469,9 @@ export function runFtHsdp(
     if (writing) rec.job(FtJobState.checkpointing, writeStart, H);
   }
   if (writing) checkpointSeconds += H - writeStart;
+  // A write that ends exactly at the horizon completes (as the synchronous job's does); so does
+  // a zero-length one falling due there.
+  if (writing ? writeEnd <= H : C > 0 && W === 0 && jobOwner < 0 && sinceCheckpoint >= C) checkpoints++;
   for (let r = 0; r < R && pool; r++)
     if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
 
@@ -488,7 +506,7 @@ export function runFtHsdp(
     causeStallSeconds: causeStall,
   };
   if (!rec) return { metrics };
-  if (wasStalled) rec.stallEnd.push(H);
+  if (wasFailureStalled) rec.stallEnd.push(H);
   rec.curve.point(H, useful);
   return { metrics, recording: rec.build(H, pool) };
 }

@@ -155,7 +155,11 @@ export interface PolicyMetrics {
   usefulSeconds: number;
   wallSeconds: number;
   failures: number;
-  /** Time the whole job made no progress because of failures (sync: recovering; FT: global stall). */
+  /**
+   * Time the whole job made no progress because of failures (sync: recovering; FT: a failure's
+   * global stall). A checkpoint write alone is not in it (it is checkpointSeconds, both policies);
+   * a write overlapping a failure's stall is. With a cause mix, the per-cause stalls add up to it.
+   */
   stallSeconds: number;
   stallSecondsPerFailure: number;
   /** Training rolled back to the last completed checkpoint (FT-HSDP: only at job restarts). */
