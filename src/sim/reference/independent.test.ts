@@ -141,15 +141,15 @@ describe("engine vs an independent reading of SIMULATION.md §1", () => {
     );
   });
 
-  it.each(PRESETS.map((p) => [p.id, p.scenario] as const))(
-    "agrees on the full-size preset %s over several seeds",
-    (_id, input) => {
-      const s = parseScenario(input);
-      for (let seed = 1; seed <= 3; seed++) {
-        expect(compare(s, generateFailureTrace(s, seed))).toEqual({ synchronous: [], ftHsdp: [] });
-      }
-    },
-  );
+  // Version-1 presets only: §3's presets are compared with the §3 reading (independentV2.test.ts).
+  it.each(
+    PRESETS.filter((p) => parseScenario(p.scenario).version === 1).map((p) => [p.id, p.scenario] as const),
+  )("agrees on the full-size preset %s over several seeds", (_id, input) => {
+    const s = parseScenario(input);
+    for (let seed = 1; seed <= 3; seed++) {
+      expect(compare(s, generateFailureTrace(s, seed))).toEqual({ synchronous: [], ftHsdp: [] });
+    }
+  });
 
   // The engine's Monte Carlo (its own dice) against the reference on independently drawn failures:
   // the means must agree within Monte Carlo error, which also checks arrivals, hosts and hangs.

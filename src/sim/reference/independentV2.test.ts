@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../engine.ts";
 import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../failureTrace.ts";
 import { monteCarlo } from "../monteCarlo.ts";
+import { PRESETS } from "../presets.ts";
 import { parseScenario, type Scenario, type ScenarioInput } from "../scenario.ts";
 import type { PolicyMetrics } from "../types.ts";
 import { collidingV2Scenario } from "./collisions.arbitrary.ts";
@@ -182,6 +183,15 @@ describe("engine vs an independent reading of SIMULATION.md §3", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it.each(
+    PRESETS.filter((p) => parseScenario(p.scenario).version === 2).map((p) => [p.id, p.scenario] as const),
+  )("agrees on the full-size §3 preset %s over several seeds", (_id, input) => {
+    const s = parseScenario(input);
+    for (let seed = 1; seed <= 2; seed++) {
+      expect(compare(s, fromEngineTrace(knobsOf(s), generateFailureTrace(s, seed)))).toEqual(AGREE);
+    }
   });
 
   it.each(Object.entries(SITUATIONS))("agrees on the hand-placed situation %s", (_id, situation) => {
