@@ -42,6 +42,8 @@ export interface ModelSummary {
   name: string;
   count: number;
   bytes: number;
+  /** Elements over all parameters (the optimizer's state scales with these, not with bytes). */
+  elements: number;
 }
 
 /** A bucket as the table and the tooltip show it: its first parameters by name. */
@@ -112,7 +114,12 @@ export const stepApi = {
   stepRun(req: StepRequest): StepRunReply {
     try {
       const model = load(req.model);
-      const summary = { name: model.name, count: model.params.length, bytes: model.bytes };
+      const summary = {
+        name: model.name,
+        count: model.params.length,
+        bytes: model.bytes,
+        elements: model.params.reduce((s, p) => s + p.numel, 0),
+      };
       return { ok: true, model: summary, result: view(model, runStep(model.params, req.config)) };
     } catch (e) {
       return problem(e);

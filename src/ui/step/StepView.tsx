@@ -6,10 +6,12 @@ import { useMemo, useState } from "react";
 import { downloadText } from "../../export/download.ts";
 import { encodeStepParam, MAX_STEP_PARAM_CHARS } from "../../link/stepLink.ts";
 import { useStepStore } from "../../state/stepStore.ts";
+import type { ParallelismConfig } from "../../step/collectiveCost.ts";
+import { ADAM_FP32_BYTES_PER_ELEMENT, DEVICE_MEMORY, memoryFit } from "../../step/memoryFit.ts";
 import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import type { StepMetrics } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
-import type { StepDrawing } from "../../worker/stepApi.ts";
+import type { ModelSummary, StepDrawing } from "../../worker/stepApi.ts";
 import { pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
@@ -224,6 +226,7 @@ export function StepView() {
             {busy ? " · computing…" : ""}
           </p>
         )}
+        {model && <MemoryFitLine model={model} parallel={config.parallel} />}
         {result && model ? (
           <>
             <Metrics m={result.metrics} baseline={result.baselineMetrics} />
@@ -268,5 +271,28 @@ export function StepView() {
         )}
       </div>
     </div>
+  );
+}
+
+const gb = (b: number) => `${(b / 1e9).toLocaleString("en-US", { maximumFractionDigits: 1 })} GB`;
+
+/** Parameters, gradients and Adam state per GPU against one H100's memory (src/step/memoryFit.ts). */
+function MemoryFitLine({ model, parallel }: { model: ModelSummary; parallel: ParallelismConfig }) {
+  const f = memoryFit(model, parallel);
+  const where =
+    f.shards > 1 ? `sharded over ${f.shards} GPUs per replica (HSDP)` : "a full replica on every GPU (DDP)";
+  return (
+    <p
+      className={`step-small step-memory-fit ${f.fits ? "muted" : "step-memory-over"}`}
+      data-testid="memory-fit"
+      role={f.fits ? undefined : "alert"}
+    >
+      Per GPU, {where}: parameters {gb(f.paramBytes)} + gradients {gb(f.gradBytes)} + Adam state{" "}
+      {gb(f.optimizerBytes)} (fp32 master copy and two moments, {ADAM_FP32_BYTES_PER_ELEMENT} bytes per
+      element) = {gb(f.totalBytes)}
+      {f.fits
+        ? ` — within one ${DEVICE_MEMORY.label}'s ${gb(f.deviceBytes)} before activations.`
+        : ` — cannot fit one ${DEVICE_MEMORY.label}'s ${gb(f.deviceBytes)}${f.shards === 1 ? "; HSDP would shard it" : ""}.`}
+    </p>
   );
 }
