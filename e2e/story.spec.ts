@@ -176,8 +176,8 @@ test("the real-clusters chapter shows the engine's sync and FT-HSDP ETTR for eac
   }
   // The v2 effects the chapter's sentences claim: job-wide failures and striped racks cost FT-HSDP,
   // an empty spare pool costs both.
-  const base = ettr.headline as { sync: number; ft: number };
-  expect(ettr["job-wide"]?.ft).toBeLessThan(base.ft);
+  const base = ettr["headline-poisson"] as { sync: number; ft: number };
+  expect(ettr["headline-job-failures"]?.ft).toBeLessThan(base.ft);
   expect(ettr["racks-striped"]?.ft).toBeLessThan(ettr["racks-packed"]?.ft ?? 0);
   expect(ettr["spares-dry"]?.sync).toBeLessThan(base.sync);
   expect(ettr["spares-dry"]?.ft).toBeLessThan(base.ft);

@@ -1,7 +1,7 @@
 /**
  * Chapter 7: what real clusters add (cluster model v2). The headline cluster with one real-cluster
  * effect at a time: job-wide software failures, rack failures packed or striped, a spare pool that
- * runs dry. Sync and FT-HSDP ETTR as bars beside the plain headline's, each computed by the engine
+ * runs dry (the presets of those names). Sync and FT-HSDP ETTR as bars beside the plain headline's, each computed by the engine
  * in the story's worker.
  */
 import type { RunResult } from "../../../sim/types.ts";
@@ -81,7 +81,7 @@ export function RealClustersChapter() {
       <Sources
         items={[
           "Llama 3 herd of models, arXiv 2407.21783, §3.3.4: 16,384 H100 GPUs, 54 days, 419 unexpected interruptions; software bug 54, network switch/cable 35.",
-          "The 10 % shares, racks of 8 hosts, 150 spares and 48 h repairs are our choices, for illustration (cluster model v2, SIMULATION.md §3).",
+          "The cases are the explorer's presets of the same names: their shares (10 % job-wide, 20 % racks), racks of 8 hosts, FT-HSDP's 30-minute checkpoints, 12 spares and 4 h repairs are our choices, for illustration (cluster model v2, SIMULATION.md §3).",
         ]}
       />
     </>
