@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { computeForElements } from "../step/presetCatalog.ts";
 import { stepApi } from "../worker/stepApi.ts";
 import type { StepWorker } from "./stepClient.ts";
 import { createStepStore } from "./stepStore.ts";
@@ -55,5 +56,30 @@ describe("step store", () => {
     await settle();
     expect(store.getState().config.compute.forwardMs).toBeGreaterThan(100);
     expect(store.getState().model?.count).toBe(291);
+  });
+
+  it("gives a pasted model its own compute times, not the previous model's", async () => {
+    const w = fakeWorker();
+    const { store } = createStepStore(() => w as unknown as StepWorker);
+    store.getState().pickPreset("llama3-8b");
+    await settle();
+    const llama = store.getState().config.compute;
+    store
+      .getState()
+      .setPasteText(
+        '[{"name": "w", "shape": [1], "dtype": "float32"}, {"name": "b", "shape": [1], "dtype": "float32"}]',
+      );
+    store.getState().applyPaste();
+    await settle();
+    expect(store.getState().model?.elements).toBe(2);
+    const compute = store.getState().config.compute;
+    expect(compute).toEqual(computeForElements(2));
+    expect(compute.forwardMs).toBeLessThan(llama.forwardMs);
+    expect(compute.backwardMs).toBeLessThan(1);
+    // The step shown is computed with those times.
+    expect(store.getState().result?.metrics).toBeDefined();
+    expect(w.stepRun).toHaveBeenLastCalledWith(
+      expect.objectContaining({ config: expect.objectContaining({ compute }) }),
+    );
   });
 });

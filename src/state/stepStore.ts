@@ -13,7 +13,7 @@ import {
   type StepSettings,
 } from "../link/stepLink.ts";
 import type { Link } from "../step/collectiveCost.ts";
-import { presetInfo } from "../step/presetCatalog.ts";
+import { computeForElements, presetInfo } from "../step/presetCatalog.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import type { SweepResult } from "../step/sweep.ts";
 import type {
@@ -55,6 +55,8 @@ export function createStepStore(worker: () => StepWorker) {
   // The sweep does not depend on the cap: it is redone when the model or another knob changes.
   // (Compared by identity and the config's text, never by the paste's text, which may be 15 MB.)
   let sweepFor: { source: ModelSource; config: string } | null = null;
+  /** A paste just applied by hand, waiting for its parse to set its compute times (not a link's). */
+  let pasteComputeFor: ModelSource | null = null;
 
   const store = createStore<StepState>()((set, get) => ({
     source: DEFAULT_STEP_SETTINGS.model,
@@ -71,7 +73,11 @@ export function createStepStore(worker: () => StepWorker) {
         config: { ...s.config, compute: presetInfo(id).compute },
       })),
     setPasteText: (pasteText) => set({ pasteText }),
-    applyPaste: () => set((s) => ({ source: { kind: "paste", text: s.pasteText } })),
+    applyPaste: () => {
+      // The pasted model gets compute times from its own size once the worker has parsed it.
+      pasteComputeFor = { kind: "paste", text: get().pasteText };
+      set({ source: pasteComputeFor });
+    },
     setCapMb: (capMb) => set((s) => ({ config: { ...s.config, capMb } })),
     setFirstBucketMb: (firstBucketMb) => set((s) => ({ config: { ...s.config, firstBucketMb } })),
     setCompute: (patch) =>
@@ -101,6 +107,12 @@ export function createStepStore(worker: () => StepWorker) {
         return;
       }
       store.setState({ problem: null, model: run.model, result: run.result, busy: false });
+      if (pasteComputeFor === req.model) {
+        pasteComputeFor = null;
+        const compute = computeForElements(run.model.elements);
+        store.setState((st) => ({ config: { ...st.config, compute } }));
+        return; // the new times ask the worker again (the subscription below)
+      }
       const config = JSON.stringify({ ...req.config, capMb: 0 });
       if (sweepFor?.source === req.model && sweepFor.config === config) return;
       sweepFor = { source: req.model, config };

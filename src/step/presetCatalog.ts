@@ -17,9 +17,24 @@ export interface PresetInfo {
  * backward twice that (the usual 1:2 split). The CNN/encoder figures are plausible per-GPU step
  * times, not measurements; the view lets a person change them.
  */
+function llmForwardMs(elements: number): number {
+  return ((2 * elements * 8192) / 400e12) * 1e3;
+}
+
 function llmCompute(paramCount: number): ComputeConfig {
-  const forwardMs = Math.round(((2 * paramCount * 8192) / 400e12) * 1e3);
+  const forwardMs = Math.round(llmForwardMs(paramCount));
   return { forwardMs, backwardMs: 2 * forwardMs, optimizerMs: Math.max(2, Math.round(forwardMs / 50)) };
+}
+
+/**
+ * A pasted model's own compute times: the same rule applied to its element count (SIMULATION.md §2:
+ * cost proportional to elements by default), kept to the microsecond rather than whole ms so a tiny
+ * model gets tiny times, and bounded by what the step link accepts (10⁶ ms).
+ */
+export function computeForElements(elements: number): ComputeConfig {
+  const us = (v: number) => Math.min(1e6, Math.round(v * 1e3) / 1e3);
+  const forwardMs = llmForwardMs(elements);
+  return { forwardMs: us(forwardMs), backwardMs: us(2 * forwardMs), optimizerMs: us(forwardMs / 50) };
 }
 
 const TORCH_LISTS = "named_parameters() printed with PyTorch 1.13 / torchvision 0.14";
