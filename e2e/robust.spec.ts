@@ -207,3 +207,23 @@ test("the lab's Devices field refuses 2.5 and a run past the memory budget, nami
   // At 16 devices the 64 MiB size is not offered: it would take about 5 GiB.
   await expect(page.getByTestId("lab-size").locator("option", { hasText: "64 MiB" })).toHaveCount(0);
 });
+
+test("the sweep's range: From/To narrow the swept GPUs, and a reversed range is refused by name", async ({
+  page,
+}) => {
+  await page.goto("/#v=cluster");
+  await page.getByLabel("Sweep axis").selectOption("gpus");
+  await page.getByLabel("Points", { exact: true }).fill("5");
+  await page.getByLabel("Seeds per point").fill("5");
+  await page.getByTestId("sweep-to").fill("8000");
+  await page.getByTestId("sweep-from").fill("9000");
+  await expect(page.getByText(/Sweep from \/ to: from \(9000\) must be below to \(8000\)/)).toBeVisible();
+  await page.getByTestId("sweep-from").fill("2000");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  await expect(page.getByTestId("sweep-status")).toHaveText(/Done: \d points × 5 seeds/, { timeout: 50_000 });
+  await page.getByTestId("sweep-point-0-ftHsdp").click();
+  // The smallest point is at the range's start, not the default 1K.
+  const gpus = Number(await page.getByTestId("cluster.gpus").inputValue());
+  expect(gpus).toBeGreaterThanOrEqual(1900);
+  expect(gpus).toBeLessThanOrEqual(8100);
+});

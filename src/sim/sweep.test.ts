@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "./presets.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "./scenario.ts";
-import { buildSweep, SWEEP_AXES, SWEEP_GPU_RANGE, sweepValue } from "./sweep.ts";
+import { buildSweep, SWEEP_AXES, SWEEP_GPU_RANGE, sweepRangeProblem, sweepValue } from "./sweep.ts";
 
 const bases: Scenario[] = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
@@ -76,5 +76,37 @@ describe("buildSweep", () => {
     const pts = buildSweep(hot, "gpus", 20);
     expect(pts.length).toBeLessThan(20);
     for (const p of pts) expect(() => parseScenario(p.scenario)).not.toThrow();
+  });
+});
+
+describe("buildSweep with a person's range", () => {
+  it("keeps every axis's points inside from..to, valid and ordered", () => {
+    for (const axis of SWEEP_AXES) {
+      const all = buildSweep(DEFAULT_SCENARIO, axis.id, 20).map((p) => p.x);
+      const lo = all[Math.floor(all.length / 4)] ?? 0;
+      const hi = all[Math.floor((3 * all.length) / 4)] ?? 1;
+      if (!(lo < hi)) continue;
+      const pts = buildSweep(DEFAULT_SCENARIO, axis.id, 10, { from: lo, to: hi });
+      expect(pts.length, axis.id).toBeGreaterThan(0);
+      for (const p of pts) {
+        expect(p.x, axis.id).toBeGreaterThanOrEqual(lo * 0.999);
+        expect(p.x, axis.id).toBeLessThanOrEqual(hi * 1.001);
+        expect(sweepValue(p.scenario, axis.id)).toBeCloseTo(p.x, 6);
+      }
+    }
+  });
+
+  it("sweeps GPUs over 2,000–8,000 when asked, not the default 1K–200K", () => {
+    const xs = buildSweep(DEFAULT_SCENARIO, "gpus", 5, { from: 2000, to: 8000 }).map((p) => p.x);
+    expect(Math.max(...xs)).toBeLessThan(SWEEP_GPU_RANGE.max / 10);
+    expect(Math.min(...xs)).toBeGreaterThan(SWEEP_GPU_RANGE.min);
+  });
+
+  it("refuses an empty or negative range by name", () => {
+    expect(sweepRangeProblem({ from: 10, to: 10 })).toMatch(
+      /Sweep from \/ to: from \(10\) must be below to \(10\)/,
+    );
+    expect(sweepRangeProblem({ from: -1, to: 10 })).toMatch(/≥ 0/);
+    expect(sweepRangeProblem({ from: 1, to: 10 })).toBeNull();
   });
 });

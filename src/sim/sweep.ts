@@ -83,6 +83,29 @@ export const SWEEP_GPU_RANGE = { min: 1_000, max: 200_000 } as const;
 export const MIN_POINTS = 2;
 export const MAX_POINTS = 50;
 
+/** A person's range for the swept value, in the axis's unit; each end is clamped to what the axis allows. */
+export interface SweepRange {
+  from: number;
+  to: number;
+}
+
+/** Why `range` cannot be swept, naming the fields, or null. */
+export function sweepRangeProblem(range: SweepRange): string | null {
+  const { from, to } = range;
+  if (!Number.isFinite(from) || !Number.isFinite(to) || from < 0 || to < 0)
+    return "Sweep from / to: must be numbers ≥ 0.";
+  if (from >= to) return `Sweep from / to: from (${from}) must be below to (${to}).`;
+  return null;
+}
+
+/** [lo, hi] narrowed to the person's range (kept inside the axis's own bounds). */
+function narrow(lo: number, hi: number, range: SweepRange | null): [number, number] {
+  if (!range) return [lo, hi];
+  const a = Math.min(Math.max(range.from, lo), hi);
+  const b = Math.max(Math.min(range.to, hi), a);
+  return [a, b];
+}
+
 function logSpaced(lo: number, hi: number, n: number): number[] {
   if (n === 1 || lo === hi) return [lo];
   const a = Math.log(lo);
@@ -106,15 +129,18 @@ function withinFailureBound(s: Scenario): boolean {
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-function gpuPoints(base: Scenario, n: number): SweepPoint[] {
+function gpuPoints(base: Scenario, n: number, range: SweepRange | null): SweepPoint[] {
   // Hosts must divide into replicas and into racks: step by their least common multiple.
   const { replicas, hostsPerRack } = base.cluster;
   const unit = base.cluster.gpusPerHost * ((replicas / gcd(replicas, hostsPerRack)) * hostsPerRack);
   const xs = distinctSorted(
     // 1K–200K GPUs, stretched to take in the base cluster so its own point is on the curve.
     logSpaced(
-      Math.min(SWEEP_GPU_RANGE.min, base.cluster.gpus),
-      Math.max(SWEEP_GPU_RANGE.max, base.cluster.gpus),
+      ...narrow(
+        range ? unit : Math.min(SWEEP_GPU_RANGE.min, base.cluster.gpus),
+        range ? specMax(FIELD_SPECS.cluster.gpus) : Math.max(SWEEP_GPU_RANGE.max, base.cluster.gpus),
+        range,
+      ),
       n,
     ).map((g) => Math.max(unit, Math.round(g / unit) * unit)),
   );
@@ -122,7 +148,7 @@ function gpuPoints(base: Scenario, n: number): SweepPoint[] {
 }
 
 /** Failure rate, shown as the job's MTBF: from an eighth to eight times the current one. */
-function mtbfPoints(base: Scenario, n: number): SweepPoint[] {
+function mtbfPoints(base: Scenario, n: number, range: SweepRange | null): SweepPoint[] {
   const { hosts, mtbfSeconds } = derived(base);
   const centre = Number.isFinite(mtbfSeconds) ? mtbfSeconds / 60 : 60;
   const maxRate = Math.min(
@@ -131,9 +157,10 @@ function mtbfPoints(base: Scenario, n: number): SweepPoint[] {
   );
   // The shortest MTBF the validator allows, in minutes, so every point runs.
   const minMtbf = 1440 / (hosts * maxRate);
-  const xs = logSpaced(Math.max(centre / 8, minMtbf), Math.max(centre * 8, minMtbf), n).map((m) =>
-    Number(m.toPrecision(4)),
-  );
+  const [lo, hi] = range
+    ? narrow(minMtbf, Number.MAX_VALUE, range)
+    : [Math.max(centre / 8, minMtbf), Math.max(centre * 8, minMtbf)];
+  const xs = logSpaced(lo, hi, n).map((m) => Number(m.toPrecision(4)));
   return distinctSorted(xs).map((mtbfMinutes) => {
     const perHostDay = Math.min(maxRate, 1440 / (hosts * mtbfMinutes));
     return { x: mtbfMinutes, scenario: { ...base, failures: { ...base.failures, perHostDay } } };
@@ -141,7 +168,7 @@ function mtbfPoints(base: Scenario, n: number): SweepPoint[] {
 }
 
 /** Divisors of the host count that keep min replicas satisfied. */
-function replicaPoints(base: Scenario, n: number): SweepPoint[] {
+function replicaPoints(base: Scenario, n: number, range: SweepRange | null): SweepPoint[] {
   const { hosts } = derived(base);
   const divisors: number[] = [];
   for (let d = 1; d * d <= hosts; d++) {
@@ -150,7 +177,10 @@ function replicaPoints(base: Scenario, n: number): SweepPoint[] {
     if (d * d !== hosts) divisors.push(hosts / d);
   }
   const ok = distinctSorted(divisors).filter(
-    (d) => d >= base.ft.minReplicas && d <= specMax(FIELD_SPECS.cluster.replicas),
+    (d) =>
+      d >= base.ft.minReplicas &&
+      d <= specMax(FIELD_SPECS.cluster.replicas) &&
+      (!range || (d >= range.from && d <= range.to)),
   );
   if (ok.length <= n) return ok.map((r) => ({ x: r, scenario: withReplicas(base, r) }));
   // Divisors are already spread roughly evenly on a log scale: pick evenly by index.
@@ -162,11 +192,12 @@ function withReplicas(base: Scenario, replicas: number): Scenario {
   return { ...base, cluster: { ...base.cluster, replicas } };
 }
 
-function knobPoints(base: Scenario, id: KnobAxisId, n: number): SweepPoint[] {
+function knobPoints(base: Scenario, id: KnobAxisId, n: number, range: SweepRange | null): SweepPoint[] {
   const { group, key, min, fallbackMax } = KNOBS[id];
   const current = (base[group] as unknown as Record<string, number>)[key] ?? 0;
   const hi = Math.min(specMax(specOf(group, key)), Math.max(2 * current, fallbackMax / 4, min + 1));
-  const xs = distinctSorted(linSpaced(min, hi, n).map((v) => Math.round(v)));
+  const [lo, top] = range ? narrow(min, specMax(specOf(group, key)), range) : [min, hi];
+  const xs = distinctSorted(linSpaced(lo, top, n).map((v) => Math.round(v)));
   return xs.map((x) => ({ x, scenario: { ...base, [group]: { ...base[group], [key]: x } } }));
 }
 
@@ -186,16 +217,21 @@ export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
  * The scenarios of a sweep along `axis`, `points` of them at most (fewer when rounding to valid
  * values makes two coincide). Every other field is the base scenario's.
  */
-export function buildSweep(base: Scenario, axis: SweepAxisId, points: number): SweepPoint[] {
+export function buildSweep(
+  base: Scenario,
+  axis: SweepAxisId,
+  points: number,
+  range: SweepRange | null = null,
+): SweepPoint[] {
   const n = Math.max(MIN_POINTS, Math.min(MAX_POINTS, Math.round(points)));
   const raw =
     axis === "gpus"
-      ? gpuPoints(base, n)
+      ? gpuPoints(base, n, range)
       : axis === "mtbf"
-        ? mtbfPoints(base, n)
+        ? mtbfPoints(base, n, range)
         : axis === "replicas"
-          ? replicaPoints(base, n)
-          : knobPoints(base, axis, n);
+          ? replicaPoints(base, n, range)
+          : knobPoints(base, axis, n, range);
   // Normalise through the validator (it is the single source of truth), dropping any point the
   // constructions above could still push past the failure bound (a huge cluster at a high rate).
   return raw

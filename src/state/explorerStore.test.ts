@@ -11,3 +11,18 @@ describe("the explorer store", () => {
     expect(explorerStore.getState().window?.[0]).toBe(0);
   });
 });
+
+describe("the sweep's range", () => {
+  it("takes a valid from..to, refuses a reversed one by name keeping the old, and resets with the axis", () => {
+    const s = () => explorerStore.getState();
+    s().setSweepOptions({ axis: "gpus" });
+    expect(s().setSweepRange({ from: 2000, to: 8000 })).toEqual([]);
+    expect(s().sweep.range).toEqual({ from: 2000, to: 8000 });
+    expect(s().setSweepRange({ from: 9000, to: 8000 })[0]).toMatch(/Sweep from \/ to/);
+    expect(s().sweep.range).toEqual({ from: 2000, to: 8000 });
+    s().setSweepOptions({ points: 7 });
+    expect(s().sweep.range).toEqual({ from: 2000, to: 8000 });
+    s().setSweepOptions({ axis: "mtbf" });
+    expect(s().sweep.range).toBeNull();
+  });
+});

@@ -7,7 +7,7 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import { buildSweep, type SweepAxisId } from "../sim/sweep.ts";
+import { buildSweep, type SweepAxisId, type SweepRange, sweepRangeProblem } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
@@ -24,6 +24,8 @@ export interface SweepResultPoint {
 
 export interface SweepState {
   axis: SweepAxisId;
+  /** The person's from..to on the axis (its unit), or null for the axis's own range. */
+  range: SweepRange | null;
   points: number;
   seeds: number;
   status: "idle" | "running" | "done" | "cancelled" | "error";
@@ -47,6 +49,8 @@ export interface ExplorerState {
   focusFailure(i: number, time: number, span: number): void;
   setTheme(t: Theme): void;
   setSweepOptions(o: Partial<Pick<SweepState, "axis" | "points" | "seeds">>): void;
+  /** Sets from..to (null: the axis's own range), or refuses it with the problem and keeps the old one. */
+  setSweepRange(range: SweepRange | null): string[];
   runSweep(): void;
   cancelSweep(): void;
 }
@@ -65,6 +69,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   theme: initialTheme(),
   sweep: {
     axis: "gpus",
+    range: null,
     points: 20,
     seeds: 200,
     status: "idle",
@@ -82,12 +87,22 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     document.documentElement.dataset.theme = theme;
     set({ theme });
   },
-  setSweepOptions: (o) => set({ sweep: { ...get().sweep, ...o } }),
+  setSweepOptions: (o) => {
+    // Another axis has another unit: its range starts from the axis's own.
+    const range = o.axis !== undefined && o.axis !== get().sweep.axis ? null : get().sweep.range;
+    set({ sweep: { ...get().sweep, ...o, range } });
+  },
+  setSweepRange: (range) => {
+    const problem = range ? sweepRangeProblem(range) : null;
+    if (problem) return [problem];
+    set({ sweep: { ...get().sweep, range } });
+    return [];
+  },
   runSweep: () => {
     job?.cancel();
     const base = appStore.getState().scenario;
-    const { axis, points, seeds } = get().sweep;
-    const pts = buildSweep(base, axis, points);
+    const { axis, points, seeds, range } = get().sweep;
+    const pts = buildSweep(base, axis, points, range);
     const started = performance.now();
     const patch = (p: Partial<SweepState>) => set({ sweep: { ...get().sweep, ...p } });
     patch({

@@ -10,6 +10,7 @@ import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
 import {
   axisInfo,
+  buildSweep,
   MAX_POINTS,
   MIN_POINTS,
   SWEEP_AXES,
@@ -29,7 +30,15 @@ const M = { top: 34, right: 20, bottom: 44, left: 56 };
 
 export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
   const sweep = useExplorerStore((s) => s.sweep);
-  const { setSweepOptions, runSweep, cancelSweep } = explorerStore.getState();
+  const { setSweepOptions, setSweepRange, runSweep, cancelSweep } = explorerStore.getState();
+  const scenario = useAppStore((s) => s.scenario);
+  // The axis's own range, shown until the person types one.
+  const auto = useMemo(() => {
+    const xs = buildSweep(scenario, sweep.axis, sweep.points).map((p) => p.x);
+    return { from: xs[0] ?? 0, to: xs[xs.length - 1] ?? 1 };
+  }, [scenario, sweep.axis, sweep.points]);
+  const range = sweep.range ?? auto;
+  const unit = axisInfo(sweep.axis).unit || undefined;
   const running = sweep.status === "running";
   const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
   return (
@@ -61,6 +70,31 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           disabled={running}
           onChange={(points) => setSweepOptions({ points })}
         />
+        <NumberField
+          label="From"
+          unit={unit}
+          className="sweep-field"
+          value={Number(range.from.toPrecision(6))}
+          min={0}
+          disabled={running}
+          testId="sweep-from"
+          onChange={(from) => setSweepRange({ from, to: range.to })}
+        />
+        <NumberField
+          label="To"
+          unit={unit}
+          className="sweep-field"
+          value={Number(range.to.toPrecision(6))}
+          min={0}
+          disabled={running}
+          testId="sweep-to"
+          onChange={(to) => setSweepRange({ from: range.from, to })}
+        />
+        {sweep.range && (
+          <button type="button" onClick={() => setSweepRange(null)} disabled={running}>
+            Axis range
+          </button>
+        )}
         <NumberField
           label="Seeds per point"
           className="sweep-field"
