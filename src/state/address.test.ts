@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readHash } from "../link/hashParams.ts";
-import { DEFAULT_LAB_SETTINGS } from "../link/labLink.ts";
+import { DEFAULT_LAB_SETTINGS, encodeLabPayload } from "../link/labLink.ts";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
@@ -139,6 +139,10 @@ describe("the address", () => {
     expect(snapshot().step).toEqual(DEFAULT_STEP_SETTINGS);
     expect(snapshot().tab).toBe("step");
     opensWithError("#v=lab&lab=1.abc", /lab settings have format tag "1"/);
+    expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
+    // Well formed, but past the lab's memory budget: refused by name, not silently replaced.
+    const huge = encodeLabPayload({ form: { devices: 16, bytesPerDevice: 64 * 2 ** 20 } });
+    opensWithError(`#v=lab&lab=${huge}`, /lab settings were not used: Devices × Size \/ device/);
     expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
     // The training run's readable t= carries a check: a changed seed is refused, not another run.
     trainStore.setState({ config: { ...DEFAULT_TRAIN, seed: 7 } });

@@ -21,6 +21,7 @@ import {
   type RunForm,
   SIZES,
 } from "../link/labLink.ts";
+import { LinkError } from "../link/linkError.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
 
@@ -295,8 +296,11 @@ export const labStore = createLabStore();
  * A mode this browser lacks falls back to the first it has when the adapter is known (start()).
  */
 function applyLab(s: LabSettings): void {
-  labStore.getState().setForm(s.form);
+  const problems = labStore.getState().setForm(s.form);
   labStore.getState().setFault(s.fault);
+  // A link may ask for a run past the lab's budget: say so, rather than quietly opening another.
+  if (problems.length > 0)
+    throw new LinkError(`The link's lab settings were not used: ${problems.join(" ")}`);
 }
 registerAddressPart({
   keys: ["lab"],
