@@ -7,18 +7,16 @@
  * commit's build, for a before/after). Writes bench/paste-results.json.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4198);
 const PARAMS = Number(process.env.PASTE_PARAMS ?? 200_000);
 const PREBUILT = process.env.BENCH_DIST;
 const DIST = PREBUILT ?? "dist-bench";
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => !!p && existsSync(p),
-);
 const TARGET_MS = 200;
 
 function pasteText(n: number): string {
@@ -28,18 +26,6 @@ function pasteText(n: number): string {
       `{"name": "layers.${i >> 1}.${i % 2 ? "weight" : "bias"}", "shape": [${64 + (i % 7)}, 64], "dtype": "${i % 2 ? "torch.float32" : "torch.bfloat16"}"}`,
   );
   return `[${rows.join(",\n")}]`;
-}
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the preview server at ${url} did not start`);
 }
 
 async function main() {

@@ -10,17 +10,15 @@
  * Prints a table and writes bench/ui-results.json. Timings live here, never in pass/fail tests.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { formatClock } from "../src/ui/explorer/timeAxis.ts";
+import { CHROMIUM, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4197);
 const DIST = "dist-bench";
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (p): p is string => !!p && existsSync(p),
-);
 const FRAMES = 150;
 
 interface Stats {
@@ -34,18 +32,6 @@ function stats(xs: number[]): Stats {
   const s = [...xs].sort((a, b) => a - b);
   const at = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))] ?? Number.NaN;
   return { median: at(0.5), p95: at(0.95), max: s.at(-1) ?? Number.NaN, n: s.length };
-}
-
-async function waitForServer(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the preview server at ${url} did not start`);
 }
 
 /**
