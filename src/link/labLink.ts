@@ -8,8 +8,9 @@ import { strToU8 } from "fflate";
 import { z } from "zod";
 import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
-import { CHECKED_FORMAT, decodeChecked, encodeChecked } from "./checkedPayload.ts";
+import { encodeChecked } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
+import { decodeSettingsParam } from "./settingsParam.ts";
 
 export interface RunForm {
   mode: Mode;
@@ -107,21 +108,9 @@ const labSchema = z.strictObject({
 
 /** The settings of a `lab=` value; throws LinkError naming what is wrong. */
 export function decodeLabParam(param: string): LabSettings {
-  const dot = param.indexOf(".");
-  if (param.slice(0, dot) !== CHECKED_FORMAT) {
-    throw new LinkError(
-      `The link's lab settings have format tag "${param.slice(0, Math.max(dot, 0)).slice(0, 8)}"; they are read in format 2.`,
-    );
-  }
-  const parsed = labSchema.safeParse(decodeChecked(param.slice(dot + 1), LAB_DICTIONARY, "lab settings"));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new LinkError(
-      `The link's lab settings are invalid: ${issue.path.join(".") || "the whole value"}: ${issue.message}.`,
-    );
-  }
-  const form = { ...DEFAULT_LAB_SETTINGS.form, ...parsed.data.form };
-  const fault = { ...DEFAULT_LAB_SETTINGS.fault, ...parsed.data.fault };
+  const data = decodeSettingsParam(param, labSchema, LAB_DICTIONARY, "lab settings");
+  const form = { ...DEFAULT_LAB_SETTINGS.form, ...data.form };
+  const fault = { ...DEFAULT_LAB_SETTINGS.fault, ...data.fault };
   // The victim must be in the ring (the form keeps it there; a kill step past the ring never fires).
   if (fault.victim >= fault.devices) {
     throw new LinkError(

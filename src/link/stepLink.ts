@@ -10,8 +10,9 @@ import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../step/sweep.ts";
-import { CHECKED_FORMAT, decodeChecked, encodeChecked } from "./checkedPayload.ts";
+import { encodeChecked } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
+import { decodeSettingsParam } from "./settingsParam.ts";
 
 export type StepModel = { kind: "preset"; id: string } | { kind: "paste"; text: string };
 
@@ -146,20 +147,7 @@ export function decodeStepParam(param: string): StepSettings {
       `The link's step settings are ${param.length} characters; at most ${MAX_STEP_PARAM_CHARS}.`,
     );
   }
-  const dot = param.indexOf(".");
-  if (param.slice(0, dot) !== CHECKED_FORMAT) {
-    throw new LinkError(
-      `The link's step settings have format tag "${param.slice(0, Math.max(dot, 0)).slice(0, 8)}"; they are read in format 2.`,
-    );
-  }
-  const parsed = stepSchema.safeParse(decodeChecked(param.slice(dot + 1), STEP_DICTIONARY, "step settings"));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new LinkError(
-      `The link's step settings are invalid: ${issue.path.join(".") || "the whole value"}: ${issue.message}.`,
-    );
-  }
-  const v = parsed.data;
+  const v = decodeSettingsParam(param, stepSchema, STEP_DICTIONARY, "step settings");
   const model: StepModel =
     v.model === undefined
       ? DEFAULT_STEP_MODEL
