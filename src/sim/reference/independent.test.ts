@@ -11,100 +11,22 @@ import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../fail
 import { monteCarlo } from "../monteCarlo.ts";
 import { PRESETS } from "../presets.ts";
 import { parseScenario, type Scenario } from "../scenario.ts";
-import type { PolicyMetrics } from "../types.ts";
+import { disagreements, V1_METRICS } from "./agreement.ts";
+import { collidingV1Scenario } from "./collisions.arbitrary.ts";
 import { referenceFailures, v1Knobs } from "./failures.ts";
 import {
-  type ReferenceMetrics,
   referenceFtHsdp,
   referenceFtHsdpV2,
   referenceSynchronous,
   referenceSynchronousV2,
 } from "./independent.ts";
 
-/** Small clusters whose MTBF is comparable to the recovery times, so failures overlap often. */
-const collidingScenario: fc.Arbitrary<Scenario> = fc
-  .record({
-    replicas: fc.integer({ min: 1, max: 6 }),
-    hostsPerReplica: fc.constantFrom(1, 3, 64, 400),
-    mtbfSeconds: fc.constantFrom(20, 120, 600, 1800, 7200),
-    days: fc.constantFrom(0.002, 0.02, 0.2, 1),
-    arrivals: fc.constantFrom("poisson" as const, "fixed" as const),
-    hangFraction: fc.constantFrom(0, 0.3, 1),
-    failStop: fc.integer({ min: 0, max: 120 }),
-    hang: fc.integer({ min: 0, max: 900 }),
-    restart: fc.integer({ min: 0, max: 900 }),
-    checkpointMinutes: fc.constantFrom(0, 0.5, 3, 30),
-    write: fc.constantFrom(0, 5, 60, 300),
-    reconfigure: fc.integer({ min: 0, max: 60 }),
-    replicaRestart: fc.integer({ min: 0, max: 900 }),
-    catchUp: fc.constantFrom("nonBlocking" as const, "blocking" as const),
-    catchUpSeconds: fc.integer({ min: 0, max: 300 }),
-    rejoin: fc.integer({ min: 0, max: 300 }),
-    minReplicasFraction: fc.double({ min: 0, max: 1, noNaN: true }),
-    seed: fc.integer({ min: 0, max: 0xffff_ffff }),
-  })
-  .map((r) => {
-    const hosts = r.replicas * r.hostsPerReplica;
-    return parseScenario({
-      seed: r.seed,
-      cluster: { gpus: hosts * 8, gpusPerHost: 8, replicas: r.replicas },
-      training: { days: r.days },
-      failures: {
-        // The validator caps r_f at 10 per host-day: small clusters get a longer MTBF.
-        perHostDay: Math.min(10, 86_400 / (r.mtbfSeconds * hosts)),
-        arrivals: r.arrivals,
-        hangFraction: r.hangFraction,
-      },
-      detection: { failStopSeconds: r.failStop, hangSeconds: r.hang },
-      sync: {
-        restartSeconds: r.restart,
-        checkpointMinutes: r.checkpointMinutes,
-        checkpointWriteSeconds: r.write,
-      },
-      ft: {
-        reconfigureSeconds: r.reconfigure,
-        replicaRestartSeconds: r.replicaRestart,
-        catchUp: r.catchUp,
-        catchUpSeconds: r.catchUpSeconds,
-        rejoinSeconds: r.rejoin,
-        minReplicas: 1 + Math.floor(r.minReplicasFraction * (r.replicas - 1)),
-      },
-    });
-  });
-
-const COMPARED = [
-  "ettr",
-  "failures",
-  "stallSeconds",
-  "lostWorkSeconds",
-  "checkpoints",
-  "degradedSeconds",
-] as const;
-
-function close(a: number, b: number, scale: number): boolean {
-  return Math.abs(a - b) <= 1e-9 * Math.max(1, scale, Math.abs(a), Math.abs(b));
-}
-
-/** The names of the metrics on which engine and reference differ (empty when they agree). */
-function disagreements(engine: PolicyMetrics, ref: ReferenceMetrics, horizon: number): string[] {
-  const out: string[] = [];
-  for (const m of COMPARED) {
-    if (!close(engine[m], ref[m], m === "ettr" ? 1 : horizon))
-      out.push(`${m}: engine ${engine[m]} vs reference ${ref[m]}`);
-  }
-  ref.secondsWithKDown.forEach((v, k) => {
-    if (!close(engine.secondsWithKDown[k] ?? 0, v, horizon))
-      out.push(`secondsWithKDown[${k}]: engine ${engine.secondsWithKDown[k]} vs reference ${v}`);
-  });
-  return out;
-}
-
 function compare(s: Scenario, trace: FailureTrace): { synchronous: string[]; ftHsdp: string[] } {
   const engine = runOnTrace(s, trace);
   const horizon = s.training.days * 86_400;
   return {
-    synchronous: disagreements(engine.synchronous, referenceSynchronous(s, trace), horizon),
-    ftHsdp: disagreements(engine.ftHsdp, referenceFtHsdp(s, trace), horizon),
+    synchronous: disagreements(engine.synchronous, referenceSynchronous(s, trace), horizon, V1_METRICS),
+    ftHsdp: disagreements(engine.ftHsdp, referenceFtHsdp(s, trace), horizon, V1_METRICS),
   };
 }
 
@@ -115,7 +37,7 @@ const SLOW = { timeout: 60_000 };
 describe("engine vs an independent reading of SIMULATION.md §1", () => {
   it("agrees run by run on generated failure traces", SLOW, () => {
     fc.assert(
-      fc.property(collidingScenario, (s) => {
+      fc.property(collidingV1Scenario, (s) => {
         expect(compare(s, generateFailureTrace(s, s.seed))).toEqual({ synchronous: [], ftHsdp: [] });
       }),
       { numRuns: 400 },
@@ -123,7 +45,7 @@ describe("engine vs an independent reading of SIMULATION.md §1", () => {
   });
 
   it("agrees on hand-placed failures that pile up in one replica and across replicas", SLOW, () => {
-    const placed = collidingScenario.chain((s) => {
+    const placed = collidingV1Scenario.chain((s) => {
       const hosts = s.cluster.gpus / s.cluster.gpusPerHost;
       const horizon = s.training.days * 86_400;
       const row = fc.record({
