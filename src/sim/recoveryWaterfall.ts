@@ -1,0 +1,256 @@
+/**
+ * One failure's recovery, read back from a recorded trace as phases with their seconds: what the
+ * failure log's stacked bars and the timeline's hover show (SIMULATION.md §3).
+ *
+ * FT-HSDP: for each replica a host or rack failure strikes, the run of that replica's phase
+ * intervals that starts at the failure and follows back to back (detect → waitSpare → restart →
+ * catch-up → rejoin) until the replica is healthy, another failure strikes it, or the horizon.
+ * A job-scope failure (or any failure during a job restart, which starts that restart again)
+ * is the job restart instead: detect + restart, and the training it rolled back.
+ * Synchronous: the recovery piece the failure owns (until the next failure or the recovery's
+ * end): detect → waitSpare → restart, and the training it rolled back.
+ *
+ * Read-only over the engine's columns; nothing here simulates. A failure's own delays are
+ * known per failure, the restart lengths are not needed: a recovery is its intervals.
+ */
+import { FtJobState, FtPhase, ScopeCode, SyncState, type Trace } from "./types.ts";
+
+export type RecoveryPhase =
+  | "detect"
+  | "waitSpare"
+  | "restart"
+  | "catchUp"
+  | "rejoin"
+  /** Training rolled back to the last completed checkpoint: lost work, not wall time. */
+  | "lostWork";
+
+export interface RecoverySegment {
+  phase: RecoveryPhase;
+  seconds: number;
+}
+
+/**
+ * How a recovery ended: `healthy` (done), `struck` (failure `by` struck at the instant it ended:
+ * it cut the recovery short, or came right at its end — the phases say which), `horizon`.
+ */
+export type RecoveryEnd =
+  | { kind: "healthy"; at: number }
+  | { kind: "struck"; at: number; by: number }
+  | { kind: "horizon"; at: number };
+
+export interface Recovery {
+  start: number;
+  /** In the order they happened; `lostWork`, when there is any, comes last. */
+  segments: RecoverySegment[];
+  end: RecoveryEnd;
+}
+
+export interface ReplicaRecovery extends Recovery {
+  replica: number;
+}
+
+export type FtRecovery =
+  | { kind: "replicas"; replicas: ReplicaRecovery[] }
+  /** The job restart this failure started (job scope) or started again (any scope during one). */
+  | { kind: "jobRestart"; recovery: Recovery };
+
+export interface FailureWaterfall {
+  failure: number;
+  ft: FtRecovery;
+  sync: Recovery;
+}
+
+const FT_PHASE: Record<number, RecoveryPhase> = {
+  [FtPhase.detect]: "detect",
+  [FtPhase.waitSpare]: "waitSpare",
+  [FtPhase.restart]: "restart",
+  [FtPhase.catchUp]: "catchUp",
+  [FtPhase.rejoin]: "rejoin",
+};
+
+/** Wall seconds of a recovery (lost work is not wall time). */
+export function wallSeconds(r: Recovery): number {
+  let s = 0;
+  for (const seg of r.segments) if (seg.phase !== "lostWork") s += seg.seconds;
+  return s;
+}
+
+/** Wall seconds plus lost work: what the recovery cost the job in training. */
+export function costSeconds(r: Recovery): number {
+  let s = 0;
+  for (const seg of r.segments) s += seg.seconds;
+  return s;
+}
+
+/** Per-trace lookups built once: the FT job restarts sorted by start. */
+interface TraceIndex {
+  horizon: number;
+  jobStart: Float64Array;
+  jobEnd: Float64Array;
+}
+
+const indexes = new WeakMap<Trace, TraceIndex>();
+
+function indexOf(trace: Trace): TraceIndex {
+  const cached = indexes.get(trace);
+  if (cached) return cached;
+  const j = trace.ftJob;
+  // The job track is written as each piece ends (a rollback is written after its span), so it is
+  // not in start order: sort the restarts once.
+  const rows: number[] = [];
+  for (let k = 0; k < j.state.length; k++) if (j.state[k] === FtJobState.jobRestart) rows.push(k);
+  rows.sort((a, b) => (j.start[a] as number) - (j.start[b] as number));
+  const curve = trace.progress.ftHsdp.t;
+  const index: TraceIndex = {
+    horizon: curve.length > 0 ? (curve[curve.length - 1] as number) : 0,
+    jobStart: Float64Array.from(rows, (k) => j.start[k] as number),
+    jobEnd: Float64Array.from(rows, (k) => j.end[k] as number),
+  };
+  indexes.set(trace, index);
+  return index;
+}
+
+function lowerBound(sorted: ArrayLike<number>, t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Equal up to the rounding of one subtraction and addition (a − b + b may miss a by an ulp). */
+function sameInstant(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+}
+
+/** Whether failure k strikes replica r of R (a cyclic run of replicas; job scope strikes all). */
+function strikes(trace: Trace, k: number, r: number, R: number): boolean {
+  const first = trace.failures.replica[k] as number;
+  if (first < 0) return true;
+  return (((r - first) % R) + R) % R < (trace.failures.replicaCount[k] as number);
+}
+
+/** The first failure after `i` at instant `at` that `hits` accepts, or −1. */
+function failureAt(trace: Trace, i: number, at: number, hits: (k: number) => boolean): number {
+  const time = trace.failures.time;
+  for (let k = lowerBound(time, at); k < time.length && (time[k] as number) <= at; k++)
+    if (k !== i && (time[k] as number) === at && hits(k)) return k;
+  return -1;
+}
+
+function endOf(
+  trace: Trace,
+  i: number,
+  at: number,
+  horizon: number,
+  hits: (k: number) => boolean,
+): RecoveryEnd {
+  const by = failureAt(trace, i, at, hits);
+  if (by >= 0) return { kind: "struck", at, by };
+  if (at >= horizon) return { kind: "horizon", at };
+  return { kind: "healthy", at };
+}
+
+/** Replica r's phases from failure i's instant on, back to back, until a new detect or a gap. */
+function replicaRecovery(trace: Trace, i: number, r: number, R: number, horizon: number): ReplicaRecovery {
+  const { ft } = trace;
+  const t0 = trace.failures.time[i] as number;
+  const segments: RecoverySegment[] = [];
+  let cursor = t0;
+  // Two failures at one instant striking r: the later one owns the recovery (the first's
+  // phases were cancelled before they began).
+  const later = failureAt(trace, i, t0, (k) => k > i && strikes(trace, k, r, R));
+  if (later < 0) {
+    for (let row = lowerBound(ft.start, t0); row < ft.start.length; row++) {
+      const a = ft.start[row] as number;
+      if (a > cursor) break;
+      if (ft.replica[row] !== r || a !== cursor) continue;
+      const phase = ft.phase[row] as number;
+      if (phase === FtPhase.detect && segments.length > 0) break;
+      segments.push({ phase: FT_PHASE[phase] ?? "restart", seconds: (ft.end[row] as number) - a });
+      cursor = ft.end[row] as number;
+    }
+  }
+  const end: RecoveryEnd =
+    later >= 0
+      ? { kind: "struck", at: t0, by: later }
+      : endOf(trace, i, cursor, horizon, (k) => strikes(trace, k, r, R));
+  return { replica: r, start: t0, segments, end };
+}
+
+/** The job restart piece starting at failure i, if failure i started (or restarted) one. */
+function jobRestart(trace: Trace, i: number, index: TraceIndex): Recovery | null {
+  const t0 = trace.failures.time[i] as number;
+  const k = lowerBound(index.jobStart, t0);
+  const found = k < index.jobStart.length && index.jobStart[k] === t0;
+  // A job-scope failure always restarts the job; only a zero-length restart leaves no piece.
+  if (!found && trace.failures.scope[i] !== ScopeCode.job) return null;
+  const at = found ? (index.jobEnd[k] as number) : t0;
+  const length = at - t0;
+  const detect = Math.min(trace.failures.ftDetectSeconds[i] as number, length);
+  const segments: RecoverySegment[] = [
+    { phase: "detect", seconds: detect },
+    { phase: "restart", seconds: length - detect },
+  ];
+  const lost = trace.failures.ftLostSeconds[i] as number;
+  if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
+  // Any failure during a job restart starts it again.
+  return { start: t0, segments, end: endOf(trace, i, at, index.horizon, () => true) };
+}
+
+/** The synchronous job's recovery piece owned by failure i: detect → waitSpare → restart. */
+function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
+  const f = trace.failures;
+  const { sync } = trace;
+  const t0 = f.time[i] as number;
+  const stall = f.syncStallSeconds[i] as number;
+  const stop = t0 + stall;
+  let wait = 0;
+  for (let row = lowerBound(sync.start, t0); row < sync.start.length; row++) {
+    const a = sync.start[row] as number;
+    if (a >= stop) break;
+    if (sync.state[row] === SyncState.waitSpare) wait += Math.min(sync.end[row] as number, stop) - a;
+  }
+  const detect = Math.min(f.detectSeconds[i] as number, stall);
+  const segments: RecoverySegment[] = [{ phase: "detect", seconds: detect }];
+  if (wait > 0) segments.push({ phase: "waitSpare", seconds: wait });
+  segments.push({ phase: "restart", seconds: Math.max(0, stall - detect - wait) });
+  const lost = f.syncLostSeconds[i] as number;
+  if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
+  // Any failure stops the synchronous job; the piece ends where the next one strikes.
+  const end: RecoveryEnd =
+    i + 1 < f.time.length && sameInstant(f.time[i + 1] as number, stop)
+      ? { kind: "struck", at: f.time[i + 1] as number, by: i + 1 }
+      : sameInstant(stop, horizon) || stop > horizon
+        ? { kind: "horizon", at: horizon }
+        : { kind: "healthy", at: stop };
+  return { start: t0, segments, end };
+}
+
+/**
+ * Failure i's recovery under both policies, from a recorded trace of a cluster of `replicas`
+ * replicas. Costs a binary search and a short scan per struck replica.
+ */
+export function recoveryWaterfall(trace: Trace, i: number, replicas: number): FailureWaterfall {
+  const index = indexOf(trace);
+  const sync = syncRecovery(trace, i, index.horizon);
+  const job = jobRestart(trace, i, index);
+  if (job) return { failure: i, ft: { kind: "jobRestart", recovery: job }, sync };
+  const first = trace.failures.replica[i] as number;
+  const count = trace.failures.replicaCount[i] as number;
+  const out: ReplicaRecovery[] = [];
+  for (let j = 0; j < count && first >= 0; j++)
+    out.push(replicaRecovery(trace, i, (first + j) % replicas, replicas, index.horizon));
+  return { failure: i, ft: { kind: "replicas", replicas: out }, sync };
+}
+
+/** The replica recovery that took longest (what one bar shows for a rack striking several). */
+export function longestRecovery(ft: FtRecovery): Recovery | null {
+  if (ft.kind === "jobRestart") return ft.recovery;
+  let best: ReplicaRecovery | null = null;
+  for (const r of ft.replicas) if (!best || wallSeconds(r) > wallSeconds(best)) best = r;
+  return best;
+}
