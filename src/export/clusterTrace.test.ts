@@ -1,15 +1,32 @@
 import { describe, expect, it } from "vitest";
-import { derived } from "../sim/scenario.ts";
-import { clusterTraceJson, FT_JOB_PID, replicaPid, SYNC_PID, type TraceEvent } from "./clusterTrace.ts";
+import { runOnTrace } from "../sim/engine.ts";
+import { failureTraceOf } from "../sim/failureTrace.ts";
+import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
+import type { Trace } from "../sim/types.ts";
+import {
+  clusterTraceJson,
+  FT_JOB_PID,
+  JOB_TID,
+  ROLLBACK_TID,
+  replicaPid,
+  STATE_TID,
+  SYNC_PID,
+  type TraceEvent,
+} from "./clusterTrace.ts";
 import { fixtureScenario, fixtureTrace } from "./traceFixture.ts";
 
-const parsed = JSON.parse(clusterTraceJson(fixtureScenario, fixtureTrace())) as { traceEvents: TraceEvent[] };
-const events = parsed.traceEvents;
+const exported = (s: Scenario, t: Trace) =>
+  (JSON.parse(clusterTraceJson(s, t)) as { traceEvents: TraceEvent[] }).traceEvents;
+const events = exported(fixtureScenario, fixtureTrace());
 const horizonUs = derived(fixtureScenario).horizonSeconds * 1e6;
 
-function slices(pid: number) {
-  return events.filter((e) => e.pid === pid && e.ph === "X").sort((a, b) => a.ts - b.ts);
+/** A thread's complete slices in time order (the state thread by default). */
+function slices(pid: number, tid = STATE_TID, from: TraceEvent[] = events) {
+  return from.filter((e) => e.pid === pid && e.tid === tid && e.ph === "X").sort((a, b) => a.ts - b.ts);
 }
+
+/** [name, start s, end s] of each slice. */
+const spans = (xs: TraceEvent[]) => xs.map((e) => [e.name, e.ts / 1e6, (e.ts + (e.dur ?? 0)) / 1e6]);
 
 describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
   it("every event has the fields the Trace Event format requires, with integer µs times", () => {
@@ -76,11 +93,89 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
   });
 
   it("marks each failure as an instant on the sync job and on its replica, with its class", () => {
+    // (the fixture's failures each strike one host)
     const instants = events.filter((e) => e.ph === "i");
     expect(instants).toHaveLength(4);
     const hang = instants.filter((e) => e.args?.class === "hang");
     expect(hang.map((e) => e.pid).sort()).toEqual([SYNC_PID, replicaPid(1)].sort());
     expect(hang[0]?.ts).toBe(2000e6);
     expect(hang[0]?.args?.detect_s).toBe(600);
+  });
+});
+
+describe("clusterTrace, version 2: spare waits and job tracks", () => {
+  // The fixture's cluster (4 hosts, 2 replicas, 1 hour) with no spare host (a broken host is back
+  // after 0.5 h), FT-HSDP checkpoints every 10 min (5 s write) and a job-scope cause.
+  const s = parseScenario({
+    ...fixtureScenario,
+    failures: {
+      perHostDay: 1,
+      causes: [
+        { name: "GPU", share: 1, scope: "host" },
+        { name: "Software bug", share: 1, scope: "job" },
+      ],
+    },
+    ft: { checkpointMinutes: 10, checkpointWriteSeconds: 5 },
+    spares: { pool: "limited", hosts: 0, repairHours: 0.5 },
+  });
+  // A GPU failure at 600 s on host 1 (replica 0); the software bug at 2,500 s.
+  const trace = runOnTrace(
+    s,
+    failureTraceOf(s, [
+      { time: 600, host: 1, cause: 0 },
+      { time: 2500, cause: 1 },
+    ]),
+    true,
+  ).trace!;
+  const ev = exported(s, trace);
+
+  it("names the spare waits: a replica down waiting for a host, the sync job's recovery waiting", () => {
+    // Request at 660 s; the broken host is back at 600 + 1,800 = 2,400 s.
+    expect(spans(slices(replicaPid(0), STATE_TID, ev))).toContainEqual([
+      "down: waiting for a spare host",
+      660,
+      2400,
+    ]);
+    expect(spans(slices(SYNC_PID, STATE_TID, ev))).toContainEqual([
+      "recovering: waiting for spare hosts",
+      660,
+      2400,
+    ]);
+  });
+
+  it("has FT-HSDP's job track: checkpoint writes, the job restart and the rolled-back work", () => {
+    const names = new Map(
+      ev.filter((e) => e.name === "thread_name").map((e) => [`${e.pid}/${e.tid}`, e.args?.name]),
+    );
+    expect(names.get(`${FT_JOB_PID}/${JOB_TID}`)).toBe("job restarts · checkpoint writes");
+    expect(names.get(`${FT_JOB_PID}/${ROLLBACK_TID}`)).toBe("rolled back (work lost)");
+    const job = spans(slices(FT_JOB_PID, JOB_TID, ev));
+    expect(job.filter(([n]) => n === "checkpoint write").length).toBeGreaterThan(0);
+    // Detect 60 s + sync.restartSeconds 540 s from the software bug.
+    expect(job).toContainEqual(["job restart", 2500, 3100]);
+    const rolled = spans(slices(FT_JOB_PID, ROLLBACK_TID, ev));
+    expect(rolled).toHaveLength(1);
+    expect(rolled[0]?.[2]).toBe(2500);
+    expect(trace.failures.ftLostSeconds[1]).toBeGreaterThan(0);
+    // Slices on one thread never overlap (Perfetto would nest them wrongly).
+    for (const tid of [JOB_TID, ROLLBACK_TID]) {
+      const xs = slices(FT_JOB_PID, tid, ev);
+      for (let i = 1; i < xs.length; i++)
+        expect(xs[i]!.ts).toBeGreaterThanOrEqual(xs[i - 1]!.ts + (xs[i - 1]!.dur ?? 0));
+    }
+  });
+
+  it("has the synchronous job's restarts, one per failure, named for it, and marks a job failure on the job track", () => {
+    const restarts = spans(slices(SYNC_PID, JOB_TID, ev));
+    expect(restarts.map(([n]) => n)).toEqual(["job restart #1 (GPU)", "job restart #2 (Software bug)"]);
+    // The first (detect 60 s, wait 660–2,400 s, restart) is cut short by the second at 2,500 s.
+    expect(restarts[0]).toEqual(["job restart #1 (GPU)", 600, 2500]);
+    expect(restarts[1]).toEqual(["job restart #2 (Software bug)", 2500, 3100]);
+    const jobFailure = ev.filter((e) => e.ph === "i" && e.args?.scope === "job");
+    expect(jobFailure.map((e) => `${e.pid}/${e.tid}`).sort()).toEqual(
+      [`${SYNC_PID}/${STATE_TID}`, `${FT_JOB_PID}/${JOB_TID}`].sort(),
+    );
+    // No instant on a replica that does not exist (a job failure's replica is −1).
+    expect(ev.filter((e) => e.ph === "i" && e.pid < SYNC_PID)).toEqual([]);
   });
 });
