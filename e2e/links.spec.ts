@@ -248,3 +248,37 @@ for (const [view, hash, message] of [
     await expect(selected(page)).toContainText(view);
   });
 }
+
+test("Cluster: a sweep's axis, range, points and seeds come back from the copied link, and its curve is run again", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=cluster");
+  await page.getByLabel("Sweep axis").selectOption("mtbf");
+  await page.getByLabel("Points", { exact: true }).fill("4");
+  await page.getByLabel("Seeds per point").fill("6");
+  await page.getByTestId("sweep-from").fill("30");
+  await page.getByTestId("sweep-to").fill("300");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  await expect(page.getByTestId("sweep-status")).toHaveText(/Done: 4 points × 6 seeds/, { timeout: 50_000 });
+  const curve = async (p: Page) =>
+    p.locator(".sweep-point").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+  const points = await curve(page);
+  expect(points).toHaveLength(8);
+  const link = await copyLink(page);
+  expect(link).toMatch(/&sw=mtbf,4,6,30:300,run~[0-9a-f]{8}/);
+
+  const other = await openFresh(browser, link);
+  await expect(other.getByTestId("sweep-status")).toHaveText(/Done: 4 points × 6 seeds/, { timeout: 50_000 });
+  expect(await curve(other)).toEqual(points);
+  await expect(other.getByLabel("Sweep axis")).toHaveValue("mtbf");
+  await expect(other.getByTestId("sweep-from")).toHaveValue("30");
+  await expect(other.getByTestId("link-error")).toHaveCount(0);
+
+  // A changed character is refused by name, and the sweep keeps its defaults.
+  const broken = await openFresh(browser, link.replace("mtbf,4,6", "mtbf,5,6"));
+  await expect(broken.getByTestId("link-error")).toContainText(
+    "sweep settings (sw=) fail their integrity check",
+  );
+  await expect(broken.getByLabel("Sweep axis")).toHaveValue("gpus");
+});

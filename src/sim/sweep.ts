@@ -82,6 +82,9 @@ export interface SweepPoint {
 export const SWEEP_GPU_RANGE = { min: 1_000, max: 200_000 } as const;
 export const MIN_POINTS = 2;
 export const MAX_POINTS = 50;
+/** Seeds per point a sweep may run (the page's field and a link's `sw=`). */
+export const MIN_SWEEP_SEEDS = 1;
+export const MAX_SWEEP_SEEDS = 2000;
 
 /** A person's range for the swept value, in the axis's unit; each end is clamped to what the axis allows. */
 export interface SweepRange {

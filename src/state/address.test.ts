@@ -27,6 +27,9 @@ function snapshot() {
     chapter,
     hidden,
     window: explorerStore.getState().window,
+    sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
+      explorerStore.getState().sweep,
+    ),
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
     train: trainStore.getState().config,
@@ -39,6 +42,7 @@ const DEFAULTS = {
   chapter: "one-failure",
   hidden: [],
   window: null,
+  sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
   train: DEFAULT_TRAIN,
@@ -57,6 +61,8 @@ describe("the address", () => {
       hidden: ["cluster.gpus", "presets"],
     });
     explorerStore.setState({ window: [12.3, 4567.8] });
+    explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
+    explorerStore.getState().setSweepRange({ from: 10, to: 90 });
     const step = stepStore().getState();
     step.pickPreset("llama3-8b");
     step.setCapMb(210);

@@ -46,6 +46,7 @@ export const ADDRESS_KEYS = {
   t: "the live training settings",
   ch: "the story's chapter",
   hide: "the controls a classroom link hides",
+  sw: "the what-if sweep",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

@@ -5,6 +5,12 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import {
+  DEFAULT_SWEEP_SETTINGS,
+  decodeSweepParam,
+  type SweepSettings,
+  sweepParam,
+} from "../link/sweepLink.ts";
 import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import { buildSweep, type SweepAxisId, type SweepRange, sweepRangeProblem } from "../sim/sweep.ts";
@@ -62,16 +68,18 @@ function initialTheme(): Theme {
 }
 
 let job: SweepJob | null = null;
+/** The scenario the shown sweep varied: the link says `run` only while it is still the scenario. */
+let sweptScenario: Scenario | null = null;
 
 export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   window: null,
   selectedFailure: null,
   theme: initialTheme(),
   sweep: {
-    axis: "gpus",
-    range: null,
-    points: 20,
-    seeds: 200,
+    axis: DEFAULT_SWEEP_SETTINGS.axis,
+    range: DEFAULT_SWEEP_SETTINGS.range,
+    points: DEFAULT_SWEEP_SETTINGS.points,
+    seeds: DEFAULT_SWEEP_SETTINGS.seeds,
     status: "idle",
     progress: null,
     results: [],
@@ -103,6 +111,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     const base = appStore.getState().scenario;
     const { axis, points, seeds, range } = get().sweep;
     const pts = buildSweep(base, axis, points, range);
+    sweptScenario = base;
     const started = performance.now();
     const patch = (p: Partial<SweepState>) => set({ sweep: { ...get().sweep, ...p } });
     patch({
@@ -166,3 +175,49 @@ export function startWindowSync(): () => void {
     }
   });
 }
+
+/** True while a link's own sweep starts: that is the link's entry, not a new one. */
+let runFromAddress = false;
+
+/** The sweep's settings as a link carries them; `run` while the shown curve is of the current scenario. */
+function sweepSettingsNow(): SweepSettings {
+  const { axis, points, seeds, range, status, results } = explorerStore.getState().sweep;
+  const shown = (status === "running" || status === "done") && results.length > 0;
+  return { axis, points, seeds, range, run: shown && sweptScenario === appStore.getState().scenario };
+}
+
+registerAddressPart({
+  keys: ["sw"],
+  read: (values) => {
+    const next = decodeSweepParam(values.get("sw"));
+    const now = sweepSettingsNow();
+    const { axis, points, seeds, range } = next;
+    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
+    // A link that ran its sweep shows the curve: run it once the whole address (its scenario
+    // too) is applied, unless this very sweep is already on screen (Back and Forward).
+    const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
+    if (next.run && !(now.run && same))
+      setTimeout(() => {
+        runFromAddress = true;
+        try {
+          explorerStore.getState().runSweep();
+        } finally {
+          runFromAddress = false;
+        }
+      }, 0);
+  },
+  reset: () => {
+    const { axis, points, seeds, range } = DEFAULT_SWEEP_SETTINGS;
+    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
+  },
+  write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
+});
+explorerStore.subscribe((s, prev) => {
+  const a = s.sweep;
+  const b = prev.sweep;
+  if (a.axis !== b.axis || a.points !== b.points || a.seeds !== b.seeds || a.range !== b.range)
+    requestAddressWrite("edit");
+  // Running a sweep is a history entry; its end (or cancel) updates that entry.
+  else if (a.status !== b.status)
+    requestAddressWrite(a.status === "running" && !runFromAddress ? "push" : "replace");
+});

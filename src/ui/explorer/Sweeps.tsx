@@ -12,7 +12,9 @@ import {
   axisInfo,
   buildSweep,
   MAX_POINTS,
+  MAX_SWEEP_SEEDS,
   MIN_POINTS,
+  MIN_SWEEP_SEEDS,
   SWEEP_AXES,
   type SweepAxisId,
   sweepValue,
@@ -99,8 +101,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           label="Seeds per point"
           className="sweep-field"
           value={sweep.seeds}
-          min={1}
-          max={2000}
+          min={MIN_SWEEP_SEEDS}
+          max={MAX_SWEEP_SEEDS}
           integer
           disabled={running}
           onChange={(seeds) => setSweepOptions({ seeds })}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { LinkError } from "./linkError.ts";
+import { sealText } from "./sealedText.ts";
+import { DEFAULT_SWEEP_SETTINGS, decodeSweepParam, type SweepSettings, sweepParam } from "./sweepLink.ts";
+
+describe("the sweep in the link (sw=)", () => {
+  it("writes nothing for the defaults, so a link without a sweep is unchanged", () => {
+    expect(sweepParam(DEFAULT_SWEEP_SETTINGS)).toBe("");
+    expect(decodeSweepParam(undefined)).toEqual(DEFAULT_SWEEP_SETTINGS);
+  });
+
+  it("round-trips axis, points, seeds, a range and whether it ran, in a readable value", () => {
+    const cases: SweepSettings[] = [
+      { axis: "mtbf", points: 13, seeds: 40, range: { from: 12.5, to: 600 }, run: true },
+      { axis: "replicaRestartSeconds", points: 2, seeds: 2000, range: null, run: false },
+      { axis: "gpus", points: 20, seeds: 200, range: null, run: true },
+      { axis: "gpus", points: 50, seeds: 1, range: { from: 0, to: 1e-7 }, run: false },
+    ];
+    for (const c of cases) expect(decodeSweepParam(sweepParam(c))).toEqual(c);
+    expect(sweepParam(cases[0]!)).toMatch(/^mtbf,13,40,12\.5:600,run~[0-9a-f]{8}$/);
+  });
+
+  it("refuses a changed character (the seal) and names the bad part of a sealed value", () => {
+    const good = sweepParam({ axis: "gpus", points: 12, seeds: 40, range: null, run: true });
+    expect(() => decodeSweepParam(good.replace("12", "13"))).toThrow(/integrity check/);
+    const bad: [string, RegExp][] = [
+      ["power,12,40", /axis must be one of gpus, mtbf/],
+      ["gpus,1,40", /points must be an integer in \[2, 50\]/],
+      ["gpus,51,40", /points must be an integer in \[2, 50\]/],
+      ["gpus,12,0", /seeds must be an integer in \[1, 2000\]/],
+      ["gpus,12,2.5", /seeds must be an integer/],
+      ["gpus,12,40,9:3", /from \(9\) must be below to \(3\)/],
+      ["gpus,12,40,1:2:3", /neither a range from:to nor run/],
+      ["gpus,12,40,run,1:2", /neither a range/],
+      ["gpus,12,40,-1:5", /must be numbers ≥ 0/],
+      ["gpus,12,40,Infinity:5", /must be numbers ≥ 0/],
+      ["gpus,12", /seeds must be an integer/],
+    ];
+    for (const [text, message] of bad) {
+      const attempt = () => decodeSweepParam(sealText(text));
+      expect(attempt).toThrow(LinkError);
+      expect(attempt).toThrow(message);
+    }
+    expect(() => decodeSweepParam(sealText(`gpus,12,40,${"1".repeat(200)}:2`))).toThrow(/longer than/);
+  });
+});
