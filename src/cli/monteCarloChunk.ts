@@ -1,16 +1,15 @@
 /**
  * A slice of a Monte Carlo, as the CLI's threads share it out: runs start..start+count−1 of
- * scenario s, packed as one Float64Array row per run (both policies' summarized metrics), so a
+ * scenario s, packed as one Float64Array row per run (every policy's summarized metrics), so a
  * worker thread hands back one transferable buffer instead of thousands of objects. The main
  * thread runs its own slices through the same function, and adds every row in run order.
  */
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS, type SummarizedMetrics, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
+import { POLICIES } from "../sim/policies.ts";
 import type { Scenario } from "../sim/scenario.ts";
 
-const POLICIES = ["synchronous", "ftHsdp"] as const;
-
-/** A row per run: per policy, the summarized metrics, then each cause's count and stall. */
+/** A row per run: per policy (registry order), the summarized metrics, then each cause's count and stall. */
 function widthOf(causes: number): number {
   return POLICIES.length * (SUMMARIZED_METRICS.length + 2 * causes);
 }
@@ -26,10 +25,11 @@ export function runChunk(s: Scenario, { start, count }: Chunk): Float64Array<Arr
   let k = 0;
   for (let i = start; i < start + count; i++) {
     const run = runScenario(s, { seed: seedOf(s, i) });
-    for (const p of POLICIES) {
-      for (const m of SUMMARIZED_METRICS) rows[k++] = run[p][m];
-      for (let c = 0; c < causes; c++) rows[k++] = run[p].causeCount[c]!;
-      for (let c = 0; c < causes; c++) rows[k++] = run[p].causeStallSeconds[c]!;
+    for (const { key } of POLICIES) {
+      const m = run[key];
+      for (const name of SUMMARIZED_METRICS) rows[k++] = m[name];
+      for (let c = 0; c < causes; c++) rows[k++] = m.causeCount[c]!;
+      for (let c = 0; c < causes; c++) rows[k++] = m.causeStallSeconds[c]!;
     }
   }
   return rows;
@@ -50,6 +50,8 @@ export function rowAt(rows: Float64Array, j: number, causes: number): Summarized
     k += 2 * causes;
     return m;
   };
-  const synchronous = policy();
-  return { synchronous, ftHsdp: policy() };
+  // In registry order, as runChunk wrote them.
+  const run = {} as SummarizedRun;
+  for (const { key } of POLICIES) run[key] = policy();
+  return run;
 }

@@ -15,6 +15,7 @@
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
@@ -127,15 +128,12 @@ export function scenarioFromText(text: string, name: string): Scenario {
   }
 }
 
-/** The --json object: the contract of DESIGN.md, keys in this order. */
-export function resultJson(r: MonteCarloResult) {
-  return {
-    scenario: r.scenario,
-    seeds: r.seeds,
-    synchronous: r.synchronous,
-    ftHsdp: r.ftHsdp,
-    closedForm: r.closedForm,
-  };
+/** The --json object: the contract of DESIGN.md, keys in this order (policies in registry order). */
+export function resultJson(r: MonteCarloResult): MonteCarloResult {
+  const out = { scenario: r.scenario, seeds: r.seeds } as MonteCarloResult;
+  for (const { key } of POLICIES) out[key] = r[key];
+  out.closedForm = r.closedForm;
+  return out;
 }
 
 const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [
@@ -176,14 +174,13 @@ export function resultTable(r: MonteCarloResult): string {
     "",
   ];
   const table: string[][] = [
-    ["", "synchronous", "FT-HSDP"],
+    ["", ...POLICIES.map((p) => p.label)],
     ...ROWS.map(({ metric, label, format }) => [
       label,
-      cell((r.synchronous as MetricsSummary)[metric], format, r.seeds),
-      cell((r.ftHsdp as MetricsSummary)[metric], format, r.seeds),
+      ...POLICIES.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
     ]),
   ];
-  const widths = [0, 1, 2].map((c) => Math.max(...table.map((row) => row[c]!.length)));
+  const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   const lines = table.map((row) =>
     row.map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!))).join("   "),
   );

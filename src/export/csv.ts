@@ -3,6 +3,7 @@
  * a line break or edge spaces, quotes doubled. Numbers keep full precision.
  */
 
+import { POLICIES } from "../sim/policies.ts";
 import { derived } from "../sim/scenario.ts";
 import type { SweepAxisInfo } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
@@ -24,7 +25,9 @@ export interface SweepCsvRow {
   mc: MonteCarloResult;
 }
 
-/** One row per sweep point: the swept value, the scenario's shape, both policies' ETTR band. */
+const ETTR_BAND = ["mean", "p5", "p95"] as const;
+
+/** One row per sweep point: the swept value, the scenario's shape, every policy's ETTR band (registry order). */
 export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): string {
   const header = [
     `${axis.label}${axis.unit ? ` (${axis.unit})` : ""}`,
@@ -33,17 +36,11 @@ export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): str
     "failures_per_host_day",
     "job_mtbf_minutes",
     "seeds",
-    "sync_ettr_mean",
-    "sync_ettr_p5",
-    "sync_ettr_p95",
-    "ft_hsdp_ettr_mean",
-    "ft_hsdp_ettr_p5",
-    "ft_hsdp_ettr_p95",
+    ...POLICIES.flatMap(({ csvPrefix }) => ETTR_BAND.map((stat) => `${csvPrefix}_ettr_${stat}`)),
     "scenario_json",
   ];
   const body = rows.map(({ x, mc }) => {
     const s = mc.scenario;
-    const { synchronous: sy, ftHsdp: ft } = mc;
     return [
       x,
       s.cluster.gpus,
@@ -51,12 +48,7 @@ export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): str
       s.failures.perHostDay,
       derived(s).mtbfSeconds / 60,
       mc.seeds,
-      sy.ettr.mean,
-      sy.ettr.p5,
-      sy.ettr.p95,
-      ft.ettr.mean,
-      ft.ettr.p5,
-      ft.ettr.p95,
+      ...POLICIES.flatMap(({ key }) => ETTR_BAND.map((stat) => mc[key].ettr[stat])),
       JSON.stringify(s),
     ];
   });

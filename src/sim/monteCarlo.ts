@@ -12,6 +12,7 @@
  */
 import { closedForms } from "./closedForms.ts";
 import { runScenario } from "./engine.ts";
+import { POLICIES, type PolicyKey } from "./policies.ts";
 import type { Scenario } from "./scenario.ts";
 import type { MetricsSummary, MonteCarloResult, PolicyMetrics, SummarizedMetric, Summary } from "./types.ts";
 
@@ -35,10 +36,10 @@ export function seedOf(s: Scenario, i: number): number {
   return (s.seed + i) >>> 0;
 }
 
-/** What a Monte Carlo keeps of one run: the summarized metrics of both policies. */
 /** What the summary reads of one policy's run (a worker sends only this). */
 export type SummarizedMetrics = Pick<PolicyMetrics, SummarizedMetric | "causeCount" | "causeStallSeconds">;
-export type SummarizedRun = Record<"synchronous" | "ftHsdp", SummarizedMetrics>;
+/** What a Monte Carlo keeps of one run: the summarized metrics of every policy, by key. */
+export type SummarizedRun = Record<PolicyKey, SummarizedMetrics>;
 
 /** Nearest-rank percentile of an ascending sample (see the file comment). */
 export function nearestRank(sorted: Float64Array, p: number): number {
@@ -96,8 +97,8 @@ class Samples {
 }
 
 export class MonteCarloAccumulator {
-  private readonly sync: Samples;
-  private readonly ft: Samples;
+  /** One sample table per policy, in registry order (an array: add() walks it per run). */
+  private readonly samples: Samples[];
   private count = 0;
 
   /** seeds: how many runs will be added (at most). */
@@ -106,8 +107,7 @@ export class MonteCarloAccumulator {
     private readonly seeds: number,
   ) {
     const names = scenario.failures.causes.map((c) => c.name);
-    this.sync = new Samples(seeds, names);
-    this.ft = new Samples(seeds, names);
+    this.samples = POLICIES.map(() => new Samples(seeds, names));
   }
 
   get added(): number {
@@ -116,21 +116,19 @@ export class MonteCarloAccumulator {
 
   add(run: SummarizedRun): void {
     if (this.count >= this.seeds) throw new RangeError(`more than the ${this.seeds} runs announced`);
-    this.sync.set(this.count, run.synchronous);
-    this.ft.set(this.count, run.ftHsdp);
+    for (let p = 0; p < POLICIES.length; p++) this.samples[p]!.set(this.count, run[POLICIES[p]!.key]);
     this.count++;
   }
 
-  /** The summary of the runs added so far (at least one). */
+  /** The summary of the runs added so far (at least one); keys in the order of the contract. */
   finish(): MonteCarloResult {
     if (this.count === 0) throw new RangeError("no runs to summarize");
-    return {
-      scenario: this.scenario,
-      seeds: this.count,
-      synchronous: this.sync.summary(this.count),
-      ftHsdp: this.ft.summary(this.count),
-      closedForm: closedForms(this.scenario),
-    };
+    const out = { scenario: this.scenario, seeds: this.count } as MonteCarloResult;
+    POLICIES.forEach((p, i) => {
+      out[p.key] = this.samples[i]!.summary(this.count);
+    });
+    out.closedForm = closedForms(this.scenario);
+    return out;
   }
 }
 

@@ -3,7 +3,10 @@
  * worker (which transfers its typed arrays, not copies them) and the UI (which draws it).
  * Times are seconds from the start of the run.
  */
+import type { PolicyKey } from "./policies.ts";
 import type { Scenario } from "./scenario.ts";
+
+export type { PolicyKey } from "./policies.ts";
 
 /**
  * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
@@ -144,9 +147,10 @@ export interface Trace {
   /** FT-HSDP's job track: job restarts, checkpoint writes, rolled-back progress. */
   ftJob: FtJobIntervals;
   sync: SyncIntervals;
-  progress: { synchronous: ProgressCurve; ftHsdp: ProgressCurve };
+  /** Each policy's progress, by policy key. */
+  progress: Record<PolicyKey, ProgressCurve>;
   /** Each policy's spare pool (SIMULATION.md §3: one per policy); empty when unlimited. */
-  spares: { synchronous: SparePoolHistory; ftHsdp: SparePoolHistory };
+  spares: Record<PolicyKey, SparePoolHistory>;
 }
 
 export interface PolicyMetrics {
@@ -208,14 +212,13 @@ export interface ClosedForms {
   metaApproximation: ClosedFormValue;
 }
 
-export interface RunResult {
+/** One run: each policy's metrics under its key (policies.ts), keys in registry order. */
+export type RunResult = {
   scenario: Scenario;
-  synchronous: PolicyMetrics;
-  ftHsdp: PolicyMetrics;
   closedForm: ClosedForms;
   /** Present when the run was asked to record (timelines, failure log, curves). */
   trace?: Trace;
-}
+} & Record<PolicyKey, PolicyMetrics>;
 
 export interface Summary {
   mean: number;
@@ -246,13 +249,9 @@ export interface CauseSummary {
 
 export type MetricsSummary = Record<SummarizedMetric, Summary> & { causes: CauseSummary[] };
 
-/** The policies' keys in every result: a public contract (CLI JSON, CSV, links to views). */
-export type PolicyKey = "synchronous" | "ftHsdp";
-
-export interface MonteCarloResult {
+/** A Monte Carlo: each policy's summary under its key (policies.ts), keys in registry order. */
+export type MonteCarloResult = {
   scenario: Scenario;
   seeds: number;
-  synchronous: MetricsSummary;
-  ftHsdp: MetricsSummary;
   closedForm: ClosedForms;
-}
+} & Record<PolicyKey, MetricsSummary>;

@@ -1,27 +1,26 @@
 /**
- * The headline: ETTR of both policies on the same failures, the Monte Carlo band around them,
- * and the closed forms beside them as cross-checks.
+ * The headline: ETTR of every policy of the registry (policies.ts) on the same failures, the
+ * Monte Carlo band around them, and the closed forms beside them as cross-checks.
  */
+import { Fragment } from "react";
+import { POLICIES, type Policy } from "../../sim/policies.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
-import type { ClosedFormValue, MetricsSummary, PolicyMetrics, Summary } from "../../sim/types.ts";
+import type {
+  ClosedFormValue,
+  MetricsSummary,
+  PolicyMetrics,
+  SummarizedMetric,
+  Summary,
+} from "../../sim/types.ts";
 import { appStore, MC_SEEDS, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
+import { metricRow } from "../metricRows.ts";
 
-type PolicyKey = "synchronous" | "ftHsdp";
-
-const POLICY: Record<PolicyKey, { title: string; blurb: string }> = {
-  synchronous: {
-    title: "Synchronous",
-    blurb: "Every failure stops the whole job until it restarts from the last checkpoint.",
-  },
-  ftHsdp: {
-    title: "FT-HSDP",
-    blurb: "A failure takes one replica offline; the rest keep training through FTAR.",
-  },
-};
+/** The metrics every policy's card shows under its ETTR; the card adds the policy's own cardMetric. */
+const CARD_METRICS: readonly SummarizedMetric[] = ["failures", "stallSecondsPerFailure", "lostWorkSeconds"];
 
 function Band({ s, format }: { s: Summary; format: (x: number) => string }) {
   return (
@@ -36,22 +35,26 @@ function Band({ s, format }: { s: Summary; format: (x: number) => string }) {
 
 function PolicyCard({
   policy,
+  first,
   run,
   mc,
 }: {
-  policy: PolicyKey;
+  policy: Policy;
+  /** The first card carries the glossary link for p5 – p95. */
+  first: boolean;
   run: PolicyMetrics | null;
   mc: MetricsSummary | null;
 }) {
   const seeds = MC_SEEDS;
   const seed = useAppStore((s) => s.scenario.seed);
   const progress = useAppStore((s) => s.mcProgress);
+  const key = policy.key;
   return (
-    <article className={`policy-card policy-${policy}`} aria-label={`${POLICY[policy].title} results`}>
-      <h3>{POLICY[policy].title}</h3>
-      <p className="muted policy-blurb">{POLICY[policy].blurb}</p>
+    <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
+      <h3>{policy.label}</h3>
+      <p className="muted policy-blurb">{policy.blurb}</p>
       <div className="ettr">
-        <span className="ettr-value" data-testid={`ettr-${policy}`}>
+        <span className="ettr-value" data-testid={`ettr-${key}`}>
           {run ? pct(run.ettr) : "…"}
         </span>
         <span className="ettr-label">
@@ -60,9 +63,9 @@ function PolicyCard({
       </div>
       <dl className="metrics">
         <dt>
-          Mean over {seeds} seeds ({policy === "synchronous" ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
+          Mean over {seeds} seeds ({first ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
         </dt>
-        <dd data-testid={`ettr-mc-${policy}`}>
+        <dd data-testid={`ettr-mc-${key}`}>
           {mc ? (
             <Band s={mc.ettr} format={(x) => pct(x)} />
           ) : progress ? (
@@ -71,23 +74,15 @@ function PolicyCard({
             "…"
           )}
         </dd>
-        <dt>Failures</dt>
-        <dd>{run ? count(run.failures) : "…"}</dd>
-        <dt>Stall per failure</dt>
-        <dd>{run ? duration(run.stallSecondsPerFailure) : "…"}</dd>
-        <dt>Lost (rolled-back) work</dt>
-        <dd>{run ? duration(run.lostWorkSeconds) : "…"}</dd>
-        {policy === "ftHsdp" ? (
-          <>
-            <dt>Time with a replica down</dt>
-            <dd>{run ? duration(run.degradedSeconds) : "…"}</dd>
-          </>
-        ) : (
-          <>
-            <dt>Checkpoints written</dt>
-            <dd>{run ? count(run.checkpoints) : "…"}</dd>
-          </>
-        )}
+        {[...CARD_METRICS, policy.cardMetric].map((metric) => {
+          const r = metricRow(metric);
+          return (
+            <Fragment key={metric}>
+              <dt>{r.label}</dt>
+              <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
+            </Fragment>
+          );
+        })}
       </dl>
     </article>
   );
@@ -234,8 +229,15 @@ export function ResultsPanel() {
         className={runError ? "policy-cards stale" : "policy-cards"}
         data-stale={runError ? true : undefined}
       >
-        <PolicyCard policy="synchronous" run={run?.synchronous ?? null} mc={mc?.synchronous ?? null} />
-        <PolicyCard policy="ftHsdp" run={run?.ftHsdp ?? null} mc={mc?.ftHsdp ?? null} />
+        {POLICIES.map((p, i) => (
+          <PolicyCard
+            key={p.key}
+            policy={p}
+            first={i === 0}
+            run={run?.[p.key] ?? null}
+            mc={mc?.[p.key] ?? null}
+          />
+        ))}
       </div>
       <ClosedFormsCard />
     </section>

@@ -1,0 +1,43 @@
+/**
+ * The policy registry: its keys and CSV prefixes are public contracts (CLI JSON, CSV columns,
+ * links and test ids), and every consumer sees the policies in its order.
+ */
+import { describe, expect, it } from "vitest";
+import { runOnTrace } from "./engine.ts";
+import { generateFailureTrace } from "./failureTrace.ts";
+import { monteCarlo } from "./monteCarlo.ts";
+import { POLICIES } from "./policies.ts";
+import { parseScenario } from "./scenario.ts";
+
+const s = parseScenario({
+  cluster: { gpus: 64, gpusPerHost: 8, replicas: 4 },
+  training: { days: 1 },
+  failures: { perHostDay: 2 },
+});
+
+describe("the policy registry", () => {
+  it("keeps the public keys and CSV prefixes, in order", () => {
+    expect(POLICIES.map((p) => p.key)).toEqual(["synchronous", "ftHsdp"]);
+    expect(POLICIES.map((p) => p.csvPrefix)).toEqual(["sync", "ft_hsdp"]);
+    expect(new Set(POLICIES.map((p) => p.label)).size).toBe(POLICIES.length);
+  });
+
+  it("is what the engine and the Monte Carlo run: each policy's own run, under its key, in order", () => {
+    const trace = generateFailureTrace(s, s.seed);
+    const r = runOnTrace(s, trace);
+    expect(Object.keys(r)).toEqual(["scenario", ...POLICIES.map((p) => p.key), "closedForm"]);
+    for (const p of POLICIES) expect(r[p.key]).toEqual(p.run(s, trace, false).metrics);
+    const mc = monteCarlo(s, 3);
+    expect(Object.keys(mc)).toEqual(["scenario", "seeds", ...POLICIES.map((p) => p.key), "closedForm"]);
+  });
+
+  it("records every policy's progress and spare pool under its key", () => {
+    const r = runOnTrace(s, generateFailureTrace(s, s.seed), true);
+    expect(Object.keys(r.trace!.progress)).toEqual(POLICIES.map((p) => p.key));
+    expect(Object.keys(r.trace!.spares)).toEqual(POLICIES.map((p) => p.key));
+    for (const p of POLICIES) {
+      const own = p.run(s, generateFailureTrace(s, s.seed), true).recording!;
+      expect(r.trace!.progress[p.key]).toEqual(own.progress);
+    }
+  });
+});
