@@ -73,6 +73,27 @@ describe("step settings in a link (st=)", () => {
     });
   });
 
+  it("never make a link that cannot open: a list past the decoder's 16 KB is left out however well it compresses", () => {
+    const entry = (i: number) =>
+      `{"name": "layers.${i >> 1}.${i % 2 ? "weight" : "bias"}", "shape": [64, 64], "dtype": "torch.float32"}`;
+    const config = { ...base, capMb: 4 };
+    // Repetitive entries deflate far under the 3,000-character budget, but their JSON (every quote
+    // escaped) inflates past what a link may hold: such a link would be refused when opened.
+    const repetitive = `[${Array.from({ length: 210 }, (_, i) => entry(i)).join(", ")}]`;
+    expect(repetitive.length).toBeLessThan(16 * 1024);
+    expect(JSON.stringify(repetitive).length).toBeGreaterThan(16 * 1024);
+    for (const text of [repetitive, `[${Array.from({ length: 200_000 }, (_, i) => entry(i)).join(",\n")}]`]) {
+      const encoded = encodeStepParam({ model: { kind: "paste", text }, config });
+      expect(encoded.pasteLeftOut).toBe(true);
+      expect(decodeStepParam(encoded.param)).toEqual({ model: DEFAULT_STEP_SETTINGS.model, config });
+    }
+    // The same list, shorter, still travels.
+    const short = `[${Array.from({ length: 100 }, (_, i) => entry(i)).join(", ")}]`;
+    const settings: StepSettings = { model: { kind: "paste", text: short }, config };
+    expect(encodeStepParam(settings).pasteLeftOut).toBe(false);
+    expect(roundTrip(settings)).toEqual(settings);
+  });
+
   it("refuse bad values, naming the field", () => {
     const bad = (value: object, message: RegExp) => {
       expect(() => decodeStepParam(encodeStepPayload(value))).toThrow(LinkError);

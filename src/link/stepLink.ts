@@ -10,7 +10,7 @@ import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../step/sweep.ts";
-import { encodeChecked } from "./checkedPayload.ts";
+import { encodeChecked, MAX_JSON_BYTES } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
 import { decodeSettingsParam } from "./settingsParam.ts";
 
@@ -95,9 +95,24 @@ export function encodeStepPayload(value: object): string {
   return Object.keys(value).length > 0 ? encodeChecked(value, STEP_DICTIONARY) : "";
 }
 
+/**
+ * Whether a link could carry this pasted list at all: a link's JSON inflates to at most
+ * MAX_JSON_BYTES (the decoder refuses more), and the list's JSON is longer than its text. Checked
+ * before compressing, so a 15 MB paste costs nothing here (deflating it took seconds on the main
+ * thread) and a short list full of quotes (each escaped) is not put in a link that cannot open.
+ */
+function pasteCanTravel(value: Record<string, unknown>, model: StepModel): boolean {
+  if (model.kind !== "paste") return true;
+  if (model.text.length > MAX_JSON_BYTES) return false;
+  return strToU8(JSON.stringify(value)).length <= MAX_JSON_BYTES;
+}
+
 export function encodeStepParam(s: StepSettings): EncodedStep {
-  const param = encodeStepPayload(diff(s, true));
-  if (param.length <= MAX_STEP_PARAM_CHARS) return { param, pasteLeftOut: false };
+  const withPaste = diff(s, true);
+  if (pasteCanTravel(withPaste, s.model)) {
+    const param = encodeStepPayload(withPaste);
+    if (param.length <= MAX_STEP_PARAM_CHARS) return { param, pasteLeftOut: false };
+  }
   return { param: encodeStepPayload(diff(s, false)), pasteLeftOut: true };
 }
 
