@@ -95,6 +95,31 @@ export class Layout {
   }
 }
 
+/** The rack host h sits in: racks are runs of hostsPerRack adjacent hosts (rack k: hosts k·n .. k·n + n − 1). */
+export function rackOf(host: number, hostsPerRack: number): number {
+  return Math.floor(host / hostsPerRack);
+}
+
+/**
+ * The replicas an event strikes, (replica + j) mod R for j < replicaCount, as at most two
+ * inclusive ranges [a, b] in increasing order: the cyclic run split where it wraps past R − 1.
+ * Empty for a job-scope event (replica −1), which strikes the job, not a run of replicas.
+ */
+export function struckReplicaRanges(
+  replica: number,
+  replicaCount: number,
+  replicas: number,
+): [number, number][] {
+  if (replica < 0 || replicaCount <= 0) return [];
+  const count = Math.min(replicaCount, replicas);
+  const last = replica + count - 1;
+  if (last < replicas) return [[replica, last]];
+  return [
+    [0, last - replicas],
+    [replica, replicas - 1],
+  ];
+}
+
 /** Fill row i with an event of cause c striking `count` hosts from `first` (count 0: the job). */
 function strike(
   t: FailureTrace,

@@ -101,7 +101,7 @@ export function Explorer() {
         ) : (
           <p className="muted placeholder">Simulating…</p>
         )}
-        <Legend />
+        <Legend trace={trace} />
       </section>
 
       {run && (

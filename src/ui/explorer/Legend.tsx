@@ -1,4 +1,9 @@
-/** What each colour and marker on the timeline means. */
+/** What each colour and marker on the timeline means, with entries for the optional parts shown. */
+import type { Trace } from "../../sim/types.ts";
+import { hasJobLane } from "./jobTrack.ts";
+import { rackEvents } from "./rackTrack.ts";
+import { hasSpareChart } from "./spareTrack.ts";
+
 const ITEMS = [
   { cls: "sw-training", label: "Training" },
   { cls: "sw-stalled", label: "Stalled: healthy, waiting for another replica (FT-HSDP)" },
@@ -9,7 +14,10 @@ const ITEMS = [
   { cls: "sw-rolledback", label: "Rolled back: trained, then lost (sync)" },
 ];
 
-export function Legend() {
+export function Legend({ trace }: { trace?: Trace | undefined }) {
+  const job = trace !== undefined && hasJobLane(trace);
+  const racks = trace !== undefined && rackEvents(trace).length > 0;
+  const spares = trace !== undefined && hasSpareChart(trace);
   return (
     <ul className="legend" aria-label="Timeline legend">
       {ITEMS.map((i) => (
@@ -30,6 +38,27 @@ export function Legend() {
         </span>
         Hang (found by the watchdog)
       </li>
+      {job && (
+        <li data-testid="legend-job-lane">
+          <span className="swatch sw-down" aria-hidden="true" />
+          <span className="swatch sw-catchup" aria-hidden="true" />
+          <span className="swatch sw-rolledback" aria-hidden="true" />
+          FT-HSDP job lane: job restart · FT checkpoint write · rolled back
+        </li>
+      )}
+      {racks && (
+        <li data-testid="legend-rack">
+          <span className="marker-rack" aria-hidden="true" />
+          Rack failure: one event across the replicas it struck
+        </li>
+      )}
+      {spares && (
+        <li data-testid="legend-spares">
+          <span className="line-sync" aria-hidden="true" />
+          <span className="line-ft" aria-hidden="true" />
+          Spare hosts available (sync · FT-HSDP); shaded below zero: requests waiting
+        </li>
+      )}
     </ul>
   );
 }

@@ -7,15 +7,18 @@
  */
 import { select } from "d3-selection";
 import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3-zoom";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
 import { explorerStore, type TimeWindow, useExplorerStore } from "../../state/explorerStore.ts";
 import { replayStore } from "../../state/replayStore.ts";
 import { momentAt } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
+import { jobLaneCounts } from "./jobTrack.ts";
 import { ReplayControls, ReplayReadout } from "./Replay.tsx";
+import { rackEvents } from "./rackTrack.ts";
 import { drawReplayOverlay } from "./replayOverlay.ts";
+import { hasSpareChart } from "./spareTrack.ts";
 import { formatClock } from "./timeAxis.ts";
 import type { HoverInfo } from "./timelineHover.ts";
 import { type Palette, readPalette } from "./timelinePalette.ts";
@@ -145,6 +148,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
 
     const fitCanvas = () => {
       const L = renderer.currentLayout;
+      describeParts(canvas, renderer);
       const dpr = window.devicePixelRatio || 1;
       canvas.width = Math.round(L.width * dpr);
       canvas.height = Math.round(L.height * dpr);
@@ -314,6 +318,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   };
 
   const wrapWidth = wrapRef.current?.clientWidth ?? 800;
+  const parts = useMemo(() => partsText(trace), [trace]);
   return (
     <div className="timeline">
       <div className="timeline-tools" role="toolbar" aria-label="Timeline zoom">
@@ -342,7 +347,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           tabIndex={0}
           role="img"
           data-testid="timeline-canvas"
-          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
+          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
           onPointerLeave={() => setTip(null)}
@@ -366,6 +371,35 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       </div>
     </div>
   );
+}
+
+/** What the optional parts show, for the canvas's accessible name: ", with ..." or "". */
+function partsText(trace: Trace): string {
+  const out: string[] = [];
+  const job = jobLaneCounts(trace);
+  if (job.jobRestarts + job.checkpoints + job.rolledBack > 0)
+    out.push(
+      `an FT-HSDP job lane (${job.jobRestarts} job restarts, ${job.checkpoints} FT checkpoint writes, ${job.rolledBack} rollbacks)`,
+    );
+  const racks = rackEvents(trace).length;
+  if (racks > 0) out.push(`${racks} rack failures marked across the replicas they struck`);
+  if (hasSpareChart(trace)) out.push("a chart of each policy's spare hosts");
+  return out.length > 0 ? `, with ${out.join(", ")}` : "";
+}
+
+/**
+ * Where the optional parts sit and how much they hold, on the canvas's data attributes: a test
+ * or a script can point at them without knowing the layout's constants.
+ */
+function describeParts(canvas: HTMLCanvasElement, r: TimelineRenderer) {
+  const L = r.currentLayout;
+  const d = canvas.dataset;
+  if (r.job) d.jobLane = `${L.jobY},${L.jobH}`;
+  else delete d.jobLane;
+  d.rackMarks = String(r.racks.count);
+  d.ftLanes = `${L.ftY},${L.laneH},${L.lanes}`;
+  if (r.spares) d.spareChart = `${L.spareY},${L.spareH}`;
+  else delete d.spareChart;
 }
 
 function WindowText() {

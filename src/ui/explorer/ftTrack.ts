@@ -90,7 +90,8 @@ export function drawLaneLabels(
   const short = L.plotLeft < GUTTER;
   ctx.fillText(short ? "Sync job" : "Synchronous job", L.plotLeft - 8, syncMid);
   ctx.textAlign = "left";
-  ctx.fillText(`FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`, 4, L.ftY - 9);
+  // The track's title sits above its first lane: the job lane when there is one.
+  ctx.fillText(`FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`, 4, (L.jobH > 0 ? L.jobY : L.ftY) - 9);
   ctx.textAlign = "right";
   const size = Math.min(11, L.laneH - 2);
   const every = size >= 5 ? 1 : Math.ceil(12 / L.laneH);

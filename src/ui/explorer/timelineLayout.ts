@@ -1,4 +1,8 @@
-/** Where the timeline's parts sit on the canvas: axis, synchronous lane, FT-HSDP lanes. */
+/**
+ * Where the timeline's parts sit on the canvas: axis, synchronous lane, the FT-HSDP job lane (only
+ * when the job restarted or wrote a checkpoint), the FT-HSDP replica lanes, and the spare-pool
+ * chart (only with a limited pool).
+ */
 
 /** Left margin for lane labels; the plot starts here. */
 export const GUTTER = 128;
@@ -13,6 +17,18 @@ const LANE_H = 18;
 const FT_MAX_H = 320;
 const FT_MIN_H = 72;
 const RIGHT_PAD = 8;
+/** The FT-HSDP job lane: thinner than the sync lane, it carries rare, job-wide events. */
+export const JOB_H = 16;
+const JOB_GAP = 6;
+/** Room above the spare chart for its title, and the chart itself. */
+const SPARE_GAP = 30;
+const SPARE_H = 72;
+
+/** Optional parts of the timeline: each takes space only when it has something to show. */
+export interface LayoutParts {
+  jobLane?: boolean;
+  spareChart?: boolean;
+}
 
 export interface Layout {
   width: number;
@@ -26,19 +42,29 @@ export interface Layout {
   /** Replicas per lane (1 unless there are too many to give each a lane). */
   group: number;
   laneH: number;
+  /** The FT-HSDP job lane; jobH is 0 when there is none. */
+  jobY: number;
+  jobH: number;
+  /** The spare-pool chart (plot area); spareH is 0 when there is none. */
+  spareY: number;
+  spareH: number;
 }
 
-export function computeLayout(width: number, replicas: number): Layout {
+export function computeLayout(width: number, replicas: number, parts: LayoutParts = {}): Layout {
   const ftH = Math.max(FT_MIN_H, Math.min(FT_MAX_H, replicas * LANE_H));
   const maxLanes = Math.max(1, Math.floor(ftH / MIN_LANE_H));
   const group = Math.ceil(replicas / Math.min(replicas, maxLanes));
   const lanes = Math.ceil(replicas / group);
   const syncY = AXIS_H;
-  const ftY = syncY + SYNC_H + GAP;
+  const jobY = syncY + SYNC_H + GAP;
+  const jobH = parts.jobLane ? JOB_H : 0;
+  const ftY = parts.jobLane ? jobY + jobH + JOB_GAP : jobY;
+  const spareY = ftY + ftH + SPARE_GAP;
+  const spareH = parts.spareChart ? SPARE_H : 0;
   const gutter = width < NARROW_WIDTH ? NARROW_GUTTER : GUTTER;
   return {
     width,
-    height: ftY + ftH + 4,
+    height: parts.spareChart ? spareY + spareH + 6 : ftY + ftH + 4,
     plotLeft: gutter,
     plotWidth: Math.max(10, width - gutter - RIGHT_PAD),
     syncY,
@@ -47,6 +73,10 @@ export function computeLayout(width: number, replicas: number): Layout {
     lanes,
     group,
     laneH: ftH / lanes,
+    jobY,
+    jobH,
+    spareY,
+    spareH,
   };
 }
 

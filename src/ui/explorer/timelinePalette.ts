@@ -17,6 +17,9 @@ export interface Palette {
   hang: string;
   /** Waiting for a spare host (§3). */
   waitSpare: string;
+  /** The policies' own colours (the spare-pool chart's lines). */
+  sync: string;
+  ft: string;
 }
 
 export function readPalette(el: Element): Palette {
@@ -38,6 +41,8 @@ export function readPalette(el: Element): Palette {
     rolledBack: v("--st-rolledback", "#7a7a7a"),
     hang: v("--st-rejoin", "#9b6bd6"),
     waitSpare: v("--st-waitspare", "#e07b39"),
+    sync: v("--sync", "#d1495b"),
+    ft: v("--ft", "#2f9e6e"),
   };
 }
 

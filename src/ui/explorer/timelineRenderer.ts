@@ -1,6 +1,8 @@
 /**
  * Draws the cluster timeline on a canvas: the axis (axisTrack.ts), the synchronous job's lane
- * (syncTrack.ts), one lane per FT-HSDP replica or group of replicas (ftTrack.ts), and answers
+ * (syncTrack.ts), the FT-HSDP job lane when there is one (jobTrack.ts), one lane per FT-HSDP
+ * replica or group of replicas (ftTrack.ts) with rack marks over them (rackTrack.ts), the
+ * spare-pool chart with a limited pool (spareTrack.ts), and answers
  * "what is under the pointer" (timelineHover.ts). Everything visible is found by binary search and
  * reduced to at most one mark per pixel column per lane (lod.ts), so a frame costs what is on
  * screen, not what was simulated. Time maps to pixels through one scale (timelineScale.ts).
@@ -10,10 +12,13 @@ import { derived } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
 import { drawAxis } from "./axisTrack.ts";
 import { drawLaneLabels, FtTrack } from "./ftTrack.ts";
+import { hasJobLane, JobTrack } from "./jobTrack.ts";
 import { Runs, type View } from "./lod.ts";
+import { RackTrack } from "./rackTrack.ts";
+import { hasSpareChart, SpareTrack } from "./spareTrack.ts";
 import { SyncTrack } from "./syncTrack.ts";
 import { type HoverInfo, hoverAt } from "./timelineHover.ts";
-import { AXIS_H, computeLayout, type Layout, SYNC_H } from "./timelineLayout.ts";
+import { AXIS_H, computeLayout, GUTTER, type Layout, type LayoutParts, SYNC_H } from "./timelineLayout.ts";
 import { HatchPattern, type Palette } from "./timelinePalette.ts";
 import { windowScale } from "./timelineScale.ts";
 
@@ -28,6 +33,11 @@ export class TimelineRenderer {
   private readonly R: number;
   private readonly sync: SyncTrack;
   private readonly ft: FtTrack;
+  /** Present only when the run has something to draw there. */
+  readonly job: JobTrack | null;
+  readonly racks: RackTrack;
+  readonly spares: SpareTrack | null;
+  private readonly parts: LayoutParts;
   private readonly runs = new Runs();
   private readonly hatch = new HatchPattern();
 
@@ -38,9 +48,13 @@ export class TimelineRenderer {
   ) {
     this.horizon = derived(scenario).horizonSeconds;
     this.R = scenario.cluster.replicas;
-    this.layout = computeLayout(width, this.R);
+    this.parts = { jobLane: hasJobLane(trace), spareChart: hasSpareChart(trace) };
+    this.layout = computeLayout(width, this.R, this.parts);
     this.sync = new SyncTrack(trace);
     this.ft = new FtTrack(trace, this.layout);
+    this.job = this.parts.jobLane ? new JobTrack(trace) : null;
+    this.racks = new RackTrack(trace, this.R, scenario.cluster.hostsPerRack, this.layout);
+    this.spares = this.parts.spareChart ? new SpareTrack(trace, this.horizon) : null;
   }
 
   get currentLayout(): Layout {
@@ -53,8 +67,9 @@ export class TimelineRenderer {
 
   /** Re-fit to a new width; lanes are regrouped only if their number changes. */
   resize(width: number): void {
-    this.layout = computeLayout(width, this.R);
+    this.layout = computeLayout(width, this.R, this.parts);
     this.ft.regroup(this.layout);
+    this.racks.regroup(this.layout);
   }
 
   /** One full frame for the time window [t0, t1]. */
@@ -78,9 +93,13 @@ export class TimelineRenderer {
     ctx.fillStyle = p.training;
     ctx.fillRect(x0, L.syncY, x1 - x0, SYNC_H);
     ctx.fillRect(x0, L.ftY, x1 - x0, L.ftH);
+    if (this.job) ctx.fillRect(x0, L.jobY, x1 - x0, L.jobH);
 
     let rects = this.sync.draw(ctx, L, view, this.runs, p, this.hatch);
+    if (this.job) rects += this.job.draw(ctx, L, view, this.runs, p, this.hatch);
     rects += this.ft.draw(ctx, L, view, this.runs, p);
+    rects += this.racks.draw(ctx, L, view, this.runs, p);
+    if (this.spares) rects += this.spares.draw(ctx, L, view, p);
 
     const failures = this.trace.failures.time;
     if (selected !== null && selected < failures.length) {
@@ -91,13 +110,33 @@ export class TimelineRenderer {
       }
     }
     drawLaneLabels(ctx, L, this.R, p, L.syncY + SYNC_H / 2);
+    if (this.job) {
+      ctx.textAlign = "right";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = p.text;
+      ctx.font = "600 11px system-ui, sans-serif";
+      ctx.fillText(L.plotLeft < GUTTER ? "FT job" : "FT-HSDP job", L.plotLeft - 8, L.jobY + L.jobH / 2);
+    }
+    this.spares?.drawLabels(ctx, L, p);
     return { rects };
   }
 
   /** What lies under canvas point (x, y) in window [t0, t1]; null outside the lanes. */
   hover(x: number, y: number, t0: number, t1: number): HoverInfo | null {
     const L = this.layout;
+    const scale = windowScale(L, t0, t1);
+    if (x < L.plotLeft || x > L.plotLeft + L.plotWidth) return null;
+    const t = scale.invert(x);
+    if (t < 0 || t > this.horizon) return null;
+    if (this.job && y >= L.jobY && y < L.jobY + L.jobH) return this.job.hover(scale, x);
+    if (this.spares && y >= L.spareY - 2 && y < L.spareY + L.spareH + 2) return this.spares.hover(t);
     const tracks = { sync: this.sync, ft: this.ft };
-    return hoverAt(this.trace, L, this.R, this.horizon, tracks, windowScale(L, t0, t1), x, y);
+    const info = hoverAt(this.trace, L, this.R, this.horizon, tracks, scale, x, y);
+    if (y < L.ftY || y >= L.ftY + L.ftH) return info;
+    // A rack event that struck several replicas: say so, on every lane it struck.
+    const lane = Math.min(L.lanes - 1, Math.floor((y - L.ftY) / L.laneH));
+    const rack = this.racks.hover(lane, t, scale.invert(x + 5) - t, info?.failure ?? null);
+    if (!info || !rack) return info;
+    return { ...info, lines: [...info.lines, rack.line], failure: rack.failure };
   }
 }

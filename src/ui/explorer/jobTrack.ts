@@ -1,0 +1,195 @@
+/**
+ * The FT-HSDP job lane (SIMULATION.md §3): what the job as a whole does, apart from any one
+ * replica: job restarts after a job-scope failure, blocking FT-HSDP checkpoint writes, and the
+ * progress a job restart rolled back. Drawn like the synchronous lane, through the same level of
+ * detail, and only when the run has something on it.
+ */
+import { type FtJobIntervals, FtJobState, ScopeCode, type Trace } from "../../sim/types.ts";
+import { duration } from "../format.ts";
+import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
+import { formatClock } from "./timeAxis.ts";
+import type { HoverInfo } from "./timelineHover.ts";
+import type { Layout } from "./timelineLayout.ts";
+import { drawMarkers, fillRuns } from "./timelineMarks.ts";
+import type { HatchPattern, Palette } from "./timelinePalette.ts";
+import type { TimeScale } from "./timelineScale.ts";
+import { failureKind } from "./timelineTracks.ts";
+
+/** Larger kinds win a shared pixel column: a restart over a checkpoint over rolled-back work. */
+export const JOB_KIND: Record<number, number> = {
+  [FtJobState.rolledBack]: 1,
+  [FtJobState.checkpointing]: 2,
+  [FtJobState.jobRestart]: 3,
+};
+
+const JOB_STATE_LABEL: Record<number, string> = {
+  [FtJobState.jobRestart]: "job restart: every replica stopped (detect + restart)",
+  [FtJobState.checkpointing]: "writing an FT-HSDP checkpoint (blocking: every replica waits)",
+  [FtJobState.rolledBack]: "rolled back: trained, then lost to a job restart",
+};
+
+/** How many intervals of each state the lane holds (for the canvas's description and tests). */
+export interface JobLaneCounts {
+  jobRestarts: number;
+  checkpoints: number;
+  rolledBack: number;
+}
+
+export function jobLaneCounts(trace: Trace): JobLaneCounts {
+  const c = { jobRestarts: 0, checkpoints: 0, rolledBack: 0 };
+  const s = trace.ftJob.state;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === FtJobState.jobRestart) c.jobRestarts++;
+    else if (s[i] === FtJobState.checkpointing) c.checkpoints++;
+    else if (s[i] === FtJobState.rolledBack) c.rolledBack++;
+  }
+  return c;
+}
+
+/** The lane is drawn only when FT-HSDP restarted the job or wrote a checkpoint. */
+export function hasJobLane(trace: Trace): boolean {
+  return trace.ftJob.start.length > 0;
+}
+
+/**
+ * The job's intervals sorted by start, as the level of detail needs. The engine records an
+ * interval when it ends, so a write cut short by a job failure is recorded before the rolled-back
+ * span that starts earlier: the rare unsorted trace is reordered, a sorted one is used as it is.
+ */
+export function sortedByStart(j: FtJobIntervals): FtJobIntervals {
+  const n = j.start.length;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) sorted = (j.start[i] as number) >= (j.start[i - 1] as number);
+  if (sorted) return j;
+  const order = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (j.start[a] as number) - (j.start[b] as number) || a - b,
+  );
+  return {
+    state: Uint8Array.from(order, (i) => j.state[i] as number),
+    start: Float64Array.from(order, (i) => j.start[i] as number),
+    end: Float64Array.from(order, (i) => j.end[i] as number),
+  };
+}
+
+export class JobTrack {
+  readonly states: LaneIndex;
+  /** Job-scope failures: they strike no replica, so their markers sit on this lane. */
+  readonly failures: LaneIndex;
+  private readonly job: FtJobIntervals;
+
+  constructor(private readonly trace: Trace) {
+    this.job = sortedByStart(trace.ftJob);
+    this.states = singleLane(this.job.start, this.job.end);
+    const f = trace.failures;
+    this.failures = singleLane(f.time, f.time);
+  }
+
+  /** Draws the lane; returns the marks issued. */
+  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
+    const { failures } = this.trace;
+    const ftJob = this.job;
+    runs.clear();
+    laneRuns(
+      this.states,
+      0,
+      ftJob.start,
+      ftJob.end,
+      (i) => JOB_KIND[ftJob.state[i] as number] ?? 0,
+      view,
+      runs,
+    );
+    let marks = fillRuns(ctx, runs, L.jobY, L.jobH, {
+      1: hatch.get(ctx, p),
+      2: p.checkpoint,
+      3: p.recovering,
+    });
+    runs.clear();
+    const kind = failureKind(this.trace);
+    const jobScope = (i: number) => (failures.scope[i] === ScopeCode.job ? kind(i) : 0);
+    laneRuns(this.failures, 0, failures.time, failures.time, jobScope, view, runs);
+    drawMarkers(ctx, runs, L.jobY, L.jobH, L.plotWidth, p);
+    marks += runs.n;
+    return marks;
+  }
+
+  /** What lies at time t on the lane (px: the pointer's x on scale x), in words. */
+  hover(x: TimeScale, px: number): HoverInfo {
+    const { failures } = this.trace;
+    const ftJob = this.job;
+    const t = x.invert(px);
+    const row = topInterval(
+      this.states,
+      ftJob.start,
+      ftJob.end,
+      (i) => JOB_KIND[ftJob.state[i] as number] ?? 0,
+      t,
+    );
+    const lines: string[] = [];
+    let state = "training";
+    if (row >= 0) {
+      state = JOB_STATE_LABEL[ftJob.state[row] as number] ?? "";
+      lines.push(spanSeconds(ftJob.start[row] as number, ftJob.end[row] as number));
+    } else lines.push(formatClock(t));
+    // The nearest job-scope failure within five pixels.
+    const tol = x.invert(px + 5) - t;
+    let failure: number | null = null;
+    let best = tol;
+    for (let i = lowerTime(failures.time, t - tol); i < failures.time.length; i++) {
+      const ti = failures.time[i] as number;
+      if (ti > t + tol) break;
+      if (failures.scope[i] === ScopeCode.job && Math.abs(ti - t) <= best) {
+        failure = i;
+        best = Math.abs(ti - t);
+      }
+    }
+    if (failure !== null)
+      lines.push(
+        `Failure #${failure + 1} at ${formatClock(failures.time[failure] as number)}: job-wide, every replica stopped`,
+      );
+    return { title: `FT-HSDP job — ${state}`, lines, failure };
+  }
+}
+
+/** "day 0 01:00:00 → day 0 01:10:00 (10.0 min, 600 s)": the span and its length in seconds. */
+export function spanSeconds(a: number, b: number): string {
+  const s = b - a;
+  const secs = `${s.toLocaleString("en-US", { maximumFractionDigits: s < 10 ? 1 : 0 })} s`;
+  const len = s < 90 ? secs : `${duration(s)}, ${secs}`;
+  return `${formatClock(a)} → ${formatClock(b)} (${len})`;
+}
+
+/** The row covering t with the largest kind in a one-lane index, or −1. */
+function topInterval(
+  idx: LaneIndex,
+  start: Float64Array,
+  end: Float64Array,
+  kindOf: (row: number) => number,
+  t: number,
+): number {
+  let best = -1;
+  let bestKind = 0;
+  const stop = idx.offsets[1] as number;
+  for (let p = lowerTime(start, t - (idx.maxDuration[0] as number)); p < stop; p++) {
+    const row = idx.rows[p] as number;
+    if ((start[row] as number) > t) break;
+    if ((end[row] as number) <= t) continue;
+    const k = kindOf(row);
+    if (k > bestKind) {
+      best = row;
+      bestKind = k;
+    }
+  }
+  return best;
+}
+
+/** First index whose time is ≥ from (times sorted). */
+function lowerTime(time: ArrayLike<number>, from: number): number {
+  let lo = 0;
+  let hi = time.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((time[mid] as number) < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
