@@ -35,3 +35,97 @@ export const validScenario: fc.Arbitrary<Scenario> = fc
       ft: { catchUp: r.catchUp, catchUpSeconds: 60, minReplicas: Math.max(1, Math.floor(r.replicas / 2)) },
     }),
   );
+
+const v2Cause = fc
+  .record({
+    share: fc.constantFrom(0.5, 1, 4),
+    scope: fc.constantFrom("host" as const, "rack" as const, "job" as const),
+    hang: fc.boolean(),
+    newHost: fc.boolean(),
+  })
+  .map((c) => ({
+    name: `${c.scope}${c.hang ? " hang" : ""}`,
+    share: c.share,
+    scope: c.scope,
+    hang: c.hang,
+    // A job-scope cause strikes no host, so it breaks none (the validator's rule).
+    newHost: c.scope !== "job" && c.newHost,
+  }));
+
+/**
+ * Version-2 scenarios over every §3 field: cause lists (host, rack and job scopes, hangs, newHost),
+ * racks and placement, Weibull arrivals, FTAR hang timeouts, FT-HSDP checkpoints and limited spare
+ * pools. Small clusters and short horizons (at most a few hundred failures), integer times so
+ * events often tie, MTBFs from well below to well above the recovery times.
+ */
+export const v2Scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    replicas: fc.integer({ min: 1, max: 6 }),
+    hostsPerReplica: fc.constantFrom(1, 2, 4, 6),
+    rackChoice: fc.nat(),
+    placement: fc.constantFrom("packed" as const, "striped" as const),
+    gpusPerHost: fc.constantFrom(1, 8),
+    mtbfSeconds: fc.constantFrom(30, 300, 1800, 7200),
+    days: fc.constantFrom(0.02, 0.1, 0.5),
+    arrivals: fc.constantFrom("poisson" as const, "fixed" as const, "weibull" as const),
+    weibullShape: fc.constantFrom(0.3, 1, 2.5),
+    causes: fc.oneof(fc.constant([]), fc.array(v2Cause, { minLength: 1, maxLength: 4 })),
+    hangFraction: fc.constantFrom(0, 0.5),
+    failStop: fc.integer({ min: 0, max: 120 }),
+    hang: fc.integer({ min: 0, max: 900 }),
+    hangTimeout: fc.constantFrom(0, 30, 2000),
+    restart: fc.integer({ min: 0, max: 900 }),
+    checkpointMinutes: fc.constantFrom(0, 1, 30),
+    write: fc.constantFrom(0, 10, 120),
+    ftCheckpointMinutes: fc.constantFrom(0, 1, 30),
+    ftWrite: fc.constantFrom(0, 10, 120),
+    replicaRestart: fc.integer({ min: 0, max: 900 }),
+    catchUp: fc.constantFrom("nonBlocking" as const, "blocking" as const),
+    catchUpSeconds: fc.constantFrom(0, 60),
+    rejoin: fc.integer({ min: 0, max: 300 }),
+    minReplicasFraction: fc.double({ min: 0, max: 1, noNaN: true }),
+    pool: fc.constantFrom("unlimited" as const, "limited" as const),
+    spareHosts: fc.constantFrom(0, 1, 4, 1000),
+    repairHours: fc.constantFrom(0.05, 1, 24),
+    seed: fc.integer({ min: 0, max: 0xffff_ffff }),
+  })
+  .map((r) => {
+    const hosts = r.replicas * r.hostsPerReplica;
+    const divisors = Array.from({ length: hosts }, (_, i) => i + 1).filter((d) => hosts % d === 0);
+    return parseScenario({
+      seed: r.seed,
+      cluster: {
+        gpus: hosts * r.gpusPerHost,
+        gpusPerHost: r.gpusPerHost,
+        replicas: r.replicas,
+        hostsPerRack: divisors[r.rackChoice % divisors.length]!,
+        placement: r.placement,
+      },
+      training: { days: r.days },
+      failures: {
+        // The validator caps r_f at 10 per host-day: the smallest clusters get a longer MTBF.
+        perHostDay: Math.min(10, 86_400 / (r.mtbfSeconds * hosts)),
+        arrivals: r.arrivals,
+        weibullShape: r.weibullShape,
+        hangFraction: r.causes.length > 0 ? 0 : r.hangFraction,
+        causes: r.causes,
+      },
+      detection: { failStopSeconds: r.failStop, hangSeconds: r.hang },
+      sync: {
+        restartSeconds: r.restart,
+        checkpointMinutes: r.checkpointMinutes,
+        checkpointWriteSeconds: r.write,
+      },
+      ft: {
+        replicaRestartSeconds: r.replicaRestart,
+        catchUp: r.catchUp,
+        catchUpSeconds: r.catchUpSeconds,
+        rejoinSeconds: r.rejoin,
+        minReplicas: 1 + Math.floor(r.minReplicasFraction * (r.replicas - 1)),
+        hangTimeoutSeconds: r.hangTimeout,
+        checkpointMinutes: r.ftCheckpointMinutes,
+        checkpointWriteSeconds: r.ftWrite,
+      },
+      spares: { pool: r.pool, hosts: r.spareHosts, repairHours: r.repairHours },
+    });
+  });
