@@ -9,8 +9,9 @@
  * hundred ms) is never idle time: the main thread runs the first slices meanwhile.
  */
 import { Worker } from "node:worker_threads";
+import { derived } from "../sim/derived.ts";
 import { MonteCarloAccumulator, monteCarlo } from "../sim/monteCarlo.ts";
-import { derived, type Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { type Chunk, rowAt, rowCount, runChunk } from "./monteCarloChunk.ts";
 

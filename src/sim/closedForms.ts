@@ -8,7 +8,8 @@
  * restart-on-hit recovery and reduces to e^(−λD) when every failure has the same D.
  */
 import { causeTable } from "./causes.ts";
-import { derived, type Scenario } from "./scenario.ts";
+import { derived } from "./derived.ts";
+import type { Scenario } from "./scenario.ts";
 import type { ClosedForms, ClosedFormValue } from "./types.ts";
 
 const clamp01 = (x: number) => Math.min(1, Math.max(0, x));

@@ -9,8 +9,9 @@
  */
 import { arrivalProcess } from "./arrivals.ts";
 import { type CauseTable, causeTable, drawCause } from "./causes.ts";
+import { derived } from "./derived.ts";
 import { Rng } from "./rng.ts";
-import { derived, type Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { ScopeCode } from "./types.ts";
 
 /** Failures in time order, strictly before the horizon; rows are the same index across arrays. */

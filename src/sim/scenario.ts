@@ -764,18 +764,5 @@ export function diffFromDefaults(s: Scenario): ScenarioInput {
   return out as ScenarioInput;
 }
 
-/** Derived quantities every view and the engine agree on. */
-export function derived(s: Scenario) {
-  const hosts = s.cluster.gpus / s.cluster.gpusPerHost;
-  const lambdaPerSecond = (hosts * s.failures.perHostDay) / 86_400;
-  return {
-    hosts,
-    hostsPerReplica: hosts / s.cluster.replicas,
-    racks: hosts / s.cluster.hostsPerRack,
-    lambdaPerSecond,
-    /** The job's mean time between failures (events), in seconds (Infinity when nothing fails). */
-    mtbfSeconds: lambdaPerSecond > 0 ? 1 / lambdaPerSecond : Number.POSITIVE_INFINITY,
-    horizonSeconds: s.training.days * 86_400,
-    expectedFailures: lambdaPerSecond * s.training.days * 86_400,
-  };
-}
+/** The engine's own module (derived.ts) keeps zod out of the CLI's worker threads. */
+export { derived } from "./derived.ts";

@@ -14,9 +14,10 @@
  * the list below, in that order, has non-decreasing served times.
  */
 import { f64, i32 } from "./columns.ts";
+import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
-import { derived, type Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import type { SparePoolHistory } from "./types.ts";
 
 /** Per-slot state and queues, kept between runs so a Monte Carlo does not reallocate them. */

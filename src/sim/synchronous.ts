@@ -9,8 +9,9 @@
  * over steps or checkpoints unless the run records its timeline.
  */
 import { CurveBuilder, f64, u8 } from "./columns.ts";
+import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
-import { derived, type Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import {
   type PolicyMetrics,
