@@ -10,10 +10,11 @@
  * Version 1's arithmetic is kept operation for operation, so its numbers keep their bits.
  */
 import { CurveBuilder, f64, i32, u8 } from "./columns.ts";
+import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { Layout } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
-import { derived, type Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { runSparePool, type SpareRequests } from "./spares.ts";
 import {
   type FtIntervals,
@@ -260,32 +261,13 @@ export function runFtHsdp(
   let longestWait = 0;
   let request = 0;
 
-  const belowMin = () => R - down < minReplicas;
-  /** Stalled by failures: this is stallSeconds; a write alone is checkpointSeconds, as for the synchronous job. */
-  const failureStalled = () => stallPhases > 0 || belowMin() || jobOwner >= 0;
-  const stalled = () => failureStalled() || writing;
-
   /** When phase p of replica r, entered at `start`, ends. */
   const endOf = (r: number, p: number, start: number): number =>
     p === FtPhase.waitSpare ? (pool && waitUntil[r]! > start ? waitUntil[r]! : start) : start + duration[p]!;
 
-  /** Enter phase p at `start`, ending at `end`; zero-length phases are passed through. */
-  const enter = (r: number, p: number, start: number, end: number) => {
-    while (end <= start && p !== DONE) {
-      p = NEXT_PHASE[p]!;
-      if (p !== DONE) end = endOf(r, p, start);
-    }
-    if (p === DONE) {
-      phase[r] = HEALTHY;
-      down--;
-      queue.remove(r);
-      attr?.healthy(r);
-      return;
-    }
-    phase[r] = p;
-    phaseEnd[r] = end;
-    queue.upsert(r);
-    if (stallsIn[p]) stallPhases++;
+  /** What only some runs track when a phase is entered: spare waits, the recording, stall owners. */
+  const observe = pool !== null || rec !== null || attr !== null;
+  const observeEnter = (r: number, p: number, start: number, end: number) => {
     if (p === FtPhase.waitSpare) {
       waitingReplicas++;
       waitStart[r] = start;
@@ -295,6 +277,33 @@ export function runFtHsdp(
       if (stallsIn[p]) attr.stalling.upsert(r);
       else attr.stalling.remove(r);
     }
+  };
+
+  const healthyAgain = (r: number) => {
+    phase[r] = HEALTHY;
+    down--;
+    queue.remove(r);
+    attr?.healthy(r);
+  };
+
+  /**
+   * Enter phase p at `start`, ending at `end`; zero-length phases are passed through. Kept small
+   * (the rest is in observeEnter, healthyAgain) so the optimiser inlines it into the event loop.
+   */
+  const enter = (r: number, p: number, start: number, end: number) => {
+    while (end <= start && p !== DONE) {
+      p = NEXT_PHASE[p]!;
+      if (p !== DONE) end = endOf(r, p, start);
+    }
+    if (p === DONE) {
+      healthyAgain(r);
+      return;
+    }
+    phase[r] = p;
+    phaseEnd[r] = end;
+    queue.upsert(r);
+    if (stallsIn[p]) stallPhases++;
+    if (observe) observeEnter(r, p, start, end);
   };
 
   /** The current phase of r ends (or is cancelled) at t. */
@@ -322,8 +331,12 @@ export function runFtHsdp(
   const times = trace.time;
   let t = 0;
   let i = 0;
+  // The state between two events, set after each: stalled (no training), stalled by failures
+  // (stallSeconds; a write alone is checkpointSeconds, as for the synchronous job), and fewer
+  // than minReplicas healthy. Flags, not closures, so the loop stays small enough to optimise.
   let wasStalled = false;
   let wasFailureStalled = false;
+  let wasBelowMin = false;
   rec?.curve.point(0, 0);
   for (;;) {
     const nextFailure = i < n ? times[i]! : H;
@@ -348,8 +361,8 @@ export function runFtHsdp(
       healthySum += healthy * dt;
       spareWait += waitingReplicas * dt;
       if (wasStalled) {
-        if (failureStalled()) stall += dt;
-        attr?.attribute(dt, stallPhases, belowMin(), jobOwner);
+        if (wasFailureStalled) stall += dt;
+        attr?.attribute(dt, stallPhases, wasBelowMin, jobOwner);
       } else {
         healthyTime += healthy * dt;
         // Exactly C when the checkpoint falls due now, so it is still due if a stall begins first.
@@ -455,14 +468,16 @@ export function runFtHsdp(
       i++;
     }
 
-    const isStalled = stalled();
+    const belowMin = R - down < minReplicas;
+    const isFailureStalled = stallPhases > 0 || belowMin || jobOwner >= 0;
+    const isStalled = isFailureStalled || writing;
     if (rec) {
-      const isFailureStalled = failureStalled();
       if (isFailureStalled !== wasFailureStalled) rec.stallTransition(isFailureStalled, t);
-      wasFailureStalled = isFailureStalled;
       if ((isStalled ? 0 : R - down) !== rateBefore) rec.curve.point(t, healthyTime / R);
     }
     wasStalled = isStalled;
+    wasFailureStalled = isFailureStalled;
+    wasBelowMin = belowMin;
   }
   if (rec) {
     if (jobOwner >= 0) rec.job(FtJobState.jobRestart, jobPieceStart, H);
