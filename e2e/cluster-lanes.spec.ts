@@ -162,6 +162,30 @@ test("a limited spare pool gets a chart of each policy's spares; hovering reads 
   );
 });
 
+/** Contrast ratio of each CSS colour variable against `base`, in the page's current theme. */
+async function contrasts(page: Page, names: string[], base = "--panel"): Promise<[string, number][]> {
+  const hexes = await page.evaluate(
+    (ns) => ns.map((n) => getComputedStyle(document.documentElement).getPropertyValue(n).trim()),
+    [...names, base],
+  );
+  const lum = (short: string) => {
+    // "#fff" → "#ffffff": computed values keep the form the style sheet wrote.
+    const hex = short.length === 4 ? `#${[...short.slice(1)].map((d) => d + d).join("")}` : short;
+    const c = [1, 3, 5].map((k) => Number.parseInt(hex.slice(k, k + 2), 16) / 255);
+    const [r, g, b] = c.map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)) as [
+      number,
+      number,
+      number,
+    ];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const panel = lum(hexes.at(-1) ?? "#ffffff");
+  return names.map((n, i) => {
+    const l = lum(hexes[i] ?? "#000000");
+    return [n, (Math.max(l, panel) + 0.05) / (Math.min(l, panel) + 0.05)];
+  });
+}
+
 for (const viewport of [
   { width: 1280, height: 720 },
   { width: 390, height: 844 },
@@ -186,6 +210,17 @@ for (const viewport of [
           innerWidth: window.innerWidth,
         }));
         expect(scrollWidth, "the page scrolls sideways").toBeLessThanOrEqual(innerWidth);
+        // The parts' colours stand out from the panel they are drawn on (WCAG 1.4.11: 3:1). The light
+        // theme's waiting-for-spare orange (2.97:1 on white) is drawn on the lanes' green, not the panel.
+        const vars = ["--sync", "--ft", "--text", ...(theme === "dark" ? ["--st-waitspare"] : [])];
+        for (const [name, ratio] of await contrasts(page, vars))
+          expect(ratio, `${theme}: ${name} against --panel`).toBeGreaterThanOrEqual(3);
+        // Waiting for a spare is drawn over the lanes' training green: it must not blend into it
+        // (the light orange on the dark theme's green was 1.33:1).
+        const [[, onGreen]] = (await contrasts(page, ["--st-waitspare"], "--st-training")) as [
+          [string, number],
+        ];
+        expect(onGreen, `${theme}: --st-waitspare against --st-training`).toBeGreaterThanOrEqual(1.5);
         await canvas.scrollIntoViewIfNeeded();
         await page.screenshot({ path: `${SHOTS}/lanes-${name}-${theme}-${viewport.width}.png` });
       }

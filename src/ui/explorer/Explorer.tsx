@@ -92,8 +92,10 @@ export function Explorer() {
           Below, each lane is one <strong>FT-HSDP replica</strong>, a complete copy of the model sharded over
           its own hosts. Both jobs meet the same failures (▼). Under FT-HSDP only the failed replica goes
           down; the others keep training and wait only while the failure is detected and while the replica
-          rejoins. Scroll to zoom (down to seconds), drag to pan, hover for details; open the trace in
-          ui.perfetto.dev.
+          rejoins. When the run has them, a thin <strong>FT-HSDP job</strong> lane shows job restarts and FT
+          checkpoint writes, a bracket joins the replicas one rack failure struck, and a chart below counts
+          each policy's spare hosts. Scroll to zoom (down to seconds), drag to pan, hover for details; open
+          the trace in ui.perfetto.dev.
         </p>
         {runError && <p className="error-text">The simulation failed: {runError}</p>}
         {run && trace ? (

@@ -1,4 +1,5 @@
 /** What each colour and marker on the timeline means, with entries for the optional parts shown. */
+import { useMemo } from "react";
 import type { Trace } from "../../sim/types.ts";
 import { hasJobLane } from "./jobTrack.ts";
 import { rackEvents } from "./rackTrack.ts";
@@ -15,9 +16,15 @@ const ITEMS = [
 ];
 
 export function Legend({ trace }: { trace?: Trace | undefined }) {
-  const job = trace !== undefined && hasJobLane(trace);
-  const racks = trace !== undefined && rackEvents(trace).length > 0;
-  const spares = trace !== undefined && hasSpareChart(trace);
+  // One pass over the failure log per trace, not per render.
+  const { job, racks, spares } = useMemo(
+    () => ({
+      job: trace !== undefined && hasJobLane(trace),
+      racks: trace !== undefined && rackEvents(trace).length > 0,
+      spares: trace !== undefined && hasSpareChart(trace),
+    }),
+    [trace],
+  );
   return (
     <ul className="legend" aria-label="Timeline legend">
       {ITEMS.map((i) => (
