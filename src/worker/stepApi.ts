@@ -9,6 +9,7 @@ import { presetInfo } from "../step/presetCatalog.ts";
 import { presetParams } from "../step/presets.ts";
 import { reduceTimeline } from "../step/stepLod.ts";
 import {
+  type CommSpan,
   runStep,
   type StepConfig,
   type StepMetrics,
@@ -19,8 +20,15 @@ import { type SweepResult, sweepBucketCap } from "../step/sweep.ts";
 
 export type ModelSource = { kind: "preset"; id: string } | { kind: "paste"; text: string };
 
+/**
+ * A model as a request names it: as the page holds it, or a long pasted list by the number it
+ * was sent under (stepHoldPaste), so a 15 MB list crosses to the worker once, in parts, instead
+ * of being copied on the page's main thread with every request.
+ */
+export type RequestModel = ModelSource | { kind: "held"; paste: number };
+
 export interface StepRequest {
-  model: ModelSource;
+  model: RequestModel;
   config: StepConfig;
 }
 
@@ -35,6 +43,8 @@ export interface ModelProblem {
   error: string;
   /** The list entry at fault, when there is one. */
   entry: number | null;
+  /** The request named a held paste this worker does not hold (a fresh worker): send it again. */
+  notHeld?: true;
 }
 
 /** What the page shows of a model: its size, never its (maybe 200,000-entry) parameter list. */
@@ -52,6 +62,11 @@ export interface BucketView {
   bytes: number;
   count: number;
   first: { name: string; bytes: number }[];
+  /**
+   * Its reduction with overlap, exact: the Gantt's communication row is reduced to marks that
+   * may each stand for many buckets (stepLod.ts), so the table cannot read it from there.
+   */
+  reduction: { ready: number; start: number; end: number; algbw: number; busbw: number } | null;
 }
 
 /** The most buckets the page is sent in detail; the Gantt's marks are bounded separately (stepLod.ts). */
@@ -74,22 +89,45 @@ export type StepRunReply = { ok: true; model: ModelSummary; result: StepDrawing 
 export type StepSweepReply = { ok: true; sweep: SweepResult } | ModelProblem;
 export type StepTraceReply = { ok: true; json: string; filename: string } | ModelProblem;
 
+/** Pasted lists arriving in parts, and the last few complete ones, by number. */
+const arriving = new Map<number, string[]>();
+const held = new Map<number, string>();
+/** Two: the list shown and one being sent to replace it. */
+const HELD_PASTES = 2;
+
+class NotHeld extends Error {}
+
 let cached: { key: string; model: ModelInfo } | null = null;
 
-function load(source: ModelSource): ModelInfo {
-  const key = source.kind === "preset" ? `preset:${source.id}` : `paste:${source.text}`;
+function load(source: RequestModel): ModelInfo {
+  const key =
+    source.kind === "preset"
+      ? `preset:${source.id}`
+      : source.kind === "held"
+        ? `held:${source.paste}`
+        : `paste:${source.text}`;
   if (cached?.key === key) return cached.model;
-  const params = source.kind === "preset" ? presetParams(source.id) : parseModelList(source.text);
+  let params: Param[];
+  if (source.kind === "preset") params = presetParams(source.id);
+  else {
+    const text = source.kind === "paste" ? source.text : held.get(source.paste);
+    if (text === undefined) throw new NotHeld(`pasted list ${key} is not held here`);
+    params = parseModelList(text);
+  }
   const name = source.kind === "preset" ? presetInfo(source.id).label : "pasted model";
   const model = { name, params, bytes: params.reduce((s, p) => s + p.bytes, 0) };
   cached = { key, model };
   return model;
 }
 
+function reductionOf(c: CommSpan | undefined): BucketView["reduction"] {
+  return c ? { ready: c.ready, start: c.start, end: c.end, algbw: c.algbw, busbw: c.busbw } : null;
+}
+
 function view(model: ModelInfo, r: StepResult): StepDrawing {
   return {
     bucketCount: r.buckets.length,
-    buckets: r.buckets.slice(0, MAX_BUCKET_VIEWS).map((b) => ({
+    buckets: r.buckets.slice(0, MAX_BUCKET_VIEWS).map((b, bi) => ({
       dtype: b.dtype,
       bytes: b.bytes,
       count: b.params.length,
@@ -97,6 +135,7 @@ function view(model: ModelInfo, r: StepResult): StepDrawing {
         name: model.params[i]?.name ?? "",
         bytes: model.params[i]?.bytes ?? 0,
       })),
+      reduction: reductionOf(r.overlapped.comm[bi]),
     })),
     overlapped: reduceTimeline(r.overlapped),
     baseline: reduceTimeline(r.baseline),
@@ -107,10 +146,25 @@ function view(model: ModelInfo, r: StepResult): StepDrawing {
 
 function problem(e: unknown): ModelProblem {
   if (e instanceof ModelListError) return { ok: false, error: e.message, entry: e.entry };
+  if (e instanceof NotHeld) return { ok: false, error: e.message, entry: null, notHeld: true };
   return { ok: false, error: e instanceof Error ? e.message : String(e), entry: null };
 }
 
 export const stepApi = {
+  /**
+   * One part of pasted list `paste`, in order; the list is held once `last` arrives. Parts keep
+   * each message (a structured clone on the page's main thread) small.
+   */
+  stepHoldPaste(paste: number, part: string, last: boolean): void {
+    const parts = arriving.get(paste) ?? [];
+    parts.push(part);
+    arriving.set(paste, parts);
+    if (!last) return;
+    arriving.delete(paste);
+    held.set(paste, parts.join(""));
+    for (const old of held.keys()) if (held.size > HELD_PASTES) held.delete(old);
+  },
+
   stepRun(req: StepRequest): StepRunReply {
     try {
       const model = load(req.model);
