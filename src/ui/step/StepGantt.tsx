@@ -4,7 +4,7 @@
  * follow a bucket from its gradients to its all-reduce. Hovering a bucket names its parameters.
  */
 import { scaleLinear } from "d3-scale";
-import { type ReactNode, useRef, useState } from "react";
+import { memo, type ReactNode, useMemo, useRef, useState } from "react";
 import type { StepMetrics, StepTimeline } from "../../step/stepTimeline.ts";
 import type { BucketView, StepDrawing } from "../../worker/stepApi.ts";
 import { useWidth } from "../useWidth.ts";
@@ -27,19 +27,61 @@ interface Props {
   onHover(bucket: number | null): void;
 }
 
+interface Mark {
+  bucket: number;
+  start: number;
+  end: number;
+  /** HSDP's all-reduce across replicas, drawn fainter than the reduce-scatter before it. */
+  faded: boolean;
+}
+
+/** One bucket's marks on one row, drawn as one path: a rectangle per mark. */
+interface BucketPath {
+  bucket: number;
+  faded: boolean;
+  d: string;
+}
+
 /** Consecutive gradients of one bucket merged into one run, so thousands of parameters stay cheap to draw. */
-function backwardRuns(t: StepTimeline): { bucket: number; start: number; end: number }[] {
-  const runs: { bucket: number; start: number; end: number }[] = [];
+function backwardRuns(t: StepTimeline): Mark[] {
+  const runs: Mark[] = [];
   for (const b of t.backward) {
     const last = runs.at(-1);
     if (last && last.bucket === b.bucket) last.end = b.end;
-    else runs.push({ bucket: b.bucket, start: b.start, end: b.end });
+    else runs.push({ bucket: b.bucket, start: b.start, end: b.end, faded: false });
   }
   return runs;
 }
 
-function Tooltip({ bucket, index, t }: { bucket: BucketView; index: number; t: StepTimeline }) {
-  const c = t.comm.find((s) => s.bucket === index);
+function commMarks(t: StepTimeline, hsdp: boolean): Mark[] {
+  return t.comm.flatMap((c) =>
+    c.phases.map((ph, k) => ({ bucket: c.bucket, start: ph.start, end: ph.end, faded: hsdp && k === 1 })),
+  );
+}
+
+/**
+ * A row's marks as one path per bucket (and shade): the same rectangles, but a row of a pasted
+ * model's thousand marks is a few dozen elements, so drawing it (and redrawing it on hover) stays
+ * well inside a frame.
+ */
+function bucketPaths(marks: readonly Mark[], x: (t: number) => number, y: number, h: number): BucketPath[] {
+  const paths = new Map<string, { bucket: number; faded: boolean; parts: string[] }>();
+  for (const m of marks) {
+    const key = `${m.bucket}${m.faded ? "f" : ""}`;
+    let p = paths.get(key);
+    if (!p) {
+      p = { bucket: m.bucket, faded: m.faded, parts: [] };
+      paths.set(key, p);
+    }
+    const x0 = x(m.start);
+    const w = Math.max(0.5, x(m.end) - x0);
+    p.parts.push(`M${x0.toFixed(2)} ${y}h${w.toFixed(2)}v${h}h${(-w).toFixed(2)}z`);
+  }
+  return [...paths.values()].map(({ bucket, faded, parts }) => ({ bucket, faded, d: parts.join("") }));
+}
+
+function Tooltip({ bucket, index }: { bucket: BucketView; index: number }) {
+  const c = bucket.reduction;
   const shown = bucket.first;
   return (
     <div className="step-tooltip" role="tooltip">
@@ -69,21 +111,40 @@ function Tooltip({ bucket, index, t }: { bucket: BucketView; index: number; t: S
   );
 }
 
-export function StepGantt({ result, hsdp, hovered, onHover }: Props) {
+const groupH = 2 * ROW_H + ROW_GAP + GROUP_GAP;
+
+/** Memoised: a new sweep or the busy flag re-renders the view, not the Gantt. */
+export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHover }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const width = useWidth(ref, 900);
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   const labelW = width < 480 ? NARROW_LABEL_W : WIDE_LABEL_W;
   const end = Math.max(result.baselineMetrics.stepMs, result.metrics.stepMs);
-  const x = scaleLinear()
-    .domain([0, end])
-    .range([labelW, width - 12]);
+  const x = useMemo(
+    () =>
+      scaleLinear()
+        .domain([0, end])
+        .range([labelW, width - 12]),
+    [end, labelW, width],
+  );
   const w = (a: number, b: number) => Math.max(0.5, x(b) - x(a));
   const groups: { title: string; t: StepTimeline; m: StepMetrics }[] = [
     { title: "With overlap (what DDP does)", t: result.overlapped, m: result.metrics },
     { title: "Without overlap (all-reduce after backward)", t: result.baseline, m: result.baselineMetrics },
   ];
-  const groupH = 2 * ROW_H + ROW_GAP + GROUP_GAP;
+  // The marks' paths depend on the result and the width, not on hovering: hovering only dims them.
+  const paths = useMemo(
+    () =>
+      [result.overlapped, result.baseline].map((t, g) => {
+        const yc = TOP + g * groupH + 14;
+        const ym = yc + ROW_H + ROW_GAP;
+        return {
+          backward: bucketPaths(backwardRuns(t), x, yc, ROW_H),
+          comm: bucketPaths(commMarks(t, hsdp), x, ym, ROW_H),
+        };
+      }),
+    [result, hsdp, x],
+  );
   const height = TOP + groups.length * groupH + AXIS_H;
   const dim = (b: number) => (hovered === null || hovered === b ? 1 : 0.25);
   const hover = (b: number | null) => (e: React.PointerEvent) => {
@@ -130,16 +191,13 @@ export function StepGantt({ result, hsdp, hovered, onHover }: Props) {
             forward
           </text>
         )}
-        {backwardRuns(t).map((r) => (
-          <rect
-            key={`b${r.start}`}
-            x={x(r.start)}
-            y={yc}
-            width={w(r.start, r.end)}
-            height={ROW_H}
-            fill={bucketColor(r.bucket)}
-            opacity={0.55 * dim(r.bucket)}
-            onPointerMove={hover(r.bucket)}
+        {paths[g]?.backward.map((p) => (
+          <path
+            key={p.bucket}
+            d={p.d}
+            fill={bucketColor(p.bucket)}
+            opacity={0.55 * dim(p.bucket)}
+            onPointerMove={hover(p.bucket)}
             onPointerLeave={hover(null)}
           />
         ))}
@@ -152,23 +210,18 @@ export function StepGantt({ result, hsdp, hovered, onHover }: Props) {
         >
           <title>optimizer {ms(t.optimizer.end - t.optimizer.start)}</title>
         </rect>
-        {t.comm.map((c) =>
-          c.phases.map((ph, k) => (
-            <rect
-              key={`c${c.bucket}-${ph.kind}`}
-              x={x(ph.start)}
-              y={ym}
-              width={w(ph.start, ph.end)}
-              height={ROW_H}
-              fill={bucketColor(c.bucket)}
-              opacity={(hsdp && k === 1 ? 0.6 : 1) * dim(c.bucket)}
-              className="step-comm"
-              data-bucket={c.bucket}
-              onPointerMove={hover(c.bucket)}
-              onPointerLeave={hover(null)}
-            />
-          )),
-        )}
+        {paths[g]?.comm.map((p) => (
+          <path
+            key={`${p.bucket}${p.faded ? "f" : ""}`}
+            d={p.d}
+            fill={bucketColor(p.bucket)}
+            opacity={(p.faded ? 0.6 : 1) * dim(p.bucket)}
+            className="step-comm"
+            data-bucket={p.bucket}
+            onPointerMove={hover(p.bucket)}
+            onPointerLeave={hover(null)}
+          />
+        ))}
         <line
           x1={x(backwardEnd)}
           x2={x(backwardEnd)}
@@ -220,9 +273,9 @@ export function StepGantt({ result, hsdp, hovered, onHover }: Props) {
           className="step-tooltip-anchor"
           style={{ left: Math.min(pointer.x + 14, width - 380), top: pointer.y + 14 }}
         >
-          <Tooltip bucket={hoveredBucket} index={hovered} t={result.overlapped} />
+          <Tooltip bucket={hoveredBucket} index={hovered} />
         </div>
       )}
     </div>
   );
-}
+});

@@ -2,7 +2,7 @@
  * "One step": how DDP / HSDP gradient buckets overlap communication with backward, for a preset or
  * a pasted model. The worker computes everything; this view draws it.
  */
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { downloadText } from "../../export/download.ts";
 import { encodeStepParam, MAX_STEP_PARAM_CHARS } from "../../link/stepLink.ts";
 import { useStepStore } from "../../state/stepStore.ts";
@@ -65,8 +65,18 @@ function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
 
 /** Rows the bucket table shows: enough to read, bounded however many buckets a paste makes. */
 const TABLE_ROWS = 200;
+/**
+ * The table scrolls in a box (.step-table-wrap: 232 px) and only the rows near it are in the DOM,
+ * like the failure log: laying out 200 rows of eight cells was the largest part of drawing a
+ * pasted model. Rows have a fixed height so the spacers stand for the rest exactly.
+ */
+const ROW_H = 22;
+const VIEW_H = 232;
+/** Rows beyond the box on each side; a model of up to 25 buckets is drawn whole. */
+const OVERSCAN = 15;
 
-function BucketTable({
+/** Memoised like the Gantt: a sweep arriving or the busy flag does not redraw the rows. */
+const BucketTable = memo(function BucketTable({
   result,
   hovered,
   onHover,
@@ -75,10 +85,13 @@ function BucketTable({
   hovered: number | null;
   onHover(b: number | null): void;
 }) {
-  const comm = result.overlapped.comm;
+  const [scrollTop, setScrollTop] = useState(0);
+  const n = Math.min(result.buckets.length, TABLE_ROWS);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_H) - OVERSCAN);
+  const last = Math.min(n, Math.ceil((scrollTop + VIEW_H) / ROW_H) + OVERSCAN);
   return (
-    <div className="step-table-wrap">
-      <table className="step-table">
+    <div className="step-table-wrap" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+      <table className="step-table" aria-rowcount={n + 1}>
         <caption className="visually-hidden">Buckets in all-reduce order</caption>
         <thead>
           <tr>
@@ -93,12 +106,19 @@ function BucketTable({
           </tr>
         </thead>
         <tbody>
-          {result.buckets.slice(0, TABLE_ROWS).map((b, i) => {
-            const c = comm[i];
+          {first > 0 && (
+            <tr className="spacer" style={{ height: first * ROW_H }}>
+              <td colSpan={8} />
+            </tr>
+          )}
+          {result.buckets.slice(first, last).map((b, k) => {
+            const i = first + k;
+            const c = b.reduction;
             return (
               <tr
-                // biome-ignore lint/suspicious/noArrayIndexKey: buckets are identified by their position
                 key={i}
+                aria-rowindex={i + 2}
+                style={{ height: ROW_H }}
                 className={hovered === i ? "hovered" : ""}
                 onPointerEnter={() => onHover(i)}
                 onPointerLeave={() => onHover(null)}
@@ -117,6 +137,11 @@ function BucketTable({
               </tr>
             );
           })}
+          {last < n && (
+            <tr className="spacer" style={{ height: (n - last) * ROW_H }}>
+              <td colSpan={8} />
+            </tr>
+          )}
         </tbody>
       </table>
       {result.bucketCount > TABLE_ROWS && (
@@ -126,7 +151,7 @@ function BucketTable({
       )}
     </div>
   );
-}
+});
 
 /** Every size within 0.5 % of the best: compute dwarfs communication, or it is hidden at any size. */
 function flatSweep(sweep: SweepResult): boolean {
