@@ -183,6 +183,9 @@ test("charts export as PNG and the sweep as CSV", async ({ page }) => {
 });
 
 test("the cluster view has no serious accessibility violations", async ({ page }) => {
+  // Two full-page axe passes over the cluster view (failure-log recovery bars included) take
+  // about a minute on a loaded 2-core machine: the default 60 s is not about the page.
+  test.setTimeout(180_000);
   await openTeaching(page);
   await page.getByLabel("Points", { exact: true }).fill("3");
   await page.getByLabel("Seeds per point").fill("10");

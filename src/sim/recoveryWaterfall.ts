@@ -40,7 +40,7 @@ export type RecoveryEnd =
 
 export interface Recovery {
   start: number;
-  /** In the order they happened; `lostWork`, when there is any, comes last. */
+  /** In the order they happened, none empty but detect; `lostWork`, when there is any, comes last. */
   segments: RecoverySegment[];
   end: RecoveryEnd;
 }
@@ -191,10 +191,8 @@ function jobRestart(trace: Trace, i: number, index: TraceIndex): Recovery | null
   const at = found ? (index.jobEnd[k] as number) : t0;
   const length = at - t0;
   const detect = Math.min(trace.failures.ftDetectSeconds[i] as number, length);
-  const segments: RecoverySegment[] = [
-    { phase: "detect", seconds: detect },
-    { phase: "restart", seconds: length - detect },
-  ];
+  const segments: RecoverySegment[] = [{ phase: "detect", seconds: detect }];
+  if (length > detect) segments.push({ phase: "restart", seconds: length - detect });
   const lost = trace.failures.ftLostSeconds[i] as number;
   if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
   // Any failure during a job restart starts it again.
@@ -217,7 +215,8 @@ function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
   const detect = Math.min(f.detectSeconds[i] as number, stall);
   const segments: RecoverySegment[] = [{ phase: "detect", seconds: detect }];
   if (wait > 0) segments.push({ phase: "waitSpare", seconds: wait });
-  segments.push({ phase: "restart", seconds: Math.max(0, stall - detect - wait) });
+  const restart = stall - detect - wait;
+  if (restart > 0) segments.push({ phase: "restart", seconds: restart });
   const lost = f.syncLostSeconds[i] as number;
   if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
   // Any failure stops the synchronous job; the piece ends where the next one strikes.

@@ -147,9 +147,15 @@ export function Explorer() {
           <p className="teach">
             Every failure of this run. Its FT-HSDP stall is the new time it made every replica wait; the sync
             stall is the new time the whole job stopped, and lost work is training rolled back to the last
-            checkpoint. Click a time to see that failure on the timeline.
+            checkpoint. The bars show each failure's recovery phase by phase (detect, wait for a spare host,
+            restart, catch-up, rejoin; hatched: lost work), both policies on one scale per row; hover for the
+            seconds. Click a time to see that failure on the timeline.
           </p>
-          <FailureLog log={trace.failures} causes={run?.scenario.failures.causes.map((c) => c.name)} />
+          <FailureLog
+            trace={trace}
+            replicas={run?.scenario.cluster.replicas ?? 1}
+            causes={run?.scenario.failures.causes.map((c) => c.name)}
+          />
         </section>
       )}
 

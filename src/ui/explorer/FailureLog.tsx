@@ -1,11 +1,14 @@
 /**
  * Every failure of the run, virtualised (a 98K-GPU month has thousands): only the rows in view
- * are in the DOM. A row's time button moves the timeline to that failure.
+ * are in the DOM. A row's time button moves the timeline to that failure. Each row shows the
+ * failure's recovery under both policies as stacked bars on one scale (recoveryWaterfall.ts).
  */
 import { useState } from "react";
-import type { FailureLog as Log } from "../../sim/types.ts";
+import { costSeconds, longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
+import type { FailureLog as Log, Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { duration } from "../format.ts";
+import { RecoveryBar } from "./RecoveryBar.tsx";
 import { formatClock } from "./timeAxis.ts";
 
 const ROW_H = 30;
@@ -24,7 +27,52 @@ const SCOPE_NAMES = ["host", "rack", "job"] as const;
 const firstOf = (v: number, count: number) =>
   v < 0 ? "all" : `${v.toLocaleString("en-US")}${count > 1 ? ` +${count - 1}` : ""}`;
 
-export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly string[] }) {
+/** Failure i's two recovery bars, on a scale shared by the row. */
+function RecoveryCells({ trace, i, replicas }: { trace: Trace; i: number; replicas: number }) {
+  const w = recoveryWaterfall(trace, i, replicas);
+  const ft = longestRecovery(w.ft);
+  const scale = Math.max(ft ? costSeconds(ft) : 0, costSeconds(w.sync));
+  const struck = w.ft.kind === "replicas" ? w.ft.replicas.length : 0;
+  const who =
+    w.ft.kind === "jobRestart"
+      ? "FT-HSDP, job restart"
+      : struck > 1 && ft && "replica" in ft
+        ? `FT-HSDP, replica ${ft.replica} (the longest of ${struck} struck)`
+        : "FT-HSDP";
+  return (
+    <>
+      <td className="recovery-cell">
+        <RecoveryBar
+          recovery={ft}
+          scale={scale}
+          who={who}
+          restartWord={w.ft.kind === "jobRestart" ? "job restart" : "restart"}
+          testId={`recovery-ft-${i}`}
+        />
+      </td>
+      <td className="recovery-cell">
+        <RecoveryBar
+          recovery={w.sync}
+          scale={scale}
+          who="Synchronous job"
+          restartWord="job restart"
+          testId={`recovery-sync-${i}`}
+        />
+      </td>
+    </>
+  );
+}
+
+export function FailureLog({
+  trace,
+  replicas,
+  causes = [],
+}: {
+  trace: Trace;
+  replicas: number;
+  causes?: readonly string[];
+}) {
+  const log = trace.failures;
   const [scrollTop, setScrollTop] = useState(0);
   const selected = useExplorerStore((s) => s.selectedFailure);
   const n = log.time.length;
@@ -55,6 +103,8 @@ export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly s
             <th scope="col">Replicas</th>
             <th scope="col">Class</th>
             <th scope="col">Detected after</th>
+            <th scope="col">Recovery: FT-HSDP</th>
+            <th scope="col">Recovery: sync</th>
             <th scope="col">FT-HSDP stall</th>
             <th scope="col">FT-HSDP lost work</th>
             <th scope="col">Sync stall</th>
@@ -64,7 +114,7 @@ export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly s
         <tbody>
           {first > 0 && (
             <tr className="spacer" style={{ height: first * ROW_H }}>
-              <td colSpan={12} />
+              <td colSpan={14} />
             </tr>
           )}
           {rows.map((i) => (
@@ -91,6 +141,7 @@ export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly s
               </td>
               <td>{log.hang[i] ? "hang" : "fail-stop"}</td>
               <td>{duration(log.detectSeconds[i] as number)}</td>
+              <RecoveryCells trace={trace} i={i} replicas={replicas} />
               <td>{duration(log.ftStallSeconds[i] as number)}</td>
               <td>{duration(log.ftLostSeconds[i] as number)}</td>
               <td>{duration(log.syncStallSeconds[i] as number)}</td>
@@ -99,7 +150,7 @@ export function FailureLog({ log, causes = [] }: { log: Log; causes?: readonly s
           ))}
           {last < n && (
             <tr className="spacer" style={{ height: (n - last) * ROW_H }}>
-              <td colSpan={12} />
+              <td colSpan={14} />
             </tr>
           )}
         </tbody>

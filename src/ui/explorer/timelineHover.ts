@@ -1,9 +1,11 @@
 /** "What is under the pointer" on the timeline, in words, for the tooltip. */
+import { longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
 import { containing } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
 import type { FtTrack } from "./ftTrack.ts";
 import type { LaneIndex } from "./lod.ts";
+import { recoveryText } from "./recoveryText.ts";
 import type { SyncTrack } from "./syncTrack.ts";
 import { formatClock } from "./timeAxis.ts";
 import { type Layout, laneLabel, SYNC_H } from "./timelineLayout.ts";
@@ -55,7 +57,7 @@ export function hoverAt(
       i >= 0 ? spanText(trace.sync.start[i] as number, trace.sync.end[i] as number) : formatClock(t),
     ];
     const f = near(tracks.sync.failures, 0);
-    if (f !== null) lines.push(...failureLines(trace, f, "sync"));
+    if (f !== null) lines.push(...failureLines(trace, f, "sync"), recoveryLine(trace, f, replicas, "sync"));
     return { title: `Synchronous job — ${state}`, lines, failure: f };
   }
   if (py >= L.ftY && py < L.ftY + L.ftH) {
@@ -76,7 +78,7 @@ export function hoverAt(
       lines = [formatClock(t)];
     }
     const f = near(tracks.ft.failures, lane);
-    if (f !== null) lines.push(...failureLines(trace, f, "ft"));
+    if (f !== null) lines.push(...failureLines(trace, f, "ft"), recoveryLine(trace, f, replicas, "ft"));
     return { title: `${laneLabel(L, replicas, lane)} — ${state}`, lines, failure: f };
   }
   return null;
@@ -104,12 +106,35 @@ function ownInterval(trace: Trace, idx: LaneIndex, lane: number, t: number): num
 function failureLines(trace: Trace, i: number, policy: "sync" | "ft"): string[] {
   const f = trace.failures;
   const kind = f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
-  const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} on host ${(f.host[i] as number).toLocaleString("en-US")}, replica ${f.replica[i]}; detected after ${duration(f.detectSeconds[i] as number)}`;
+  const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} ${struckText(trace, i)}; detected after ${duration(f.detectSeconds[i] as number)}`;
   const cost =
     policy === "sync"
       ? `Sync: stopped ${duration(f.syncStallSeconds[i] as number)}, lost ${duration(f.syncLostSeconds[i] as number)} of training`
       : `FT-HSDP: global stall ${duration(f.ftStallSeconds[i] as number)}`;
   return [head, cost];
+}
+
+/** "on host 12, replica 3", "on rack of hosts 8–11, replicas 2–3", "of the whole job". */
+function struckText(trace: Trace, i: number): string {
+  const f = trace.failures;
+  const host = f.host[i] as number;
+  if (host < 0) return "of the whole job (every replica)";
+  const hosts = f.hostCount[i] as number;
+  const replicas = f.replicaCount[i] as number;
+  const n = (v: number) => v.toLocaleString("en-US");
+  const where = hosts > 1 ? `on hosts ${n(host)}–${n(host + hosts - 1)}` : `on host ${n(host)}`;
+  return `${where}, ${replicas > 1 ? `${replicas} replicas from ${f.replica[i]}` : `replica ${f.replica[i]}`}`;
+}
+
+/** The failure's recovery under the lane's policy, phase by phase (recoveryWaterfall.ts). */
+function recoveryLine(trace: Trace, i: number, replicas: number, policy: "sync" | "ft"): string {
+  const w = recoveryWaterfall(trace, i, replicas);
+  if (policy === "sync") return `Sync recovery: ${recoveryText(w.sync, "job restart")}`;
+  if (w.ft.kind === "jobRestart") return `FT-HSDP job restart: ${recoveryText(w.ft.recovery, "job restart")}`;
+  const r = longestRecovery(w.ft);
+  if (!r) return "FT-HSDP recovery: none";
+  const many = w.ft.replicas.length > 1 ? ` (longest of ${w.ft.replicas.length} replicas)` : "";
+  return `FT-HSDP recovery${many}: ${recoveryText(r)}`;
 }
 
 function lowerBound(idx: LaneIndex, lane: number, start: ArrayLike<number>, from: number): number {
