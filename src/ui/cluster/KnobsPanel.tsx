@@ -3,23 +3,15 @@
  * the validator. An edit reaches the store only when the whole scenario validates; until then the
  * field keeps what the person typed and says, in the validator's words, what is allowed.
  */
-import { createContext, useContext, useRef } from "react";
+import { useRef } from "react";
 import { causeTable } from "../../sim/causes.ts";
 import { youngDalySeconds } from "../../sim/closedForms.ts";
-import {
-  derived,
-  FIELD_SPECS,
-  type FieldSpec,
-  parseScenario,
-  type Scenario,
-  ScenarioError,
-  type ScenarioGroup,
-} from "../../sim/scenario.ts";
-import { appStore, useAppStore } from "../../state/store.ts";
+import { derived, FIELD_SPECS, type FieldSpec, type ScenarioGroup } from "../../sim/scenario.ts";
+import { useAppStore } from "../../state/store.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
-
-type Patch = (s: Scenario) => Scenario;
+import { CauseMixEditor } from "./CauseMixEditor.tsx";
+import { PendingContext, PendingEdits, usePending, withField } from "./pendingEdits.ts";
 
 /** How the enum values read in a menu (the scenario JSON keeps its own spelling). */
 const OPTION_LABELS: Record<string, string> = {
@@ -33,60 +25,6 @@ const OPTION_LABELS: Record<string, string> = {
   unlimited: "Unlimited",
   limited: "Limited",
 };
-
-/** The whole scenario with `patch` applied, or the validator's problems. */
-function tryPatch(scenario: Scenario, patch: Patch): Scenario | string[] {
-  try {
-    return parseScenario(patch(scenario));
-  } catch (e) {
-    if (e instanceof ScenarioError) return e.problems;
-    throw e;
-  }
-}
-
-/**
- * Edits the panel is holding because the scenario refused them (GPUs not divisible by the
- * replicas, …). Each later edit is tried together with them, so changing the other field of a
- * cross-field rule applies both and clears the error; the panel never shows a value the
- * simulation is not using without saying so.
- */
-class PendingEdits {
-  private readonly pending = new Map<string, Patch>();
-  private base: Scenario | null = null;
-
-  apply(key: string, patch: Patch): string[] | null {
-    const { scenario, setScenario } = appStore.getState();
-    // A preset, a link or a sweep point replaced the scenario: what was held no longer applies.
-    if (scenario !== this.base) this.pending.clear();
-    this.pending.set(key, patch);
-    const held = [...this.pending.values()];
-    const together = tryPatch(scenario, (s) => held.reduce((acc, p) => p(acc), s));
-    if (!Array.isArray(together)) return this.commit(setScenario, together, [...this.pending.keys()]);
-    const alone = tryPatch(scenario, patch);
-    if (!Array.isArray(alone)) return this.commit(setScenario, alone, [key]);
-    this.base = scenario;
-    return alone;
-  }
-
-  private commit(set: (s: Scenario) => void, next: Scenario, done: string[]): null {
-    for (const k of done) this.pending.delete(k);
-    set(next);
-    this.base = appStore.getState().scenario;
-    return null;
-  }
-}
-
-const PendingContext = createContext<PendingEdits | null>(null);
-
-function usePending(): PendingEdits {
-  const p = useContext(PendingContext);
-  if (!p) throw new Error("knob outside KnobsPanel");
-  return p;
-}
-
-function withField(group: ScenarioGroup, key: string, value: unknown): Patch {
-  return (s) => ({ ...s, [group]: { ...s[group], [key]: value } }) as Scenario;
-}
 
 function EnumSelect({
   group,
@@ -128,6 +66,7 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
       className="knob"
       value={value}
       integer={spec.kind === "int"}
+      disabled={key === "failures.hangFraction" && scenario.failures.causes.length > 0}
       testId={key}
       onChange={(v) => pending.apply(key, withField(group, field, v))}
     />
@@ -221,7 +160,7 @@ const SECTIONS: {
   title: string;
   note?: string;
   fields: [ScenarioGroup, string][];
-  extra?: "mtbf" | "seed";
+  extra?: "mtbf" | "seed" | "causes";
 }[] = [
   {
     id: "cluster",
@@ -244,6 +183,13 @@ const SECTIONS: {
       ["failures", "hangFraction"],
     ],
     extra: "mtbf",
+  },
+  {
+    id: "causes",
+    title: "Cause mix",
+    note: "What each failure is, drawn by share: one host, a whole rack, or the whole job. No mix: every failure strikes one host, and the hang fraction says which hang.",
+    fields: [],
+    extra: "causes",
   },
   {
     id: "detection",
@@ -309,7 +255,19 @@ function FieldWithAction({ group, field }: { group: ScenarioGroup; field: string
         <YoungDalyButton group={group} />
       ) : null}
       {field === "checkpointMinutes" && group === "ft" ? <FtCheckpointNote /> : null}
+      {field === "hangFraction" && group === "failures" ? <HangFractionNote /> : null}
     </>
+  );
+}
+
+/** §3: hangFraction must be 0 beside a cause mix, so the knob is off while one is set; say why. */
+function HangFractionNote() {
+  const mix = useAppStore((s) => s.scenario.failures.causes.length > 0);
+  if (!mix) return null;
+  return (
+    <p className="muted knobs-note" data-testid="failures.hangFractionNote">
+      Off while a cause mix is set: each cause says whether it hangs. Clear the mix to use it again.
+    </p>
   );
 }
 
@@ -345,6 +303,7 @@ export function KnobsPanel() {
             ))}
             {section.extra === "mtbf" ? <MtbfField /> : null}
             {section.extra === "seed" ? <SeedField /> : null}
+            {section.extra === "causes" ? <CauseMixEditor /> : null}
           </fieldset>
         ))}
       </section>
