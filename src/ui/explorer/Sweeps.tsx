@@ -8,6 +8,7 @@ import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
+import { POLICIES, type PolicyKey } from "../../sim/policies.ts";
 import {
   axisInfo,
   buildSweep,
@@ -26,6 +27,14 @@ import { poolSize } from "../../state/sweepPool.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { count, pct } from "../format.ts";
 import { useWidth } from "../useWidth.ts";
+
+/** Each policy's colours in explorer.css (band-, mean-, pt- classes); a new policy adds its tone there. */
+const TONE: Record<PolicyKey, string> = { synchronous: "sync", ftHsdp: "ft" };
+
+/** Where legend entry i starts: swatch, gap, about 8 px a character of each earlier name, and a gap. */
+function legendOffset(i: number): number {
+  return POLICIES.slice(0, i).reduce((x, p) => x + 20 + 8 * p.label.length + 24, 0);
+}
 
 const H = 300;
 const M = { top: 34, right: 20, bottom: 44, left: 56 };
@@ -195,7 +204,7 @@ function SweepChart({
   }, [x, y, innerW, info.log]);
 
   const done = results.filter((r) => r.mc !== null);
-  const series = (pick: "synchronous" | "ftHsdp") => {
+  const series = (pick: PolicyKey) => {
     const s = (r: SweepResultPoint): Summary => (r.mc as NonNullable<SweepResultPoint["mc"]>)[pick].ettr;
     return {
       band:
@@ -209,34 +218,34 @@ function SweepChart({
           .y((r) => y(s(r).mean))(done) ?? "",
     };
   };
-  const sync = series("synchronous");
-  const ft = series("ftHsdp");
+  const paths = POLICIES.map(({ key }) => ({ key, ...series(key) }));
   const currentX = sweepValue(current, axisId);
 
   return (
     <div ref={boxRef} className="chart-box">
       <svg ref={svgRef} width={width} height={H} data-testid="sweep-chart">
-        <title>ETTR of both policies against {info.label.toLowerCase()}</title>
+        <title>ETTR of every policy against {info.label.toLowerCase()}</title>
         <g transform={`translate(${M.left},${M.top})`}>
           <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
           <g ref={yAxisRef} className="axis" />
           {currentX !== null && currentX >= lo && currentX <= hi && (
             <line className="sweep-current" x1={x(currentX)} x2={x(currentX)} y1={0} y2={innerH} />
           )}
-          <path className="band band-sync" d={sync.band} />
-          <path className="band band-ft" d={ft.band} />
-          <path className="mean mean-sync" d={sync.mean} />
-          <path className="mean mean-ft" d={ft.mean} />
+          {paths.map(({ key, band }) => (
+            <path key={`band-${key}`} className={`band band-${TONE[key]}`} d={band} />
+          ))}
+          {paths.map(({ key, mean }) => (
+            <path key={`mean-${key}`} className={`mean mean-${TONE[key]}`} d={mean} />
+          ))}
           {done.map((r, i) =>
-            (["synchronous", "ftHsdp"] as const).map((p) => {
+            POLICIES.map(({ key: p, label: name }) => {
               const e = r.mc?.[p].ettr;
               if (!e) return null;
-              const name = p === "ftHsdp" ? "FT-HSDP" : "Synchronous";
               return (
                 // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>
                 <circle
                   key={`${r.x}-${p}`}
-                  className={`sweep-point ${p === "ftHsdp" ? "pt-ft" : "pt-sync"}`}
+                  className={`sweep-point pt-${TONE[p]}`}
                   cx={x(r.x)}
                   cy={y(e.mean)}
                   r={5}
@@ -271,18 +280,18 @@ function SweepChart({
           >
             ETTR
           </text>
-          {/* Above the plot, where no curve can run under it. */}
+          {/* Above the plot, where no curve can run under it: each policy's name by its swatch (the */}
+          {/* text above says what lines and bands are), spaced by name length so none runs into the next. */}
           <g transform="translate(0,-26)" className="sweep-legend">
-            <rect className="band band-ft" width={14} height={10} />
-            <line className="mean-ft" x1={0} x2={14} y1={5} y2={5} />
-            <text x={20} y={9}>
-              FT-HSDP: mean, band p5–p95
-            </text>
-            <rect className="band band-sync" x={200} width={14} height={10} />
-            <line className="mean-sync" x1={200} x2={214} y1={5} y2={5} />
-            <text x={220} y={9}>
-              Synchronous: mean, band p5–p95
-            </text>
+            {POLICIES.map(({ key, label }, i) => (
+              <g key={key} transform={`translate(${legendOffset(i)},0)`}>
+                <rect className={`band band-${TONE[key]}`} width={14} height={10} />
+                <line className={`mean-${TONE[key]}`} x1={0} x2={14} y1={5} y2={5} />
+                <text x={20} y={9}>
+                  {label}
+                </text>
+              </g>
+            ))}
           </g>
         </g>
       </svg>
