@@ -54,10 +54,13 @@ export interface PolicyRun<K extends PolicyKey = PolicyKey> {
  * A new policy is its own file with a `run` (e.g. src/sim/myPolicy.ts) plus, here, an entry in
  * POLICIES and its recording type in PolicyRecordings (a CommonRecording is enough). The Monte
  * Carlo, the CLI's JSON and table, the CSV export and the results and metrics panels then show it
- * with no other edit. What stays per policy, on purpose: its own timeline track (the engine
- * copies the recording's intervals into Trace, and src/ui/explorer draws them; a policy without a
- * track shows only its progress curve and spare pool) and its closed forms (closedForms.ts), which
- * are its own mathematics.
+ * with no other edit, and the engine files its progress curve and spare pool in the trace under
+ * its key. What stays per policy, on purpose, because each is drawn or derived its own way: its
+ * timeline lane (its intervals need a field in Trace, copied in engine.ts, and a track in
+ * src/ui/explorer beside syncTrack.ts / ftTrack.ts), its line in the goodput and spare-pool charts
+ * and its colours (explorer.css; Sweeps.tsx's TONE), its failure-log columns (FailureLog's
+ * syncStallSeconds-style fields), the two-policy comparisons (the ETTR gain line, the story), and
+ * its closed forms (closedForms.ts), which are its own mathematics.
  */
 export interface Policy<K extends PolicyKey = PolicyKey> {
   /** The key of its metrics in every result (JSON, CSV prefix's source, test ids): a public contract. */
