@@ -5,6 +5,7 @@ import { supervise, WorkerDied } from "./workerSupervisor.ts";
 interface Api {
   answer(): Promise<number>;
   slow(ticks: number, tick: () => void): Promise<number>;
+  ping(): Promise<boolean>;
 }
 
 /**
@@ -88,6 +89,31 @@ describe("supervised worker", () => {
 });
 
 import { proxy } from "comlink";
+
+describe("supervised worker with a ping", () => {
+  it("keeps a worker whose one long request is quiet but which answers pings", async () => {
+    const { spawn } = fakeWorkers(() => ({
+      // 200 ms without a word, where the watchdog allows 60 ms: the GPU it waits on is slow.
+      answer: () => new Promise<number>((r) => setTimeout(() => r(5), 200)),
+      ping: async () => true,
+    }));
+    const w = supervise<Api>(spawn, 60, { ping: (api) => api.ping() });
+    expect(await w.call((api) => api.answer())).toBe(5);
+    expect(w.spawned).toBe(1);
+  });
+
+  it("replaces a worker that answers neither the request nor the pings, and reruns the request", async () => {
+    const { spawn } = fakeWorkers((n) => ({
+      answer: n === 0 ? never : async () => 9,
+      ping: n === 0 ? () => new Promise<boolean>(() => {}) : async () => true,
+    }));
+    const w = supervise<Api>(spawn, 40, { ping: (api) => api.ping() });
+    const restarts: string[] = [];
+    expect(await w.call((api) => api.answer(), { onRestart: (r) => restarts.push(r) })).toBe(9);
+    expect(w.spawned).toBe(2);
+    expect(restarts).toHaveLength(1);
+  });
+});
 
 function proxyTick(alive: () => void) {
   return proxy(() => alive());

@@ -5,6 +5,10 @@
  * WorkerDied, the worker is terminated and a fresh one spawned, and each request is run once more
  * on it (`onRestart` hears why, so the page can say so). A second death of the same request is
  * reported to its caller.
+ *
+ * A worker whose requests wait on something else (the GPU) may be quiet for long and still well:
+ * give it a `ping` and, while requests wait, the supervisor asks every `silenceMs / 4`; an answer
+ * counts as a sign of life for every request on that worker. A closed or hung worker never answers.
  */
 import { type Remote, wrap } from "comlink";
 
@@ -16,8 +20,9 @@ export const DEFAULT_SILENCE_MS = 12_000;
 interface Live<Api> {
   worker: Worker;
   api: Remote<Api>;
-  /** Requests waiting on this worker: fail(reason) rejects one. */
-  waiting: Set<(reason: string) => void>;
+  /** Requests waiting on this worker: fail(reason) rejects one; the value resets its watchdog. */
+  waiting: Map<(reason: string) => void, () => void>;
+  pinger?: ReturnType<typeof setInterval>;
 }
 
 export interface CallOptions {
@@ -31,21 +36,33 @@ export interface Supervised<Api> {
    * it from progress callbacks).
    */
   call<T>(fn: (api: Remote<Api>, alive: () => void) => Promise<T>, opts?: CallOptions): Promise<T>;
+  /** The running worker, for signals that must not start or wait for one (a kill, a cancel). */
+  readonly running: Remote<Api> | null;
   /** Workers started so far (1 + restarts). */
   readonly spawned: number;
   /** Stop for good: waiting requests fail and are not rerun. */
   terminate(): void;
 }
 
-export function supervise<Api>(spawn: () => Worker, silenceMs = DEFAULT_SILENCE_MS): Supervised<Api> {
+export interface SuperviseOptions<Api> {
+  /** A cheap call the worker answers whenever its event loop is free (see above). */
+  ping?: (api: Remote<Api>) => Promise<unknown>;
+}
+
+export function supervise<Api>(
+  spawn: () => Worker,
+  silenceMs = DEFAULT_SILENCE_MS,
+  opts: SuperviseOptions<Api> = {},
+): Supervised<Api> {
   let live: Live<Api> | null = null;
   let spawned = 0;
   let terminated = false;
 
   const kill = (l: Live<Api>, reason: string) => {
     if (live === l) live = null;
+    clearInterval(l.pinger);
     l.worker.terminate();
-    for (const fail of [...l.waiting]) fail(reason);
+    for (const fail of [...l.waiting.keys()]) fail(reason);
     l.waiting.clear();
   };
 
@@ -53,7 +70,7 @@ export function supervise<Api>(spawn: () => Worker, silenceMs = DEFAULT_SILENCE_
     if (live) return live;
     const worker = spawn();
     spawned++;
-    const l: Live<Api> = { worker, api: wrap<Api>(worker), waiting: new Set() };
+    const l: Live<Api> = { worker, api: wrap<Api>(worker), waiting: new Map() };
     worker.addEventListener("error", (e) => {
       e.preventDefault();
       kill(l, `the worker failed${e.message ? `: ${e.message}` : ""}`);
@@ -69,6 +86,10 @@ export function supervise<Api>(spawn: () => Worker, silenceMs = DEFAULT_SILENCE_
       const done = () => {
         clearTimeout(timer);
         l.waiting.delete(fail);
+        if (l.waiting.size === 0) {
+          clearInterval(l.pinger);
+          l.pinger = undefined;
+        }
       };
       const fail = (reason: string) => {
         done();
@@ -81,8 +102,18 @@ export function supervise<Api>(spawn: () => Worker, silenceMs = DEFAULT_SILENCE_
           silenceMs,
         );
       };
-      l.waiting.add(fail);
+      l.waiting.set(fail, alive);
       alive();
+      const ping = opts.ping;
+      if (ping && l.pinger === undefined)
+        l.pinger = setInterval(() => {
+          void ping(l.api).then(
+            () => {
+              for (const a of l.waiting.values()) a();
+            },
+            () => {},
+          );
+        }, silenceMs / 4);
       fn(l.api, alive).then(
         (v) => {
           done();
@@ -106,6 +137,9 @@ export function supervise<Api>(spawn: () => Worker, silenceMs = DEFAULT_SILENCE_
         opts?.onRestart?.(e.message);
         return once(fn);
       }
+    },
+    get running() {
+      return live?.api ?? null;
     },
     get spawned() {
       return spawned;
