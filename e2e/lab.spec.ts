@@ -159,3 +159,96 @@ test("Chromium without --enable-unsafe-webgpu (no adapter) falls back to the CPU
     await browser.close();
   }
 });
+
+test("FTAR at normal speed: Kill re-forms the ring, or the page says the ring finished first", async ({
+  page,
+}) => {
+  const { fault } = await openLab(page);
+  // Eight devices of 4 MiB: fourteen steps on the software adapter, long enough to press in.
+  await fault.getByLabel("Devices", { exact: true }).selectOption("8");
+  await fault.getByLabel("Size / device").selectOption({ label: "4 MiB" });
+  await fault.getByLabel("Victim").selectOption("3");
+  await fault.getByLabel("Kill at step").selectOption("button");
+  await fault.getByLabel("Slow motion").uncheck();
+  await fault.getByRole("button", { name: "Run fault demo" }).click();
+  const kill = fault.getByRole("button", { name: "Kill device 3" });
+  await expect(kill).toBeEnabled({ timeout: 15_000 });
+  await kill.click();
+  const result = page.getByTestId("fault-result");
+  await expect(result).toContainText("result verified equal to the survivors' average", { timeout: 30_000 });
+  // Either the press landed between two steps, or the ring was done first and the page says so.
+  const text = await result.textContent();
+  // Which of the two happened, for whoever reads the report.
+  test.info().annotations.push({
+    type: "kill",
+    description: text?.includes("(dropped 3)") ? "landed mid-ring" : "ring finished first",
+  });
+  if (text?.includes("(dropped 3)")) {
+    await expect(fault.getByRole("list", { name: "Fault demo log" })).toContainText(
+      "Device 3 killed before step",
+    );
+    await expect(fault.getByTestId("kill-note")).toHaveCount(0);
+  } else {
+    await expect(result).toContainText("(no fault happened)");
+    await expect(fault.getByTestId("kill-note")).toHaveText(
+      "The ring finished before the kill arrived; use slow motion to kill mid-collective.",
+    );
+  }
+});
+
+test("the fault demo shows its steps on a bar, and Cancel stops it", async ({ page }) => {
+  const { fault } = await openLab(page);
+  await fault.getByLabel("Kill at step").selectOption("button");
+  await fault.getByLabel("Slow motion").check();
+  await fault.getByRole("button", { name: "Run fault demo" }).click();
+  const bar = fault.getByRole("progressbar", { name: "Fault demo" });
+  // Six devices in slow motion: about five seconds, step by step.
+  await expect(fault.locator(".lab-job output")).toContainText(/attempt 1: step [1-9]\d* \/ 11/, {
+    timeout: 15_000,
+  });
+  await expect(bar).toHaveAttribute("max", "11");
+  await fault.getByRole("button", { name: "Cancel" }).click();
+  await expect(fault.getByText("Cancelled.")).toBeVisible();
+  await expect(bar).toHaveCount(0);
+  await expect(page.getByTestId("fault-result")).toHaveCount(0);
+  await expect(fault.getByRole("button", { name: "Run fault demo" })).toBeEnabled();
+});
+
+test("a long run shows its progress, and Cancel stops it between runs", async ({ page }) => {
+  const { run } = await openLab(page);
+  // 4 × 16 MiB: the first run also measures the adapter's ceilings, seconds on the software adapter.
+  await run.getByLabel("Devices", { exact: true }).fill("4");
+  await run.getByLabel("Size / device").selectOption({ label: "16 MiB" });
+  await run.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(run.getByRole("progressbar", { name: "Run" })).toBeVisible();
+  await run.getByRole("button", { name: "Cancel" }).click();
+  await expect(run.getByText("Cancelled.")).toBeVisible({ timeout: 30_000 });
+  await expect(run.getByRole("table", { name: "Results" }).locator("tbody tr")).toHaveCount(0);
+  await expect(run.getByRole("button", { name: "Run", exact: true })).toBeEnabled();
+});
+
+test("a lab worker that crashes mid-demo is replaced, the page says so, and the demo runs again", async ({
+  page,
+}) => {
+  const { fault } = await openLab(page);
+  await fault.getByLabel("Kill at step").selectOption({ label: "4" });
+  await fault.getByLabel("Slow motion").check();
+  await fault.getByRole("button", { name: "Run fault demo" }).click();
+  // Crash it between the first steps and the kill at step 4 (slow motion: ~0.5 s a step).
+  await expect(fault.locator(".lab-job output")).toContainText(/attempt 1: step [1-3] \/ 11/, {
+    timeout: 15_000,
+  });
+  const lab = page.workers().find((w) => w.url().includes("gpu.worker"));
+  expect(lab).toBeDefined();
+  // An uncaught error inside the worker: what a bug or a broken driver call would throw.
+  await lab?.evaluate(() => {
+    setTimeout(() => {
+      throw new Error("e2e: the lab worker crashed");
+    });
+  });
+  await expect(page.getByTestId("worker-notice")).toContainText("The WebGPU lab worker died");
+  const result = page.getByTestId("fault-result");
+  await expect(result).toContainText("(dropped 3)", { timeout: 30_000 });
+  await expect(result).toContainText("result verified equal to the survivors' average");
+  await expect(fault.getByText(/The lab's worker died .*run again/)).toBeVisible();
+});

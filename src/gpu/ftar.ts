@@ -11,6 +11,7 @@ import { type Executor, never } from "./executor.ts";
 import { verify } from "./reference.ts";
 import { readOutputs } from "./runCase.ts";
 import { hopsOf, type StepPhase } from "./schedule.ts";
+import { yieldToMessages } from "./yieldToMessages.ts";
 
 export interface Hop {
   from: number;
@@ -37,7 +38,10 @@ export interface FtarOptions {
   /** A pause after each step so a person can follow the ring (0 = full speed). */
   stepDelayMs: number;
   onEvent: (e: FtarEvent) => void;
-  /** Asked before each step: a kill requested from the UI since the last step. */
+  /**
+   * Asked before each step: a kill requested from the UI since the last step. The loop yields to
+   * the worker's messages before asking, so a kill sent during a full-speed ring is seen.
+   */
   pendingKill: () => number | null;
   cancelled: () => boolean;
 }
@@ -93,6 +97,8 @@ export async function runFtar(exec: Executor, inputs: Float32Array[], o: FtarOpt
     o.onEvent({ type: "ring", attempt, ring: [...ring], steps: schedule.steps.length });
     let failed = false;
     for (let s = 0; s < schedule.steps.length; s++) {
+      // A step may settle without a task turn (the CPU's always do): let a Kill or Cancel land.
+      await yieldToMessages();
       if (o.cancelled()) throw new Cancelled();
       const planned = o.scheduledKill;
       if (attempt === 0 && planned && planned.step === s) kill(planned.rank, attempt, s);

@@ -12,18 +12,26 @@ import { initialParams, layoutFor } from "../train/model.ts";
 import { runTraining, type TrainProgress } from "../train/session.ts";
 import { type AcquiredDevice, type AdapterReport, acquireDevice, webGpuMissing } from "./adapter.ts";
 import { bestOf, type Ceilings, measureCeilings, measureCpuCeilings } from "./ceilings.ts";
+import { buildSchedule } from "./collectives.ts";
 import { CpuExecutor } from "./cpuBackend.ts";
 import type { Executor, Mode } from "./executor.ts";
-import { type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
+import { Cancelled, type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
 import type { GpuExecutor } from "./gpuExecutor.ts";
 import { GpuTrainer, TrainDevice } from "./gpuTrainer.ts";
 import { labRunProblems } from "./labBudget.ts";
 import { Pipelines } from "./pipelines.ts";
-import { ringAllReduce } from "./ringSchedule.ts";
-import { type CaseRequest, type CaseResult, loadFreshInputs, runCase } from "./runCase.ts";
+import {
+  type CaseProgress,
+  type CaseProgressHook,
+  type CaseRequest,
+  type CaseResult,
+  loadFreshInputs,
+  runCase,
+} from "./runCase.ts";
 import type { Algorithm } from "./schedule.ts";
 import { SeparateExecutor } from "./separateExecutor.ts";
 import { SharedExecutor } from "./sharedExecutor.ts";
+import { yieldToMessages } from "./yieldToMessages.ts";
 
 export const MiB = 1024 * 1024;
 
@@ -64,6 +72,17 @@ export interface TrainRequest {
 
 export interface FaultReport extends FtarResult {
   stepTimeoutMs: number;
+  /** A Kill that arrived during the last step or later: the ring had finished, nobody was killed. */
+  lateKill: number | null;
+}
+
+/** What a Kill press met: a run that takes it at its next step, or one that had already finished. */
+export type KillAnswer = "queued" | "finished";
+
+/** A run or sweep's progress: the case it is at (1-based) of how many, and that case's own. */
+export interface LabProgress extends CaseProgress {
+  caseIndex: number;
+  cases: number;
 }
 
 /** Algorithms each mode can run: one-shot needs every device's memory in one GPUDevice. */
@@ -80,6 +99,8 @@ export class Lab {
   private killRequest: number | null = null;
   private cancelRequested = false;
   private busy = false;
+  /** A fault demo or a training run is on, reading kills at its step boundaries. */
+  private takingKills = false;
   /** Devices we destroyed on purpose (their loss is not news). */
   private readonly retired = new WeakSet<GPUDevice>();
   private pipes: Pipelines | null = null;
@@ -192,17 +213,38 @@ export class Lab {
     this.killRequest = null;
     return f().finally(() => {
       this.busy = false;
+      this.takingKills = false;
     });
   }
 
-  run(req: CaseRequest): Promise<CaseResult> {
+  /**
+   * The hook runCase calls between runs: passes the progress on, lets a queued Cancel land (the
+   * CPU's runs never yield on their own) and acts on it.
+   */
+  private caseHook(
+    caseIndex: number,
+    cases: number,
+    onProgress: ((p: LabProgress) => void) | undefined,
+  ): CaseProgressHook {
+    return async (p) => {
+      onProgress?.({ ...p, caseIndex, cases });
+      await yieldToMessages();
+      if (this.cancelRequested) throw new Cancelled();
+    };
+  }
+
+  run(req: CaseRequest, onProgress?: (p: LabProgress) => void): Promise<CaseResult> {
     const problems = labRunProblems(req, this.maxBytesPerDevice);
     if (problems.length > 0) return Promise.reject(new Error(problems.join(" ")));
     return this.guard(async () => {
+      const hook = this.caseHook(1, 1, onProgress);
+      if (!this.ceilingCache.has(req.mode === "separate" ? "shared" : req.mode))
+        await hook({ done: 0, total: null, what: "measuring this adapter's bandwidth ceilings" });
       const ceilings = await this.ceilings(req.mode);
+      await hook({ done: 0, total: null, what: "allocating buffers" });
       const exec = await this.executor(req.mode, req.devices, req.bytesPerDevice / 4);
       try {
-        return await runCase(exec, loadFreshInputs(exec), req, ceilings);
+        return await runCase(exec, loadFreshInputs(exec), req, ceilings, hook);
       } finally {
         exec.destroy();
       }
@@ -215,14 +257,29 @@ export class Lab {
    * the better figure kept, so a ceiling taken while the machine was busy does not flatter the
    * efficiencies; the rows returned are divided by that.
    */
-  bench(plan: BenchPlan, onRow: (r: CaseResult) => void): Promise<BenchReport> {
+  bench(
+    plan: BenchPlan,
+    onRow: (r: CaseResult) => void,
+    onProgress?: (p: LabProgress) => void,
+  ): Promise<BenchReport> {
     return this.guard(async () => {
       const rows: CaseResult[] = [];
       const ceilings: BenchReport["ceilings"] = {};
-      for (const mode of plan.modes.filter((m) => this.modes.includes(m))) {
+      const modes = plan.modes.filter((m) => this.modes.includes(m));
+      const capOf = (mode: Mode) =>
+        Math.min(plan.maxBytes[mode] ?? Number.POSITIVE_INFINITY, this.maxBytesPerDevice);
+      const cases = modes.reduce(
+        (n, mode) =>
+          n +
+          plan.devices.length *
+            plan.sizes.filter((b) => b <= capOf(mode)).length *
+            (plan.algorithms[mode] ?? algorithmsFor(mode)).length,
+        0,
+      );
+      for (const mode of modes) {
         const c = await this.ceilings(mode);
         ceilings[mode] = c;
-        const cap = Math.min(plan.maxBytes[mode] ?? Number.POSITIVE_INFINITY, this.maxBytesPerDevice);
+        const cap = capOf(mode);
         for (const devices of plan.devices) {
           for (const bytes of plan.sizes.filter((b) => b <= cap)) {
             const exec = await this.executor(mode, devices, bytes / 4);
@@ -230,12 +287,21 @@ export class Lab {
               const inputs = loadFreshInputs(exec);
               for (const algorithm of plan.algorithms[mode] ?? algorithmsFor(mode)) {
                 if (this.cancelRequested) return { adapter: this.report, ceilings, rows };
-                const row = await runCase(
-                  exec,
-                  inputs,
-                  { mode, algorithm, devices, bytesPerDevice: bytes },
-                  c,
-                );
+                const hook = this.caseHook(rows.length + 1, cases, onProgress);
+                let row: CaseResult;
+                try {
+                  row = await runCase(
+                    exec,
+                    inputs,
+                    { mode, algorithm, devices, bytesPerDevice: bytes },
+                    c,
+                    hook,
+                  );
+                } catch (e) {
+                  // A Cancel mid-case keeps the rows already measured.
+                  if (e instanceof Cancelled) return { adapter: this.report, ceilings, rows };
+                  throw e;
+                }
                 rows.push(row);
                 onRow(row);
               }
@@ -270,12 +336,19 @@ export class Lab {
 
   fault(req: FaultRequest, onEvent: (e: FtarEvent) => void): Promise<FaultReport> {
     return this.guard(async () => {
+      // From the press of Run on: a Kill during the set-up is taken at the first step.
+      this.takingKills = true;
       const exec = await this.executor(req.mode, req.devices, req.bytesPerDevice / 4);
       try {
         const inputs = loadFreshInputs(exec);
-        // Calibrate the watchdog on a healthy run: a step may take many times the average.
+        // Calibrate the watchdog on a healthy run of the demo's own collective (AVG: its scale
+        // kernel too): a step may take many times the average. Timed on the second run, once
+        // every kernel is compiled on these devices: a cold first run made the timeout, and so
+        // the detection, ten times a compile (tens of seconds on a busy software adapter).
         const ring = Array.from({ length: req.devices }, (_, i) => i);
-        const healthy = await exec.prepare(ringAllReduce(ring, exec.count)).run();
+        const healthyRun = exec.prepare(buildSchedule("ring", ring, exec.count, "avg"));
+        await healthyRun.run();
+        const healthy = await healthyRun.run();
         const stepTimeoutMs = Math.max(300, Math.ceil(10 * healthy.seconds * 1000));
         const result = await runFtar(exec, inputs, {
           scheduledKill: req.scheduledKill,
@@ -290,8 +363,13 @@ export class Lab {
           },
           cancelled: () => this.cancelRequested,
         });
-        return { ...result, stepTimeoutMs };
+        this.takingKills = false;
+        // Sent during the last step or the check: the ring was finished before it could act.
+        const lateKill = this.killRequest;
+        this.killRequest = null;
+        return { ...result, stepTimeoutMs, lateKill };
       } finally {
+        this.takingKills = false;
         exec.destroy();
       }
     });
@@ -322,6 +400,7 @@ export class Lab {
         }
         return t;
       };
+      this.takingKills = true;
       try {
         return await runTraining(
           cfg,
@@ -342,15 +421,21 @@ export class Lab {
           },
         );
       } finally {
+        this.takingKills = false;
         for (const t of devices.values()) t.destroy();
         exec?.destroy();
       }
     });
   }
 
-  /** The fault button: the device dies before the next step starts. */
-  kill(rank: number): void {
+  /**
+   * The fault button: the device dies before the next step starts. "finished" when no run is
+   * taking kills any more (the ring was done before the press reached the worker).
+   */
+  kill(rank: number): KillAnswer {
+    if (!this.takingKills) return "finished";
     this.killRequest = rank;
+    return "queued";
   }
 
   cancel(): void {

@@ -81,24 +81,43 @@ async function timeOnce(prepared: PreparedRun, warm: Timing): Promise<Timing> {
   return { ...last, seconds: (performance.now() - t0) / 1000 / batch };
 }
 
+/** How far a case is: `done` of `total` runs (warm-up, timed repetitions, read-back); null while unknown. */
+export interface CaseProgress {
+  done: number;
+  total: number | null;
+  what: string;
+}
+
+/**
+ * Told between the case's runs (outside any timed one). May throw to stop the case (a Cancel), and
+ * may wait, so that messages to the worker land between runs.
+ */
+export type CaseProgressHook = (p: CaseProgress) => Promise<void> | void;
+
 export async function runCase(
   exec: Executor,
   inputs: Float32Array[],
   req: CaseRequest,
   ceilings: Ceilings,
+  progress: CaseProgressHook = () => {},
 ): Promise<CaseResult> {
   const ranks = Array.from({ length: req.devices }, (_, i) => i);
   const schedule = buildSchedule(req.algorithm, ranks, exec.count, req.op ?? "sum");
   const prepared = exec.prepare(schedule);
+  await progress({ done: 0, total: null, what: "warm-up" });
   const warm = await prepared.run();
   exec.poison(ranks);
   const reps = repsFor(warm.seconds);
+  // Warm-up, the repetitions, and the read-back with the check.
+  const total = reps + 2;
   const times: number[] = [];
   let last = warm;
   for (let i = 0; i < reps; i++) {
+    await progress({ done: 1 + i, total, what: `timed run ${i + 1} of ${reps}` });
     last = await timeOnce(prepared, warm);
     times.push(last.seconds);
   }
+  await progress({ done: reps + 1, total, what: "reading back and verifying" });
   const outputs = await readOutputs(exec, ranks);
   const verdict = verify(schedule, inputs, outputs);
   const seconds = median(times);

@@ -1,9 +1,10 @@
-import type { Remote } from "comlink";
+import { expose } from "comlink";
 import { describe, expect, it, vi } from "vitest";
+import type { FaultReport, KillAnswer, LabProgress } from "../gpu/lab.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
 import type { GpuWorkerApi } from "../worker/gpu.worker.ts";
-import type { LabWorker } from "./labClient.ts";
-import { createLabStore } from "./labStore.ts";
+import { createLabStore, LATE_KILL_NOTE } from "./labStore.ts";
+import { workerHealth } from "./workerHealth.ts";
 
 const software = {
   kind: "software",
@@ -30,16 +31,23 @@ function result(req: CaseRequest): CaseResult {
   };
 }
 
-/** A stand-in worker: `lose()` fires the device-lost callback the store registered. */
-function fakeWorker() {
+type FakeApi = Partial<Record<keyof GpuWorkerApi, (...args: never[]) => unknown>>;
+
+/**
+ * A stand-in worker: a MessageChannel with `api` exposed on the far end through comlink, as the
+ * real worker is. `lose()` fires the device-lost callback the store registered; `crash()` is the
+ * Worker's `error` event (an uncaught error inside it).
+ */
+function fakeWorker(overrides: FakeApi = {}) {
   let lost: ((m: string) => void) | null = null;
   let failNextRun = false;
   const api = {
+    ping: vi.fn(async () => true),
     init: vi.fn(async (_cpu: boolean, onLost: (m: string) => void) => {
       lost = onLost;
       return { adapter: software, modes: ["shared", "separate", "cpu"], maxBytesPerDevice: 2 ** 30 };
     }),
-    run: vi.fn(async (req: CaseRequest) => {
+    run: vi.fn(async (req: CaseRequest, _onProgress?: (p: LabProgress) => void) => {
       if (failNextRun) throw new Error("mapAsync failed: device destroyed");
       return result(req);
     }),
@@ -51,17 +59,55 @@ function fakeWorker() {
       streamingGBps: 2,
       timer: "gpu-timestamp",
     })),
-    kill: vi.fn(),
+    kill: vi.fn((): KillAnswer => "queued"),
     cancel: vi.fn(),
   };
-  const worker: LabWorker = { api: api as unknown as Remote<GpuWorkerApi>, terminate: vi.fn() };
+  const { port1, port2 } = new MessageChannel();
+  // Through a forwarder, so a test may still replace one of the api's mocks after the start.
+  expose(
+    new Proxy(api, {
+      get: (t, k) => (overrides as Record<string | symbol, unknown>)[k] ?? Reflect.get(t, k),
+    }),
+    port2,
+  );
+  const terminate = vi.fn(() => {
+    port1.close();
+    port2.close();
+  });
+  const worker = Object.assign(port1, { terminate }) as unknown as Worker;
   return {
     worker,
     api,
+    terminate,
     lose: (m: string) => lost?.(m),
+    crash: () => port1.dispatchEvent(new Event("error")),
     failRuns: () => {
       failNextRun = true;
     },
+  };
+}
+
+/** Workers handed out in turn, one per spawn. */
+function spawner(...workers: Array<ReturnType<typeof fakeWorker>>) {
+  const spawn = vi.fn();
+  for (const w of workers) spawn.mockReturnValueOnce(w.worker);
+  return spawn;
+}
+
+const never = () => new Promise<never>(() => {});
+
+/**
+ * A worker stuck in its run: it opens the GPU and answers pings until the run starts, then
+ * answers neither, whatever the machine's speed.
+ */
+function stuckInRun(): FakeApi {
+  let stuck = false;
+  return {
+    run: () => {
+      stuck = true;
+      return never();
+    },
+    ping: async () => (stuck ? never() : true),
   };
 }
 
@@ -83,8 +129,7 @@ describe("lab store", () => {
   it("a lost device shows a message and Retry starts a fresh worker", async () => {
     const first = fakeWorker();
     const second = fakeWorker();
-    const spawn = vi.fn().mockReturnValueOnce(first.worker).mockReturnValueOnce(second.worker);
-    const store = createLabStore(spawn, () => false);
+    const store = createLabStore(spawner(first, second), () => false);
     await store.getState().start();
     first.failRuns();
     const running = store.getState().run();
@@ -94,7 +139,7 @@ describe("lab store", () => {
     expect(store.getState().status).toBe("lost");
     expect(store.getState().error).toMatch(/GPU device was lost.*GPU process crashed/);
     await store.getState().retry();
-    expect(first.worker.terminate).toHaveBeenCalled();
+    expect(first.terminate).toHaveBeenCalled();
     expect(store.getState().status).toBe("ready");
     await store.getState().run();
     expect(second.api.run).toHaveBeenCalled();
@@ -154,7 +199,7 @@ describe("lab store: the run form is validated like the scenario", () => {
     const problems = store.getState().setForm({ bytesPerDevice: 0 });
     expect(problems.join(" ")).toMatch(/Size \/ device: must be a positive/);
     await store.getState().run();
-    expect(w.api.run).toHaveBeenCalledWith(expect.objectContaining({ bytesPerDevice: 1024 * 1024 }));
+    expect(w.api.run.mock.calls[0]?.[0]).toMatchObject({ bytesPerDevice: 1024 * 1024 });
   });
 
   it("refuses 16 devices × 64 MiB by the memory estimate, naming both fields and the figure", async () => {
@@ -172,5 +217,180 @@ describe("lab store: the run form is validated like the scenario", () => {
     store.setState({ maxBytesPerDevice: 1024 * 1024 });
     const problems = store.getState().setForm({ devices: 2, bytesPerDevice: 4 * 1024 * 1024 });
     expect(problems.join(" ")).toMatch(/over this adapter's buffer limit of 1 MiB/);
+  });
+});
+
+describe("lab store: a worker that dies is replaced, never a permanent 'running…'", () => {
+  it("a worker that falls silent under a run is replaced, opened again, and the run rerun on it", async () => {
+    // The first worker hangs in the run: neither it nor the supervisor's pings are answered.
+    const first = fakeWorker(stuckInRun());
+    const second = fakeWorker();
+    const spawn = spawner(first, second);
+    const store = createLabStore(spawn, () => false, 40);
+    await store.getState().start();
+    await store.getState().run();
+    expect(spawn).toHaveBeenCalledTimes(2);
+    expect(first.terminate).toHaveBeenCalled();
+    // The fresh worker opened the GPU before it ran the request again.
+    expect(second.api.init).toHaveBeenCalledTimes(1);
+    expect(second.api.run).toHaveBeenCalledTimes(1);
+    const s = store.getState();
+    expect(s.status).toBe("ready");
+    expect(s.results).toHaveLength(1);
+    expect(s.note).toMatch(/The lab's worker died \(the worker stopped answering.*run again/);
+    expect(workerHealth.getState().notice).toMatch(/The WebGPU lab worker died/);
+  });
+
+  it("a worker that throws an uncaught error under a fault demo is replaced and the demo rerun", async () => {
+    const faultReport: FaultReport = {
+      ringBefore: [0, 1, 2],
+      ringAfter: [0, 1, 2],
+      dropped: [],
+      verified: true,
+      maxAbsError: 0,
+      attempts: 1,
+      detectMs: null,
+      recoverMs: null,
+      totalMs: 1,
+      stepTimeoutMs: 300,
+      lateKill: null,
+    };
+    const first = fakeWorker({ fault: never });
+    const second = fakeWorker({ fault: async () => faultReport });
+    const store = createLabStore(spawner(first, second), () => false, 60_000);
+    await store.getState().start();
+    const demo = store.getState().runFault();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.getState().status).toBe("running");
+    first.crash();
+    await demo;
+    expect(store.getState().status).toBe("ready");
+    expect(store.getState().faultResult).toEqual(faultReport);
+  });
+
+  it("a request whose worker dies twice ends in an error with Retry, not in 'running'", async () => {
+    const store = createLabStore(
+      spawner(fakeWorker(stuckInRun()), fakeWorker(stuckInRun())),
+      () => false,
+      30,
+    );
+    await store.getState().start();
+    await store.getState().run();
+    expect(store.getState().status).toBe("error");
+    expect(store.getState().error).toMatch(/the lab's worker died twice under this request/);
+  });
+});
+
+describe("lab store: progress, Cancel and a late Kill", () => {
+  it("shows a run's progress, done of total, while it runs", async () => {
+    let release: () => void = () => {};
+    const w = fakeWorker({
+      run: (async (req: CaseRequest, onProgress: (p: LabProgress) => Promise<void>) => {
+        await onProgress({ done: 2, total: 5, what: "timed run 1 of 3", caseIndex: 1, cases: 1 });
+        await new Promise<void>((r) => {
+          release = r;
+        });
+        return result(req);
+      }) as never,
+    });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    const running = store.getState().run();
+    await vi.waitFor(() => expect(store.getState().progress?.total).toBe(5));
+    expect(store.getState().progress).toMatchObject({
+      done: 2,
+      text: expect.stringMatching(/timed run 1 of 3, 2 \/ 5/),
+    });
+    expect(store.getState().job).toBe("run");
+    release();
+    await running;
+    expect(store.getState().progress).toBeNull();
+    expect(store.getState().job).toBeNull();
+  });
+
+  it("Cancel ends the job as cancelled (ready, with a note), not as an error", async () => {
+    let stop: (e: Error) => void = () => {};
+    const w = fakeWorker({
+      run: (() =>
+        new Promise((_, reject) => {
+          stop = reject;
+        })) as never,
+      cancel: (() => stop(new Error("cancelled"))) as never,
+    });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    const running = store.getState().run();
+    await new Promise((r) => setTimeout(r, 10));
+    store.getState().cancel();
+    await running;
+    expect(store.getState().status).toBe("ready");
+    expect(store.getState().note).toBe("Cancelled.");
+    expect(store.getState().error).toBeNull();
+  });
+
+  it("a Kill that reaches the worker after the ring finished says so", async () => {
+    let finish: (r: FaultReport) => void = () => {};
+    const w = fakeWorker({
+      fault: (() =>
+        new Promise((r) => {
+          finish = r;
+        })) as never,
+      kill: (() => "finished") as never,
+    });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    const demo = store.getState().runFault();
+    await new Promise((r) => setTimeout(r, 10));
+    await store.getState().killNow();
+    expect(store.getState().killNote).toBe(LATE_KILL_NOTE);
+    finish({
+      ringBefore: [0, 1, 2],
+      ringAfter: [0, 1, 2],
+      dropped: [],
+      verified: true,
+      maxAbsError: 0,
+      attempts: 1,
+      detectMs: null,
+      recoverMs: null,
+      totalMs: 1,
+      stepTimeoutMs: 300,
+      lateKill: null,
+    });
+    await demo;
+    expect(store.getState().killNote).toBe(LATE_KILL_NOTE);
+  });
+
+  it("a Kill queued during the last step comes back in the report as late, and the page says so", async () => {
+    const w = fakeWorker({
+      fault: (async () => ({
+        ringBefore: [0, 1, 2],
+        ringAfter: [0, 1, 2],
+        dropped: [],
+        verified: true,
+        maxAbsError: 0,
+        attempts: 1,
+        detectMs: null,
+        recoverMs: null,
+        totalMs: 1,
+        stepTimeoutMs: 300,
+        lateKill: 2,
+      })) as never,
+    });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    await store.getState().runFault();
+    expect(store.getState().killNote).toBe(LATE_KILL_NOTE);
   });
 });

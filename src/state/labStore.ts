@@ -8,7 +8,14 @@ import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Ceilings } from "../gpu/ceilings.ts";
 import type { Mode } from "../gpu/executor.ts";
 import type { FtarEvent, Hop } from "../gpu/ftar.ts";
-import { algorithmsFor, type BenchPlan, type BenchReport, type FaultReport, MiB } from "../gpu/lab.ts";
+import {
+  algorithmsFor,
+  type BenchPlan,
+  type BenchReport,
+  type FaultReport,
+  type LabProgress,
+  MiB,
+} from "../gpu/lab.ts";
 import { labRunProblems } from "../gpu/labBudget.ts";
 import type { CaseResult } from "../gpu/runCase.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
@@ -23,7 +30,15 @@ import {
 } from "../link/labLink.ts";
 import { LinkError } from "../link/linkError.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
-import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
+import {
+  type GpuInfo,
+  type GpuWorkerHost,
+  gpuWorkerHost,
+  proxy,
+  spawnGpuWorker,
+  wantsCpuFallback,
+} from "./labClient.ts";
+import { WorkerDied } from "./workerSupervisor.ts";
 
 export type { FaultForm, RunForm };
 
@@ -50,6 +65,20 @@ export interface LogEntry {
 
 export type LabStatus = "starting" | "ready" | "running" | "lost" | "error";
 
+/** Which card's job is running: its progress bar and Cancel show there. */
+export type LabJob = "run" | "sweep" | "bench" | "fault";
+
+/** A job's progress: text, and a bar of `done` / `total` (no total: a bar without an end yet). */
+export interface JobProgress {
+  text: string;
+  done: number;
+  total: number | null;
+}
+
+/** What the page says when a Kill reached the worker after the ring had finished. */
+export const LATE_KILL_NOTE =
+  "The ring finished before the kill arrived; use slow motion to kill mid-collective.";
+
 export interface LabState {
   status: LabStatus;
   adapter: AdapterReport | null;
@@ -58,13 +87,20 @@ export interface LabState {
   ceilings: Partial<Record<Mode, Ceilings>>;
   form: RunForm;
   results: LabResult[];
-  progress: string | null;
+  job: LabJob | null;
+  /** The job that ran last (its note shows on its card). */
+  lastJob: LabJob | null;
+  progress: JobProgress | null;
+  /** Said after a job ends without an error: cancelled, or a worker replaced under it. */
+  note: string | null;
   error: string | null;
   fault: FaultForm;
   faultLog: LogEntry[];
   ringBefore: number[] | null;
   ring: RingView | null;
   faultResult: FaultReport | null;
+  /** Set when a Kill press could not act (the ring had finished): LATE_KILL_NOTE. */
+  killNote: string | null;
   start(): Promise<void>;
   /** Applies the edit, or refuses it with the problems (naming field and range) and keeps the form. */
   setForm(f: Partial<RunForm>): string[];
@@ -73,7 +109,8 @@ export interface LabState {
   sweep(): Promise<void>;
   bench(plan: BenchPlan): Promise<BenchReport>;
   runFault(): Promise<void>;
-  killNow(): void;
+  /** Kills the fault demo's victim at the next step; resolves when the worker has answered. */
+  killNow(): Promise<void>;
   cancel(): void;
   retry(): Promise<void>;
 }
@@ -84,38 +121,112 @@ export const SWEEP_SIZES = SIZES.filter((s) => s <= 4 * MiB);
 export const SWEEP_ALGORITHMS: Algorithm[] = ["ring", "halving-doubling", "one-shot"];
 
 function message(e: unknown): string {
+  if (e instanceof WorkerDied)
+    return `the lab's worker died twice under this request (${e.message}); Retry starts a fresh one`;
   return e instanceof Error ? e.message : String(e);
 }
 
+/** A run or sweep's progress as the bar shows it: whole cases, plus the current case's share. */
+export function caseProgress(p: LabProgress, label: string): JobProgress {
+  const within = p.total ? ` (${p.what}, ${p.done} / ${p.total})` : ` (${p.what})`;
+  const share = p.total ? p.done / p.total : 0;
+  return {
+    text:
+      p.cases > 1
+        ? `${label} ${p.caseIndex} / ${p.cases}${within}`
+        : `${label}: ${p.what}${p.total ? `, ${p.done} / ${p.total}` : ""}`,
+    done: p.cases > 1 ? p.caseIndex - 1 + share : p.done,
+    total: p.cases > 1 ? p.cases : p.total,
+  };
+}
+
 export function createLabStore(
-  spawn: () => LabWorker = startLabWorker,
+  spawn: () => Worker = () => spawnGpuWorker("gpu-lab"),
   wantsCpu: () => boolean = wantsCpuFallback,
+  silenceMs?: number,
 ) {
-  let worker: LabWorker | null = null;
+  let host: GpuWorkerHost | null = null;
   let nextId = 0;
+  /** The user pressed Cancel during the current job: its end is a cancel, not an error. */
+  let cancelled = false;
   const withId = (r: CaseResult): LabResult => ({ ...r, id: nextId++ });
   const store = createStore<LabState>()((set, get) => {
-    const api = () => {
-      if (!worker) throw new Error("the lab worker is not running");
-      return worker.api;
+    const worker = (): GpuWorkerHost => {
+      if (!host) throw new Error("the lab worker is not running");
+      return host;
     };
-    /** Runs a job; a failure after the device was lost is reported as the loss, not the symptom. */
-    const job = async (f: () => Promise<void>) => {
+    /**
+     * Runs a job; a failure after the device was lost is reported as the loss, not the symptom,
+     * and one after a Cancel as the cancel.
+     */
+    const job = async (kind: LabJob, f: () => Promise<void>) => {
       if (get().status !== "ready") return;
-      set({ status: "running", error: null });
+      cancelled = false;
+      set({ status: "running", job: kind, lastJob: kind, error: null, note: null, progress: null });
       try {
         await f();
-        if (get().status === "running") set({ status: "ready" });
+        if (get().status === "running")
+          set({ status: "ready", ...(cancelled ? { note: "Cancelled." } : {}) });
       } catch (e) {
-        if (get().status !== "lost") set({ status: "error", error: message(e) });
+        if (get().status === "lost") return;
+        if (cancelled) set({ status: "ready", note: "Cancelled." });
+        else set({ status: "error", error: message(e) });
       } finally {
-        set({ progress: null });
+        set({ progress: null, job: null });
+      }
+    };
+    const onReady = (info: GpuInfo) => {
+      const mode = info.modes[0] ?? "cpu";
+      set((s) => ({
+        adapter: info.adapter,
+        modes: info.modes,
+        maxBytesPerDevice: info.maxBytesPerDevice,
+        form: info.modes.includes(s.form.mode) ? s.form : { ...s.form, mode },
+        fault: info.modes.includes(s.fault.mode) ? s.fault : { ...s.fault, mode },
+      }));
+    };
+    const onLost = (m: string) => set({ status: "lost", error: `The GPU device was lost (${m}).` });
+    /** Said in the lab too, next to the job that was rerun (the page-wide notice may be far). */
+    const onRestart = (reason: string) =>
+      set({ note: `The lab's worker died (${reason}); a new one was started and this request run again.` });
+    /** The fault demo's bar: steps of the current attempt's ring. */
+    const faultProgress = (e: FtarEvent, ring: RingView | null): JobProgress | null => {
+      const attempt = (n: number) => `Fault demo, attempt ${n + 1}`;
+      switch (e.type) {
+        case "ring":
+          return { text: `${attempt(e.attempt)}: step 0 / ${e.steps}`, done: 0, total: e.steps };
+        case "step-done":
+          return {
+            text: `${attempt(e.attempt)}: step ${e.step + 1} / ${ring?.steps}`,
+            done: e.step + 1,
+            total: ring?.steps ?? null,
+          };
+        case "timeout":
+          return {
+            text: `${attempt(e.attempt)}: step ${e.step + 1} timed out; heartbeating every device`,
+            done: e.step,
+            total: ring?.steps ?? null,
+          };
+        case "dropped":
+          return { text: `Re-forming the ring without device ${e.ranks.join(", ")}`, done: 0, total: null };
+        case "verified":
+          return {
+            text: "Fault demo: verifying the result",
+            done: ring?.steps ?? 1,
+            total: ring?.steps ?? 1,
+          };
+        default:
+          return null;
       }
     };
     const onEvent = (e: FtarEvent) => {
       const s = get();
       const ring = s.ring;
-      set({ faultLog: [...s.faultLog, { id: nextId++, event: e }] });
+      const progress = faultProgress(e, ring);
+      set({
+        faultLog: [...s.faultLog, { id: nextId++, event: e }],
+        ...(progress && s.job === "fault" ? { progress } : {}),
+      });
       switch (e.type) {
         case "ring":
           set({
@@ -159,32 +270,25 @@ export function createLabStore(
       ceilings: {},
       form: DEFAULT_LAB_SETTINGS.form,
       results: [],
+      job: null,
+      lastJob: null,
       progress: null,
+      note: null,
       error: null,
       fault: DEFAULT_LAB_SETTINGS.fault,
       faultLog: [],
       ringBefore: null,
       ring: null,
       faultResult: null,
+      killNote: null,
 
       async start() {
-        worker?.terminate();
-        worker = spawn();
-        set({ status: "starting", error: null });
+        host?.terminate();
+        host = gpuWorkerHost("WebGPU lab", { onReady, onLost, onRestart }, spawn, wantsCpu, silenceMs);
+        set({ status: "starting", error: null, note: null });
         try {
-          const onLost = proxy((m: string) =>
-            set({ status: "lost", error: `The GPU device was lost (${m}).` }),
-          );
-          const info = await worker.api.init(wantsCpu(), onLost);
-          const mode = info.modes[0] ?? "cpu";
-          set((s) => ({
-            status: "ready",
-            adapter: info.adapter,
-            modes: info.modes,
-            maxBytesPerDevice: info.maxBytesPerDevice,
-            form: info.modes.includes(s.form.mode) ? s.form : { ...s.form, mode },
-            fault: info.modes.includes(s.fault.mode) ? s.fault : { ...s.fault, mode },
-          }));
+          await host.open();
+          set({ status: "ready" });
         } catch (e) {
           set({ status: "error", error: message(e) });
         }
@@ -205,80 +309,105 @@ export function createLabStore(
       },
 
       run: () =>
-        job(async () => {
+        job("run", async () => {
           const { form, maxBytesPerDevice } = get();
           const problems = labRunProblems(form, maxBytesPerDevice);
           if (problems.length > 0) throw new Error(problems.join(" "));
-          set({ progress: `Running ${form.algorithm} on ${form.devices} devices…` });
-          const r = await api().run(form);
-          const c = await api().ceilings(form.mode);
+          const label = `${form.algorithm} on ${form.devices} devices`;
+          set({ progress: { text: `${label}: starting`, done: 0, total: null } });
+          const onProgress = proxy((p: LabProgress) => set({ progress: caseProgress(p, label) }));
+          const r = await worker().call((api) => api.run(form, onProgress));
+          const c = await worker().call((api) => api.ceilings(form.mode));
           set((s) => ({ results: [...s.results, withId(r)], ceilings: { ...s.ceilings, [form.mode]: c } }));
         }),
 
       sweep: () =>
-        job(async () => {
+        job("sweep", async () => {
           const { form } = get();
           const algorithms = SWEEP_ALGORITHMS.filter((a) => algorithmsFor(form.mode).includes(a));
           const total = algorithms.length * SWEEP_SIZES.length;
-          let done = 0;
-          set({ progress: `Sweep: 0 / ${total}` });
-          const report = await api().bench(
-            {
-              modes: [form.mode],
-              devices: [form.devices],
-              sizes: SWEEP_SIZES,
-              algorithms: { [form.mode]: algorithms },
-              maxBytes: {},
-            },
-            proxy((r: CaseResult) => {
-              done++;
-              set((s) => ({ results: [...s.results, withId(r)], progress: `Sweep: ${done} / ${total}` }));
-            }),
-          );
+          set({ progress: { text: `Sweep: case 1 / ${total}`, done: 0, total } });
+          // The rows of this sweep: a rerun on a fresh worker measures them again, so they go first.
+          const mine = new Set<number>();
+          const onRow = proxy((r: CaseResult) => {
+            const row = withId(r);
+            mine.add(row.id);
+            set((s) => ({ results: [...s.results, row] }));
+          });
+          const onProgress = proxy((p: LabProgress) => set({ progress: caseProgress(p, "Sweep: case") }));
+          const report = await worker().call((api) => {
+            if (mine.size > 0) set((s) => ({ results: s.results.filter((r) => !mine.has(r.id)) }));
+            mine.clear();
+            return api.bench(
+              {
+                modes: [form.mode],
+                devices: [form.devices],
+                sizes: SWEEP_SIZES,
+                algorithms: { [form.mode]: algorithms },
+                maxBytes: {},
+              },
+              onRow,
+              onProgress,
+            );
+          });
           set((s) => ({ ceilings: { ...s.ceilings, ...report.ceilings } }));
         }),
 
       async bench(plan) {
         let report: BenchReport | null = null;
-        await job(async () => {
-          report = await api().bench(
-            plan,
-            proxy((r: CaseResult) => set((s) => ({ results: [...s.results, withId(r)] }))),
-          );
+        await job("bench", async () => {
+          const onRow = proxy((r: CaseResult) => set((s) => ({ results: [...s.results, withId(r)] })));
+          const onProgress = proxy((p: LabProgress) => set({ progress: caseProgress(p, "Bench: case") }));
+          report = await worker().call((api) => api.bench(plan, onRow, onProgress));
         });
         if (!report) throw new Error(get().error ?? "the bench did not run");
         return report;
       },
 
       runFault: () =>
-        job(async () => {
+        job("fault", async () => {
           const f = get().fault;
-          set({
+          const clear = {
             faultLog: [],
             ringBefore: null,
             ring: null,
             faultResult: null,
-            progress: "Fault demo running…",
+            killNote: null,
+            progress: { text: "Fault demo: setting up", done: 0, total: null },
+          };
+          set(clear);
+          const request = {
+            mode: f.mode,
+            devices: f.devices,
+            bytesPerDevice: f.bytesPerDevice,
+            scheduledKill: f.killStep === null ? null : { rank: f.victim, step: f.killStep },
+            stepDelayMs: f.slow ? 450 : 0,
+          };
+          const events = proxy(onEvent);
+          let first = true;
+          const result = await worker().call((api) => {
+            // A rerun on a fresh worker starts the log again.
+            if (!first) set(clear);
+            first = false;
+            return api.fault(request, events);
           });
-          const result = await api().fault(
-            {
-              mode: f.mode,
-              devices: f.devices,
-              bytesPerDevice: f.bytesPerDevice,
-              scheduledKill: f.killStep === null ? null : { rank: f.victim, step: f.killStep },
-              stepDelayMs: f.slow ? 450 : 0,
-            },
-            proxy(onEvent),
-          );
           set({ faultResult: result });
+          if (result.lateKill !== null) set({ killNote: LATE_KILL_NOTE });
         }),
 
-      killNow() {
-        if (worker && get().status === "running") void worker.api.kill(get().fault.victim);
+      async killNow() {
+        const s = get();
+        if (s.status !== "running" || s.job !== "fault") return;
+        const answer = await worker().signal((api) => api.kill(s.fault.victim));
+        // The worker had finished the demo before the press reached it: say so, never a silent no-op.
+        if (answer === "finished") set({ killNote: LATE_KILL_NOTE });
       },
 
       cancel() {
-        if (worker) void worker.api.cancel();
+        if (get().status !== "running") return;
+        cancelled = true;
+        set((s) => ({ progress: s.progress && { ...s.progress, text: `${s.progress.text} — cancelling` } }));
+        void host?.signal((api) => api.cancel());
       },
 
       async retry() {

@@ -18,8 +18,9 @@ import {
 } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
-import { type LabWorker, proxy, startLabWorker, wantsCpuFallback } from "./labClient.ts";
+import { type GpuWorkerHost, gpuWorkerHost, proxy, spawnGpuWorker, wantsCpuFallback } from "./labClient.ts";
 import { appStore } from "./store.ts";
+import { WorkerDied } from "./workerSupervisor.ts";
 
 export type TrainStatus = "starting" | "ready" | "running" | "lost" | "error";
 
@@ -41,14 +42,17 @@ export interface TrainState {
 }
 
 function message(e: unknown): string {
+  if (e instanceof WorkerDied)
+    return `the training worker died twice under this run (${e.message}); Retry starts a fresh one`;
   return e instanceof Error ? e.message : String(e);
 }
 
 export function createTrainStore(
-  spawn: () => LabWorker = startLabWorker,
+  spawn: () => Worker = () => spawnGpuWorker("gpu-train"),
   wantsCpu: () => boolean = wantsCpuFallback,
+  silenceMs?: number,
 ) {
-  let worker: LabWorker | null = null;
+  let worker: GpuWorkerHost | null = null;
   return createStore<TrainState>()((set, get) => ({
     status: "starting",
     adapter: null,
@@ -60,19 +64,25 @@ export function createTrainStore(
 
     async start() {
       worker?.terminate();
-      worker = spawn();
+      worker = gpuWorkerHost(
+        "training",
+        {
+          onReady: (info) =>
+            set((s) => ({
+              adapter: info.adapter,
+              modes: info.modes,
+              mode: info.modes.includes(s.mode) ? s.mode : (info.modes[0] ?? "cpu"),
+            })),
+          onLost: (m) => set({ status: "lost", error: `The GPU device was lost (${m}).` }),
+        },
+        spawn,
+        wantsCpu,
+        silenceMs,
+      );
       set({ status: "starting", error: null });
       try {
-        const onLost = proxy((m: string) =>
-          set({ status: "lost", error: `The GPU device was lost (${m}).` }),
-        );
-        const info = await worker.api.init(wantsCpu(), onLost);
-        set((s) => ({
-          status: "ready",
-          adapter: info.adapter,
-          modes: info.modes,
-          mode: info.modes.includes(s.mode) ? s.mode : (info.modes[0] ?? "cpu"),
-        }));
+        await worker.open();
+        set({ status: "ready" });
       } catch (e) {
         set({ status: "error", error: message(e) });
       }
@@ -97,10 +107,8 @@ export function createTrainStore(
       requestAddressWrite("replace");
       try {
         const costs = recoveryCosts(appStore.getState().scenario);
-        const final = await worker.api.train(
-          { config, mode, costs },
-          proxy((p: TrainProgress) => set({ progress: p })),
-        );
+        const onProgress = proxy((p: TrainProgress) => set({ progress: p }));
+        const final = await worker.call((api) => api.train({ config, mode, costs }, onProgress));
         set({ progress: final });
         if (get().status === "running") set({ status: "ready" });
       } catch (e) {
@@ -110,11 +118,11 @@ export function createTrainStore(
     },
 
     stop() {
-      if (worker && get().status === "running") void worker.api.cancel();
+      if (get().status === "running") void worker?.signal((api) => api.cancel());
     },
 
     kill(replica) {
-      if (worker && get().status === "running") void worker.api.kill(replica);
+      if (get().status === "running") void worker?.signal((api) => api.kill(replica));
     },
   }));
 }

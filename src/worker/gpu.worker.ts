@@ -2,11 +2,13 @@
 /**
  * The WebGPU lab, off the main thread: the GPU work and the control plane's waiting never block
  * the page. Progress and device loss come back through comlink.proxy callbacks; `kill` and
- * `cancel` are plain calls that land while a run is awaiting the GPU.
+ * `cancel` are plain calls that land between steps: the runs give the event loop a turn there
+ * (yieldToMessages.ts), even on the CPU, whose steps never wait on anything. No
+ * SharedArrayBuffer flag: that needs cross-origin isolation (COOP/COEP), which the page lacks.
  */
 import { expose } from "comlink";
 import type { FtarEvent } from "../gpu/ftar.ts";
-import { type BenchPlan, type FaultRequest, Lab, type TrainRequest } from "../gpu/lab.ts";
+import { type BenchPlan, type FaultRequest, Lab, type LabProgress, type TrainRequest } from "../gpu/lab.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
 import type { TrainProgress } from "../train/session.ts";
 
@@ -26,11 +28,15 @@ const api = {
   ceilings(mode: CaseRequest["mode"]) {
     return current().ceilings(mode);
   },
-  run(req: CaseRequest) {
-    return current().run(req);
+  /** The supervisor's question (workerSupervisor.ts): answered whenever the loop is free. */
+  ping() {
+    return true;
   },
-  bench(plan: BenchPlan, onRow: (r: CaseResult) => void) {
-    return current().bench(plan, onRow);
+  run(req: CaseRequest, onProgress?: (p: LabProgress) => void) {
+    return current().run(req, onProgress);
+  },
+  bench(plan: BenchPlan, onRow: (r: CaseResult) => void, onProgress?: (p: LabProgress) => void) {
+    return current().bench(plan, onRow, onProgress);
   },
   fault(req: FaultRequest, onEvent: (e: FtarEvent) => void) {
     return current().fault(req, onEvent);
@@ -39,8 +45,9 @@ const api = {
   train(req: TrainRequest, onProgress: (p: TrainProgress) => void) {
     return current().train(req, onProgress);
   },
+  /** "finished" when the run was already over: the page says so instead of doing nothing. */
   kill(rank: number) {
-    current().kill(rank);
+    return current().kill(rank);
   },
   cancel() {
     lab?.cancel();

@@ -3,6 +3,7 @@ import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
 import { SelectField } from "../form/Field.tsx";
+import { JobProgressBar } from "./JobProgressBar.tsx";
 import { bytes } from "./labFormat.ts";
 import { RingDiagram } from "./RingDiagram.tsx";
 
@@ -40,7 +41,10 @@ export function FaultDemo() {
   const ringBefore = useLabStore((s) => s.ringBefore);
   const ring = useLabStore((s) => s.ring);
   const result = useLabStore((s) => s.faultResult);
-  const running = status === "running" && ring !== null && ring.status !== "done";
+  const killNote = useLabStore((s) => s.killNote);
+  const job = useLabStore((s) => s.job);
+  // From Run on (a press during the set-up is taken at the first step) until the ring is done.
+  const running = status === "running" && job === "fault" && (ring === null || ring.status !== "done");
   const ready = status === "ready";
   const steps = 2 * (f.devices - 1);
   const logRef = useRef<HTMLOListElement>(null);
@@ -111,12 +115,18 @@ export function FaultDemo() {
         <button
           type="button"
           className="danger"
-          onClick={killNow}
+          onClick={() => void killNow()}
           disabled={!running || (ring?.dead.includes(f.victim) ?? false)}
         >
           Kill device {f.victim}
         </button>
       </div>
+      <JobProgressBar jobs={["fault"]} label="Fault demo" />
+      {killNote && (
+        <p className="lab-kill-note" role="status" data-testid="kill-note">
+          {killNote}
+        </p>
+      )}
       <div className="rings">
         <RingDiagram
           title="Ring before the fault"

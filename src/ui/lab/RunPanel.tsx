@@ -6,6 +6,7 @@ import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
+import { JobProgressBar } from "./JobProgressBar.tsx";
 import { bytes } from "./labFormat.ts";
 
 const MODE_TEXT: Record<Mode, string> = {
@@ -22,8 +23,6 @@ export function RunPanel() {
   const setForm = useLabStore((s) => s.setForm);
   const run = useLabStore((s) => s.run);
   const sweep = useLabStore((s) => s.sweep);
-  const cancel = useLabStore((s) => s.cancel);
-  const progress = useLabStore((s) => s.progress);
   const ready = status === "ready";
   return (
     <div className="lab-form">
@@ -76,14 +75,7 @@ export function RunPanel() {
       >
         Sweep sizes
       </button>
-      {status === "running" && (
-        <button type="button" onClick={cancel}>
-          Cancel
-        </button>
-      )}
-      <output aria-live="polite" className="lab-progress">
-        {progress}
-      </output>
+      <JobProgressBar jobs={["run", "sweep", "bench"]} label="Run" />
     </div>
   );
 }
