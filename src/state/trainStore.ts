@@ -107,8 +107,16 @@ export function createTrainStore(
       requestAddressWrite("replace");
       try {
         const costs = recoveryCosts(appStore.getState().scenario);
-        const onProgress = proxy((p: TrainProgress) => set({ progress: p }));
-        const final = await worker.call((api) => api.train({ config, mode, costs }, onProgress));
+        // Progress is a sign of life too (the ping may queue behind a busy step).
+        let alive = () => {};
+        const onProgress = proxy((p: TrainProgress) => {
+          alive();
+          set({ progress: p });
+        });
+        const final = await worker.call((api, isAlive) => {
+          alive = isAlive;
+          return api.train({ config, mode, costs }, onProgress);
+        });
         set({ progress: final });
         if (get().status === "running") set({ status: "ready" });
       } catch (e) {

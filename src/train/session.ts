@@ -4,6 +4,7 @@
  * lands on every run at the same step. Beside each run, the same run on the float64 reference.
  * It checks, while it runs, the three claims the view's badge makes (see TrainVerdict).
  */
+import { yieldToMessages } from "../gpu/yieldToMessages.ts";
 import type { TrainBackend } from "./backend.ts";
 import type { RecoveryCosts } from "./clock.ts";
 import { BATCH_PER_REPLICA, type TrainConfig } from "./config.ts";
@@ -189,6 +190,9 @@ export async function runTraining(
   let lastReport = 0;
   try {
     while (!runs.every((r) => r.done)) {
+      // The CPU trainer's steps never wait on anything: give the worker's event loop a turn so a
+      // Stop, a Kill or the supervisor's ping (labClient.ts) is heard between steps.
+      await yieldToMessages();
       if (control.stopped()) {
         stopped = true;
         break;
