@@ -44,7 +44,11 @@ describe("csv", () => {
     ]);
     const lines = text.trimEnd().split("\r\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]?.startsWith("Cluster size (GPUs),gpus,replicas")).toBe(true);
+    // The header is a public contract: the policies' columns keep their v1 names and order.
+    expect(lines[0]).toBe(
+      "Cluster size (GPUs),gpus,replicas,failures_per_host_day,job_mtbf_minutes,seeds," +
+        "sync_ettr_mean,sync_ettr_p5,sync_ettr_p95,ft_hsdp_ettr_mean,ft_hsdp_ettr_p5,ft_hsdp_ettr_p95,scenario_json",
+    );
     expect(lines[1]?.split(",").slice(0, 3)).toEqual(["960", "960", "12"]);
     expect(lines[2]).toContain(",200,0.5,0.49,0.51,0.8,");
     // The scenario JSON has commas and quotes: it must come back whole from an RFC 4180 reader.
