@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monteCarlo } from "../sim/monteCarlo.ts";
 import { parseScenario } from "../sim/scenario.ts";
-import { parallelMonteCarlo, sliceRuns } from "./parallelMonteCarlo.ts";
+import { parallelMonteCarlo, prestartWorkers, sliceRuns } from "./parallelMonteCarlo.ts";
 
 // Slices of 5 runs, so 40 seeds make 8 slices shared between the workers.
 const s = parseScenario({
@@ -13,7 +13,7 @@ const s = parseScenario({
 });
 
 describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
-  it("gives monteCarlo's numbers bit for bit in-process, on 1 worker, on 2 workers, and with the main thread helping", async () => {
+  it("gives monteCarlo's numbers bit for bit in-process, on 1 worker, on 2 workers (one of them prestarted), and with the main thread helping", async () => {
     expect(sliceRuns(s)).toBeLessThan(8);
     const reference = monteCarlo(s, 40);
     const progress: number[] = [];
@@ -25,7 +25,11 @@ describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
     });
     const helped = await parallelMonteCarlo(s, 40, { workers: 1 });
     const inProcess = await parallelMonteCarlo(s, 40, { workers: 0 });
-    for (const r of [oneWorker, twoWorkers, helped, inProcess]) expect(r).toStrictEqual(reference);
+    // Started before the scenario was known (as the CLI's entry does), and taken with a new one.
+    prestartWorkers(1);
+    const prestarted = await parallelMonteCarlo(s, 40, { workers: 2, mainThreadWorks: false });
+    for (const r of [oneWorker, twoWorkers, helped, inProcess, prestarted])
+      expect(r).toStrictEqual(reference);
     // Progress counts seeds added in order, up to all of them.
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(40);

@@ -5,8 +5,10 @@
  * and the summary only sees the runs in seed order, so the numbers are the same, bit for bit,
  * whatever the thread count: monteCarlo() in one thread is the reference the tests compare to.
  *
- * The main thread works too, so a worker's start-up (loading the engine through tsx, a few
- * hundred ms) is never idle time: the main thread runs the first slices meanwhile.
+ * The main thread works too, so a worker's start-up is never idle time: the main thread runs the
+ * first slices meanwhile. `npm run sim` runs the CLI bundled (scripts/sim.mjs), where the worker
+ * entry resolved below is the bundled worker (the engine alone, tens of ms to start); from
+ * TypeScript (tests, tsx) it is the boot entry that loads the engine through tsx (hundreds of ms).
  */
 import { Worker } from "node:worker_threads";
 import { derived } from "../sim/derived.ts";
@@ -24,8 +26,42 @@ export function sliceRuns(s: Scenario): number {
   return Math.max(1, Math.min(MAX_SLICE_RUNS, Math.floor(SLICE_FAILURES / perRun)));
 }
 
-function startWorker(scenario: Scenario): Worker {
-  return new Worker(new URL("./monteCarloWorker.boot.mjs", import.meta.url), { workerData: { scenario } });
+/** A worker thread, whether it has said it is ready (it may have before a run took it), and its error. */
+interface Started {
+  worker: Worker;
+  ready: boolean;
+  error: unknown;
+}
+
+function startWorker(): Started {
+  // Beside this module: src/cli/monteCarloWorker.boot.mjs, or in the bundle, the bundled worker.
+  const started: Started = {
+    worker: new Worker(new URL("./monteCarloWorker.boot.mjs", import.meta.url)),
+    ready: false,
+    error: null,
+  };
+  started.worker.once("message", () => {
+    started.ready = true;
+  });
+  started.worker.on("error", (e) => {
+    started.error ??= e;
+  });
+  return started;
+}
+
+/** Workers started ahead of a Monte Carlo, taken first; unreferenced until then, so an unused one never keeps the process alive. */
+const prestarted: Started[] = [];
+
+/**
+ * Start `count` workers now, before the scenario is known (the CLI's entry does, while it loads
+ * and validates), so their start-up overlaps that instead of the first slices.
+ */
+export function prestartWorkers(count: number): void {
+  for (let i = 0; i < count; i++) {
+    const started = startWorker();
+    started.worker.unref();
+    prestarted.push(started);
+  }
 }
 
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -77,12 +113,21 @@ export async function parallelMonteCarlo(
   };
 
   const workers = Array.from({ length: workerCount }, () => {
-    const w = startWorker(s);
-    w.on("message", (m: "ready" | (Chunk & { rows: Float64Array })) => {
-      if (m !== "ready") deliver(m.start, m.rows);
+    const started = prestarted.pop() ?? startWorker();
+    const w = started.worker;
+    w.ref();
+    // Messages wait in the worker's queue until it listens: the scenario comes before any slice.
+    w.postMessage({ scenario: s });
+    const feed = () => {
       const chunk = take();
       if (chunk) w.postMessage(chunk);
+    };
+    w.on("message", (m: "ready" | (Chunk & { rows: Float64Array })) => {
+      if (m !== "ready") deliver(m.start, m.rows);
+      feed();
     });
+    if (started.ready) feed();
+    if (started.error) settle?.reject(started.error);
     w.on("error", (e) => settle?.reject(e));
     w.on("exit", (code) => {
       if (acc.added < seeds) settle?.reject(new Error(`a Monte Carlo worker exited (code ${code}) early`));
