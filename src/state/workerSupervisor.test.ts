@@ -76,6 +76,24 @@ describe("supervised worker", () => {
     expect(w.spawned).toBe(1);
   });
 
+  it("gives one long silent request its own limit, and still replaces a worker past it", async () => {
+    const quiet = (ms: number) => async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      return ms;
+    };
+    const { spawn } = fakeWorkers(() => ({ answer: quiet(150) }));
+    const w = supervise<Api>(spawn, 40);
+    // 150 ms of silence is past the default 40 ms, within this request's 1 s.
+    expect(await w.call((api) => api.answer(), { silenceMs: 1000 })).toBe(150);
+    expect(w.spawned).toBe(1);
+    const restarts: string[] = [];
+    await expect(
+      w.call((api) => api.answer(), { silenceMs: 60, onRestart: (r) => restarts.push(r) }),
+    ).rejects.toBeInstanceOf(WorkerDied);
+    expect(w.spawned).toBe(2); // the first worker, and the one the rerun died on
+    expect(restarts).toHaveLength(1);
+  });
+
   it("passes the worker's own errors through without restarting it", async () => {
     const { spawn } = fakeWorkers(() => ({
       answer: async () => {

@@ -28,6 +28,11 @@ interface Live<Api> {
 export interface CallOptions {
   /** Told when the worker died under this request and it is being rerun on a fresh one. */
   onRestart?: (reason: string) => void;
+  /**
+   * This request's silence limit, for one long synchronous computation that cannot report
+   * progress (a recorded run of a large scenario): its budget, not the supervisor's default.
+   */
+  silenceMs?: number;
 }
 
 export interface Supervised<Api> {
@@ -79,7 +84,10 @@ export function supervise<Api>(
     return l;
   };
 
-  const once = <T>(fn: (api: Remote<Api>, alive: () => void) => Promise<T>): Promise<T> => {
+  const once = <T>(
+    fn: (api: Remote<Api>, alive: () => void) => Promise<T>,
+    limitMs = silenceMs,
+  ): Promise<T> => {
     const l = current();
     return new Promise<T>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -98,8 +106,8 @@ export function supervise<Api>(
       const alive = () => {
         clearTimeout(timer);
         timer = setTimeout(
-          () => kill(l, `the worker stopped answering for ${Math.round(silenceMs / 1000)} s`),
-          silenceMs,
+          () => kill(l, `the worker stopped answering for ${Math.round(limitMs / 1000)} s`),
+          limitMs,
         );
       };
       l.waiting.set(fail, alive);
@@ -130,12 +138,12 @@ export function supervise<Api>(
   return {
     async call(fn, opts) {
       try {
-        return await once(fn);
+        return await once(fn, opts?.silenceMs);
       } catch (e) {
         // Terminated on purpose (a cancelled sweep): nothing to rerun.
         if (!(e instanceof WorkerDied) || terminated) throw e;
         opts?.onRestart?.(e.message);
-        return once(fn);
+        return once(fn, opts?.silenceMs);
       }
     },
     get running() {
