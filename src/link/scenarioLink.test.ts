@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { LLAMA3_CAUSES } from "../sim/presets.ts";
 import { validScenario } from "../sim/scenario.arbitrary.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
 import { LinkError } from "./linkError.ts";
@@ -25,6 +26,25 @@ describe("share links", () => {
         expect(decodeScenarioLink(`http://localhost:4173/${hash}&v=step`)).toEqual(s);
       }),
     );
+  });
+
+  it("round-trip the cause mixes the knobs make: Llama 3's 18 causes, and 32 causes of 40 characters each", () => {
+    const llama = parseScenario({ failures: { causes: [...LLAMA3_CAUSES] } });
+    expect(decodeScenarioLink(encodeScenarioHash(llama))).toEqual(llama);
+    // The editor's limits (32 rows, 40-character names) stay inside a share link's 4,096 characters.
+    const causes = Array.from({ length: 32 }, (_, i) => ({
+      name: Array.from({ length: 40 }, (_, k) =>
+        String.fromCharCode(33 + ((i * 7919 + k * 104_729 + k * k * 31) % 90)),
+      ).join(""),
+      share: 123_456.789 + i,
+      scope: "rack" as const,
+      hang: i % 2 === 0,
+      newHost: i % 3 === 0,
+    }));
+    const full = parseScenario({ failures: { causes } });
+    const hash = encodeScenarioHash(full);
+    expect(hash.length).toBeLessThan(MAX_LINK_CHARS);
+    expect(decodeScenarioLink(hash)).toEqual(full);
   });
 
   it("carry only what differs from the defaults, so they stay short", () => {
