@@ -96,7 +96,10 @@ test("a cause mix is edited row by row; a refused share is named and the previou
   // Removing a row and clearing the mix: the hang fraction applies again.
   await mix.getByTestId("causes.17.remove").click();
   await expect(mix.locator("li.cause-row")).toHaveCount(17);
+  // The keyboard stays in the list: on the row that is now last.
+  await expect(mix.getByTestId("causes.16.remove")).toBeFocused();
   await mix.getByTestId("causes.clear").click();
+  await expect(mix.getByTestId("causes.add")).toBeFocused();
   await expect(mix.getByTestId("causes.none")).toBeVisible();
   await expect(page.getByTestId("failures.hangFraction")).toBeEnabled();
 });

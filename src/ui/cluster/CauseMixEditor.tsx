@@ -8,7 +8,7 @@
  * A mix and a hang fraction above 0 cannot go together (the causes say which failures hang), so
  * setting a mix sets the hang fraction to 0, says so, and clearing the mix gives it back.
  */
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { LLAMA3_CAUSES } from "../../sim/presets.ts";
 import { type CauseScope, type FailureCause, FIELD_SPECS, type FieldSpec } from "../../sim/scenario.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
@@ -81,6 +81,14 @@ export function CauseMixEditor() {
   const zeroedHang = useRef<number | null>(null);
   const [hangNote, setHangNote] = useState<string | null>(null);
   const baseId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  /** Where the keyboard goes after a row or the whole mix disappears from under it (a test id). */
+  const [focusNext, setFocusNext] = useState<string | null>(null);
+  useEffect(() => {
+    if (!focusNext) return;
+    box.current?.querySelector<HTMLElement>(`[data-testid="${focusNext}"]`)?.focus();
+    setFocusNext(null);
+  }, [focusNext]);
 
   // The mix in use changed under the rows (a preset, a link, another knob's edit that carried a
   // held mix), or a held mix was dropped (a new scenario replaced it): show what runs.
@@ -139,7 +147,7 @@ export function CauseMixEditor() {
   const jobScope = current.rows.some((r) => r.scope === "job");
 
   return (
-    <div className="cause-mix" data-testid="cause-mix" data-refused={refused || undefined}>
+    <div className="cause-mix" ref={box} data-testid="cause-mix" data-refused={refused || undefined}>
       <div className="cause-actions">
         <button type="button" data-testid="causes.llama3" onClick={() => edit(toRows(LLAMA3_CAUSES))}>
           Llama 3 mix
@@ -148,7 +156,10 @@ export function CauseMixEditor() {
           type="button"
           data-testid="causes.clear"
           disabled={current.rows.length === 0}
-          onClick={() => edit([])}
+          onClick={() => {
+            edit([]);
+            setFocusNext("causes.add");
+          }}
         >
           Clear
         </button>
@@ -213,7 +224,12 @@ export function CauseMixEditor() {
                     aria-label={`Remove cause ${i + 1} (${row.name || "unnamed"})`}
                     title="Remove this cause"
                     data-testid={`causes.${i}.remove`}
-                    onClick={() => edit(current.rows.filter((r) => r.id !== row.id))}
+                    onClick={() => {
+                      const left = current.rows.length - 1;
+                      edit(current.rows.filter((r) => r.id !== row.id));
+                      // The next row's remove button (the one that slid into place), else the last, else Add.
+                      setFocusNext(left === 0 ? "causes.add" : `causes.${Math.min(i, left - 1)}.remove`);
+                    }}
                   >
                     ×
                   </button>
