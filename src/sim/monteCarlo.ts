@@ -11,6 +11,7 @@
  * every actual failure still stalls the job for minutes. When no run failed it reads 0.
  */
 import { closedForms } from "./closedForms.ts";
+import { derived } from "./derived.ts";
 import { runScenario } from "./engine.ts";
 import { POLICIES, type PolicyKey } from "./policies.ts";
 import type { Scenario } from "./scenario.ts";
@@ -94,6 +95,17 @@ class Samples {
     }));
     return { ...out, causes };
   }
+}
+
+/**
+ * Runs per slice of a Monte Carlo that reports progress or yields between slices: as many as
+ * draw about `failures` failures in all (a slice's cost follows its failures), at least 1 and at
+ * most `maxRuns`. A fixed count of runs would leave minutes between two progress ticks on the
+ * largest scenario the validator accepts (a million failures a run).
+ */
+export function runsPerSlice(s: Scenario, failures: number, maxRuns: number): number {
+  const perRun = Math.max(1, derived(s).expectedFailures);
+  return Math.max(1, Math.min(maxRuns, Math.floor(failures / perRun)));
 }
 
 export class MonteCarloAccumulator {

@@ -4,7 +4,7 @@
  */
 import { transfer } from "comlink";
 import { runScenario } from "../sim/engine.ts";
-import { MonteCarloAccumulator, seedOf } from "../sim/monteCarlo.ts";
+import { MonteCarloAccumulator, runsPerSlice, seedOf } from "../sim/monteCarlo.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult, Trace } from "../sim/types.ts";
 
@@ -20,8 +20,13 @@ function traceBuffers(trace: Trace): ArrayBuffer[] {
   return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
 }
 
-/** Seeds per slice of a Monte Carlo: small enough that a cancel or a progress tick is never far. */
-const SLICE = 25;
+/**
+ * A slice of a Monte Carlo, between two progress ticks and yields: at most 25 runs and about
+ * 50,000 failures (tens of ms), so a newer request, a cancel or the supervisor's watchdog never
+ * waits long, whatever the scenario's size.
+ */
+const SLICE_RUNS = 25;
+const SLICE_FAILURES = 50_000;
 
 const yieldToEvents = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -45,9 +50,10 @@ export const clusterApi = {
   ): Promise<MonteCarloResult | null> {
     const mine = ++generation;
     const acc = new MonteCarloAccumulator(scenario, seeds);
+    const slice = runsPerSlice(scenario, SLICE_FAILURES, SLICE_RUNS);
     for (let i = 0; i < seeds; i++) {
       acc.add(runScenario(scenario, { seed: seedOf(scenario, i) }));
-      if ((i + 1) % SLICE === 0 && i + 1 < seeds) {
+      if ((i + 1) % slice === 0 && i + 1 < seeds) {
         onProgress?.(i + 1, seeds);
         await yieldToEvents();
         if (mine !== generation) return null;
