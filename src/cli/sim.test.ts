@@ -171,7 +171,7 @@ describe("simCommand", () => {
     ],
     ["a truncated share link", [goodLink.slice(0, -6)], /bad share link: .*could not be decoded/],
     ["a tampered share link", [`#s=1.${"A".repeat(30)}`], /bad share link: .*could not be decoded/],
-    ["an oversized share link", [`${APP_URL}#s=1.${"z".repeat(5000)}`], /bad share link: .*at most 4096/],
+    ["an oversized share link", [`${APP_URL}#s=1.${"z".repeat(7000)}`], /bad share link: .*at most 6144/],
     [
       "a share link to an invalid scenario",
       [`${APP_URL}#s=${encodeLinkPayload({ cluster: { gpus: 1e12 } })}`],

@@ -12,6 +12,7 @@ import {
   encodeScenarioHash,
   encodeScenarioParam,
   MAX_LINK_CHARS,
+  MAX_SHARE_LINK_CHARS,
 } from "./scenarioLink.ts";
 
 /** A link around any JSON value, the way a tampering or buggy client would build one. */
@@ -31,20 +32,38 @@ describe("share links", () => {
   it("round-trip the cause mixes the knobs make: Llama 3's 18 causes, and 32 causes of 40 characters each", () => {
     const llama = parseScenario({ failures: { causes: [...LLAMA3_CAUSES] } });
     expect(decodeScenarioLink(encodeScenarioHash(llama))).toEqual(llama);
-    // The editor's limits (32 rows, 40-character names) stay inside a share link's 4,096 characters.
+    // The validator's limits (32 causes, 40-character names) stay inside a share link, even in the
+    // costliest case: names of random BMP text (3 UTF-8 bytes a character, incompressible), every
+    // other field set to a long number.
+    let x = 12_345;
+    const bmp = () => {
+      x = (Math.imul(x, 1_103_515_245) + 12_345) >>> 0;
+      return String.fromCharCode(0x800 + (x % (0xd800 - 0x800)));
+    };
     const causes = Array.from({ length: 32 }, (_, i) => ({
-      name: Array.from({ length: 40 }, (_, k) =>
-        String.fromCharCode(33 + ((i * 7919 + k * 104_729 + k * k * 31) % 90)),
-      ).join(""),
-      share: 123_456.789 + i,
-      scope: "rack" as const,
+      name: Array.from({ length: 40 }, bmp).join(""),
+      share: 123_456.789_012_34 + i / 7,
+      scope: (["host", "rack", "job"] as const)[i % 3]!,
       hang: i % 2 === 0,
       newHost: i % 3 === 0,
     }));
-    const full = parseScenario({ failures: { causes } });
+    const full = parseScenario({
+      seed: 4_294_967_295,
+      cluster: { hostsPerRack: 4, placement: "striped" },
+      failures: { causes, arrivals: "weibull", weibullShape: 0.713_251 },
+      ft: {
+        hangTimeoutSeconds: 61.234_567,
+        checkpointMinutes: 33.312_345,
+        checkpointWriteSeconds: 12.345_678,
+      },
+      spares: { pool: "limited", hosts: 12_345, repairHours: 47.123_456 },
+    });
     const hash = encodeScenarioHash(full);
+    expect(hash.length).toBeGreaterThan(4096); // past the old limit: a link the page made and then refused
     expect(hash.length).toBeLessThan(MAX_LINK_CHARS);
     expect(decodeScenarioLink(hash)).toEqual(full);
+    const page = `http://localhost:4173/#v=cluster&${hash.slice(1)}&w=0.0,86400.0&sw=gpus,50,2000,1:2,run~00000000`;
+    expect(decodeScenarioLink(page)).toEqual(full);
   });
 
   it("carry only what differs from the defaults, so they stay short", () => {
@@ -93,8 +112,9 @@ describe("share links", () => {
   });
 
   it("reject an oversized link before decoding it", () => {
-    rejects(`#s=1.${"A".repeat(MAX_LINK_CHARS)}`, /at most 4096/);
-    expect(() => decodeScenarioParam(`2.${"A".repeat(MAX_LINK_CHARS)}`)).toThrow(/at most 4096/);
+    rejects(`#s=1.${"A".repeat(MAX_LINK_CHARS)}`, /at most 6144/);
+    expect(() => decodeScenarioParam(`2.${"A".repeat(MAX_LINK_CHARS)}`)).toThrow(/at most 6144/);
+    rejects(`#s=2.A&x=${"A".repeat(MAX_SHARE_LINK_CHARS)}`, /share links are at most 10240/);
   });
 
   it("reject a small link that inflates to a huge payload", () => {
