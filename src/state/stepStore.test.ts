@@ -82,4 +82,45 @@ describe("step store", () => {
       expect.objectContaining({ config: expect.objectContaining({ compute }) }),
     );
   });
+
+  it("shows a pasted model's step only with its own compute times, and no older model's sweep beside it", async () => {
+    const w = fakeWorker();
+    let releaseSweep = () => {};
+    w.stepSweep.mockImplementation(async (req) => {
+      await new Promise<void>((r) => {
+        releaseSweep = r;
+      });
+      return stepApi.stepSweep(req);
+    });
+    const { store, start } = createStepStore(() => w as unknown as StepWorker);
+    const start0 = start();
+    await settle();
+    releaseSweep();
+    await start0;
+    await settle();
+    expect(store.getState().sweep).not.toBeNull();
+    const shown: (number | undefined)[] = [];
+    const stop = store.subscribe((s) => {
+      if (s.result && s.model?.name === "pasted model") {
+        shown.push(s.config.compute.forwardMs);
+        expect(s.sweep).toBeNull();
+      }
+    });
+    store
+      .getState()
+      .setPasteText(
+        '[{"name": "w", "shape": [8, 8], "dtype": "float32"}, {"name": "b", "shape": [8], "dtype": "float32"}]',
+      );
+    store.getState().applyPaste();
+    await settle();
+    expect(store.getState().model?.count).toBe(2);
+    expect(store.getState().result).not.toBeNull();
+    expect(store.getState().sweep).toBeNull();
+    // Every step drawn for the paste was timed with the paste's own compute.
+    expect(new Set(shown)).toEqual(new Set([computeForElements(72).forwardMs]));
+    stop();
+    releaseSweep();
+    await settle();
+    expect(store.getState().sweep?.points).toHaveLength(40);
+  });
 });

@@ -106,15 +106,31 @@ export function createStepStore(worker: () => StepWorker) {
         store.setState({ problem: run, model: null, result: null, sweep: null, busy: false });
         return;
       }
-      store.setState({ problem: null, model: run.model, result: run.result, busy: false });
       if (pasteComputeFor === req.model) {
         pasteComputeFor = null;
         const compute = computeForElements(run.model.elements);
-        store.setState((st) => ({ config: { ...st.config, compute } }));
-        return; // the new times ask the worker again (the subscription below)
+        // This step was timed with the previous model's compute: it is not drawn (for a big paste,
+        // drawing it and then its replacement at once was two long tasks), and no older one is
+        // shown under the new model's name. The new times ask the worker again (the subscription).
+        store.setState((st) => ({
+          problem: null,
+          model: run.model,
+          result: null,
+          config: { ...st.config, compute },
+        }));
+        return;
       }
+      // Another model's sweep is not shown beside this step while its own is computed.
+      const otherModel = sweepFor?.source !== req.model;
+      store.setState({
+        problem: null,
+        model: run.model,
+        result: run.result,
+        busy: false,
+        ...(otherModel ? { sweep: null } : {}),
+      });
       const config = JSON.stringify({ ...req.config, capMb: 0 });
-      if (sweepFor?.source === req.model && sweepFor.config === config) return;
+      if (!otherModel && sweepFor?.config === config) return;
       sweepFor = { source: req.model, config };
       const mySweep = ++sweepSeq;
       const sweep = await worker().stepSweep(req);
