@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Rng } from "../sim/rng.ts";
-import { MAX_PARAM_BYTES, ModelListError, parseModelList } from "./modelList.ts";
+import {
+  MAX_PARAM_BYTES,
+  MAX_PARAMS,
+  MAX_PASTE_CHARS,
+  ModelListError,
+  parseModelList,
+  validateModelList,
+} from "./modelList.ts";
 import resnet50 from "./models/resnet50.json";
 
 function errorOf(text: string): ModelListError {
@@ -145,6 +152,21 @@ describe("parseModelList", () => {
     );
     expect(errorOf('[{"name": "a", "shape": [1.5], "dtype": "float32"}]').entry).toBe(0);
     expect(errorOf('[{"shape": [1], "dtype": "float32"}]').message).toMatch(/^entry 0: "name"/);
+  });
+
+  it("takes a list of exactly MAX_PARAMS entries and refuses one more, or a paste past MAX_PASTE_CHARS", () => {
+    const entry = { name: "w", shape: [2, 3], dtype: "torch.float32" };
+    const list = Array.from({ length: MAX_PARAMS }, () => entry);
+    const params = validateModelList(list);
+    expect(params).toHaveLength(MAX_PARAMS);
+    expect(params.reduce((s, p) => s + p.bytes, 0)).toBe(MAX_PARAMS * 24);
+    list.push(entry);
+    expect(() => validateModelList(list)).toThrow(
+      "The list has 200,001 parameters; the explorer takes at most 200,000.",
+    );
+    const long = `[${JSON.stringify(entry)}]${" ".repeat(MAX_PASTE_CHARS)}`;
+    expect(errorOf(long).message).toMatch(/at most 33,554,432 \(32 MiB\)/);
+    expect(parseModelList(long.slice(0, MAX_PASTE_CHARS))).toHaveLength(1);
   });
 
   it("rejects an empty list, empty text and a non-list", () => {

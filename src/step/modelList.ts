@@ -13,6 +13,18 @@ import { firstSyntaxError } from "./jsonSyntax.ts";
 export const MAX_PARAM_BYTES = 2 ** 50;
 /** The largest model: 8 PiB of gradients, where byte counts stop being exact integers. */
 export const MAX_MODEL_BYTES = 2 ** 53;
+/**
+ * The most parameters a list may have: far past real models (Llama 3 405B has 1,138; a 256-expert
+ * MoE tens of thousands), and the size the page is measured at (`npm run bench:paste`: no
+ * main-thread task over 200 ms). Past it the page's own costs would grow unmeasured.
+ */
+export const MAX_PARAMS = 200_000;
+/**
+ * The longest paste: 32 Mi characters, 168 per entry at MAX_PARAMS, room for long names printed
+ * in full. The page copies and counts a paste on its main thread, so its length is bounded too
+ * (bench:paste measures a paste of exactly this length).
+ */
+export const MAX_PASTE_CHARS = 32 * 1024 * 1024;
 
 export interface Param {
   name: string;
@@ -66,6 +78,12 @@ export function validateModelList(value: unknown): Param[] {
   }
   if (list.length === 0)
     throw new ModelListError("The parameter list is empty: a model needs at least one.", null);
+  if (list.length > MAX_PARAMS) {
+    throw new ModelListError(
+      `The list has ${list.length.toLocaleString("en-US")} parameters; the explorer takes at most ${MAX_PARAMS.toLocaleString("en-US")}.`,
+      null,
+    );
+  }
   let total = 0;
   return list.map((entry: unknown, i) => {
     if (!isRecord(entry)) throw new ModelListError(`${entryLabel(i, null)} is not an object.`, i);
@@ -161,6 +179,12 @@ function entryAt(text: string, offset: number): { index: number; name: string | 
 export function parseModelList(pasted: string): Param[] {
   // A file saved by some Windows editors starts with a byte-order mark, which JSON does not allow.
   const text = pasted.startsWith("\uFEFF") ? pasted.slice(1) : pasted;
+  if (text.length > MAX_PASTE_CHARS) {
+    throw new ModelListError(
+      `The paste is ${text.length.toLocaleString("en-US")} characters; a parameter list may have at most ${MAX_PASTE_CHARS.toLocaleString("en-US")} (32 MiB).`,
+      null,
+    );
+  }
   if (text.trim() === "") throw new ModelListError("Nothing pasted: paste the model's parameter list.", null);
   const json = text.includes('"') ? text : text.replaceAll("'", '"');
   let value: unknown;

@@ -1,6 +1,7 @@
-import { useId } from "react";
+import { useId, useMemo } from "react";
 import { useStepStore } from "../../state/stepStore.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
+import { MAX_PASTE_CHARS } from "../../step/modelList.ts";
 import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
 import { NumberField } from "../form/NumberField.tsx";
@@ -48,6 +49,10 @@ function ModelPicker() {
   const pasteId = useId();
   const value = source.kind === "preset" ? source.id : "paste";
   const large = pasteText.length > LARGE_PASTE_CHARS;
+  // Counting a 15 MB paste's lines takes tens of milliseconds: once per paste, not per render,
+  // and not at all past the longest paste accepted (the worker refuses it, saying why).
+  const tooLong = pasteText.length > MAX_PASTE_CHARS;
+  const lines = useMemo(() => (large && !tooLong ? lineCount(pasteText) : 0), [large, tooLong, pasteText]);
   return (
     <fieldset className="step-group">
       <legend>Model</legend>
@@ -78,8 +83,10 @@ function ModelPicker() {
           // A list of hundreds of thousands of entries is held, not laid out in a text box (the
           // browser would spend seconds on the text alone); the worker parses it.
           <p className="step-paste-summary mono step-small" data-testid="paste-summary">
-            Pasted {pasteText.length.toLocaleString("en-US")} characters,{" "}
-            {lineCount(pasteText).toLocaleString("en-US")} lines.{" "}
+            Pasted {pasteText.length.toLocaleString("en-US")} characters
+            {tooLong
+              ? `: more than the ${MAX_PASTE_CHARS.toLocaleString("en-US")} a list may have.`
+              : `, ${lines.toLocaleString("en-US")} lines.`}{" "}
             <button type="button" className="link-button" onClick={() => setPasteText("")}>
               Clear
             </button>
