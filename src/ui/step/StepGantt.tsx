@@ -112,11 +112,17 @@ function Tooltip({ bucket, index }: { bucket: BucketView; index: number }) {
 }
 
 const groupH = 2 * ROW_H + ROW_GAP + GROUP_GAP;
+/**
+ * The width last drawn at: a Gantt mounted again (a new model's step replaces "Computing…") starts
+ * at it, instead of drawing every mark at a guess and again once measured.
+ */
+let lastWidth = 900;
 
 /** Memoised: a new sweep or the busy flag re-renders the view, not the Gantt. */
 export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHover }: Props) {
   const ref = useRef<HTMLDivElement>(null);
-  const width = useWidth(ref, 900);
+  const width = useWidth(ref, lastWidth);
+  lastWidth = width;
   const [pointer, setPointer] = useState<{ x: number; y: number } | null>(null);
   const labelW = width < 480 ? NARROW_LABEL_W : WIDE_LABEL_W;
   const end = Math.max(result.baselineMetrics.stepMs, result.metrics.stepMs);
