@@ -3,6 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
 
@@ -87,4 +89,19 @@ test("knobs validate, update the results and the link", async ({ page, context }
   await other.goto(page.url());
   await expect(other.getByTestId("ettr-ftHsdp")).toHaveText(after ?? "");
   await expect(other.getByLabel("Replicas (R)", { exact: true })).toHaveValue("48");
+});
+
+test("a long Monte Carlo shows its band so far, then the finished band", async ({ page }) => {
+  test.setTimeout(300_000);
+  // 800K GPUs for 60 days: about 39,000 failures a run, one or two runs per progress tick.
+  const s = { cluster: { gpus: 786_432 }, training: { days: 60 } };
+  await page.goto(`/${encodeScenarioHash(parseScenario(s))}&v=cluster`);
+  const band = /^\s*so far \d{1,3}\.\d% \(\d{1,3}\.\d% – \d{1,3}\.\d%\)$/;
+  const soFar = page.getByTestId("ettr-mc-so-far-ftHsdp");
+  await expect(soFar).toHaveText(band, { timeout: 60_000 });
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/^running… \d+\/200$/);
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/^\d{1,3}\.\d% \(.*%.*–.*%\)$/, {
+    timeout: 240_000,
+  });
+  await expect(soFar).toHaveCount(0);
 });

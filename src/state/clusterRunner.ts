@@ -6,6 +6,7 @@
 import { proxy } from "comlink";
 import { derived } from "../sim/derived.ts";
 import type { Scenario } from "../sim/scenario.ts";
+import type { MonteCarloResult } from "../sim/types.ts";
 import { simWorker } from "./simClient.ts";
 import { type AppState, appStore, MC_SEEDS } from "./store.ts";
 import { reportRestart } from "./workerHealth.ts";
@@ -31,7 +32,7 @@ let request = 0;
 async function recompute(scenario: AppState["scenario"]): Promise<void> {
   const mine = ++request;
   const worker = simWorker();
-  appStore.setState({ running: true, runError: null, mc: null, mcProgress: null });
+  appStore.setState({ running: true, runError: null, mc: null, mcProgress: null, mcSoFar: null });
   try {
     const run = await worker.call((api) => api.clusterRun(scenario, true), {
       onRestart,
@@ -45,18 +46,24 @@ async function recompute(scenario: AppState["scenario"]): Promise<void> {
         api.clusterMonteCarlo(
           scenario,
           seeds,
-          proxy((done: number, total: number) => {
+          proxy((done: number, total: number, soFar?: MonteCarloResult) => {
             alive();
-            if (mine === request) appStore.setState({ mcProgress: { done, total } });
+            if (mine === request) appStore.setState({ mcProgress: { done, total }, mcSoFar: soFar ?? null });
           }),
+          true,
         ),
       { onRestart },
     );
     if (mine !== request || mc === null) return;
-    appStore.setState({ mc, mcProgress: null });
+    appStore.setState({ mc, mcProgress: null, mcSoFar: null });
   } catch (e) {
     if (mine === request)
-      appStore.setState({ running: false, mcProgress: null, runError: (e as Error).message ?? String(e) });
+      appStore.setState({
+        running: false,
+        mcProgress: null,
+        mcSoFar: null,
+        runError: (e as Error).message ?? String(e),
+      });
   }
 }
 

@@ -36,6 +36,8 @@ export interface AppState {
   /** Monte Carlo over MC_SEEDS seeds starting at the scenario's seed. */
   mc: MonteCarloResult | null;
   mcProgress: { done: number; total: number } | null;
+  /** The Monte Carlo of the seeds done so far, while it runs (the band fills in as it goes). */
+  mcSoFar: MonteCarloResult | null;
   /** True from a scenario change until its single run is back. */
   running: boolean;
   /** An error from the worker, shown instead of stale numbers. */
@@ -63,6 +65,7 @@ export const appStore = createStore<AppState>()((set) => ({
   run: null,
   mc: null,
   mcProgress: null,
+  mcSoFar: null,
   running: false,
   runError: null,
   setTab: (tab) => set({ tab }),

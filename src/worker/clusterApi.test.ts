@@ -25,4 +25,19 @@ describe("the worker's Monte Carlo", () => {
     await clusterApi.clusterMonteCarlo(small, 60, (done) => ticks.push(done));
     expect(ticks).toEqual([25, 50, 60]);
   });
+
+  it("sends, when asked, the summary of the runs so far: the first k seeds' own Monte Carlo", async () => {
+    const small = parseScenario({ training: { days: 1 } });
+    const soFar: [number, unknown][] = [];
+    await clusterApi.clusterMonteCarlo(
+      small,
+      60,
+      (done, _total, partial) => soFar.push([done, partial]),
+      true,
+    );
+    expect(soFar.map(([done]) => done)).toEqual([25, 50, 60]);
+    expect(soFar[0]![1]).toEqual(monteCarlo(small, 25));
+    expect(soFar[1]![1]).toEqual(monteCarlo(small, 50));
+    expect(soFar[2]![1]).toBeUndefined(); // the last tick: the result itself follows
+  });
 });

@@ -41,12 +41,16 @@ export const clusterApi = {
 
   /**
    * Monte Carlo over `seeds` seeds, in slices that yield to the event loop, so that a newer
-   * request stops this one. Resolves null when superseded.
+   * request stops this one. Resolves null when superseded. The runs so far summarize exactly as
+   * the finished Monte Carlo would summarize them (its first k seeds), so a partial band is the
+   * final one's prefix, not an estimate of another kind.
    */
   async clusterMonteCarlo(
     scenario: Scenario,
     seeds: number,
-    onProgress?: (done: number, total: number) => void,
+    onProgress?: (done: number, total: number, soFar?: MonteCarloResult) => void,
+    /** Send, with each tick, the summary of the runs done so far (the page's progressive band). */
+    partials = false,
   ): Promise<MonteCarloResult | null> {
     const mine = ++generation;
     const acc = new MonteCarloAccumulator(scenario, seeds);
@@ -54,7 +58,7 @@ export const clusterApi = {
     for (let i = 0; i < seeds; i++) {
       acc.add(runScenario(scenario, { seed: seedOf(scenario, i) }));
       if ((i + 1) % slice === 0 && i + 1 < seeds) {
-        onProgress?.(i + 1, seeds);
+        onProgress?.(i + 1, seeds, partials ? acc.finish() : undefined);
         await yieldToEvents();
         if (mine !== generation) return null;
       }

@@ -48,6 +48,7 @@ function PolicyCard({
   const seeds = MC_SEEDS;
   const seed = useAppStore((s) => s.scenario.seed);
   const progress = useAppStore((s) => s.mcProgress);
+  const soFar = useAppStore((s) => s.mcSoFar?.[policy.key] ?? null);
   const key = policy.key;
   return (
     <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
@@ -65,14 +66,23 @@ function PolicyCard({
         <dt>
           Mean over {seeds} seeds ({first ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
         </dt>
-        <dd data-testid={`ettr-mc-${key}`}>
-          {mc ? (
-            <Band s={mc.ettr} format={(x) => pct(x)} />
-          ) : progress ? (
-            `running… ${progress.done}/${progress.total}`
-          ) : (
-            "…"
-          )}
+        <dd>
+          <span data-testid={`ettr-mc-${key}`}>
+            {mc ? (
+              <Band s={mc.ettr} format={(x) => pct(x)} />
+            ) : progress ? (
+              `running… ${progress.done}/${progress.total}`
+            ) : (
+              "…"
+            )}
+          </span>
+          {!mc && progress && soFar ? (
+            // The band of the seeds done so far: the final band's first seeds, filling in.
+            <span className="muted mc-so-far" data-testid={`ettr-mc-so-far-${key}`}>
+              {" "}
+              so far <Band s={soFar.ettr} format={(x) => pct(x)} />
+            </span>
+          ) : null}
         </dd>
         {[...CARD_METRICS, policy.cardMetric].map((metric) => {
           const r = metricRow(metric);
