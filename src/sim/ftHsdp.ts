@@ -388,8 +388,9 @@ export function runFtHsdp(
       const p = phase[r]!;
       leave(r, next);
       const q = NEXT_PHASE[p]!;
-      if (q === DONE) enter(r, DONE, next, next);
-      else enter(r, q, next, endOf(r, q, next));
+      // One call site (with DONE, enter's loop does not run): each site the optimiser inlines
+      // spends its budget, and a site left out of line boxes the two doubles it passes.
+      enter(r, q, next, q === DONE ? next : endOf(r, q, next));
     } else if (jobEnd === next && jobEnd <= nextFailure) {
       rec?.job(FtJobState.jobRestart, jobPieceStart, next);
       jobOwner = -1;
