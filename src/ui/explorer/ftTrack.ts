@@ -48,13 +48,32 @@ export class FtTrack {
 
   /** Draws every lane; returns the marks issued. */
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
-    const { ft, ftStalls, failures } = this.trace;
+    return this.drawStalls(ctx, L, view, runs, p) + this.drawLanes(ctx, L, view, runs, p, 0, L.lanes);
+  }
+
+  /** The global stalls, across every lane (drawn before the lanes' own states). */
+  drawStalls(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
+    const { ftStalls } = this.trace;
     runs.clear();
     laneRuns(this.stalls, 0, ftStalls.start, ftStalls.end, () => 1, view, runs);
-    let marks = fillRuns(ctx, runs, L.ftY, L.ftH, { 1: p.stalled });
+    return fillRuns(ctx, runs, L.ftY, L.ftH, { 1: p.stalled });
+  }
+
+  /** Lanes [from, to): their own states and failures; returns the marks issued. */
+  drawLanes(
+    ctx: CanvasRenderingContext2D,
+    L: Layout,
+    view: View,
+    runs: Runs,
+    p: Palette,
+    from: number,
+    to: number,
+  ): number {
+    const { ft, failures } = this.trace;
+    let marks = 0;
     const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
     const sep = L.laneH >= 6 ? 1 : 0;
-    for (let lane = 0; lane < L.lanes; lane++) {
+    for (let lane = from; lane < Math.min(to, L.lanes); lane++) {
       const y = L.ftY + lane * L.laneH;
       runs.clear();
       laneRuns(this.own, lane, ft.start, ft.end, (i) => FT_KIND[ft.phase[i] as number] ?? 0, view, runs);

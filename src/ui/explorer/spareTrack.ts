@@ -141,23 +141,42 @@ export class SpareTrack {
       .range([L.spareY + L.spareH, L.spareY]);
   }
 
-  /** Draws the chart, its axis and title; returns the points drawn. */
+  /** Draws the chart (its title and axis are drawLabels'); returns the points drawn. */
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, p: Palette): number {
+    this.drawGrid(ctx, L, p);
+    let points = 0;
+    for (let k = 0; k < this.pools.length; k++) points += this.drawPool(ctx, L, view, p, k);
+    return points;
+  }
+
+  /** How many draw steps the pools take (drawPool's k). */
+  get poolCount(): number {
+    return this.pools.length;
+  }
+
+  /** The chart's background and grid lines at integer host counts (their labels are drawLabels'). */
+  drawGrid(ctx: CanvasRenderingContext2D, L: Layout, p: Palette): void {
     const y = this.y(L);
     ctx.fillStyle = p.bg;
     ctx.fillRect(L.plotLeft, L.spareY - 2, L.plotWidth, L.spareH + 4);
-    // Grid lines at integer host counts (their labels are the gutter's, drawLabels).
     for (const v of y.ticks(4).filter(Number.isInteger)) {
       ctx.fillStyle = v === 0 ? p.muted : p.grid;
       ctx.fillRect(L.plotLeft, Math.round(y(v)), L.plotWidth, 1);
     }
+  }
+
+  /** Pool k's waiting requests and available hosts, clipped to the chart; returns the points drawn. */
+  drawPool(ctx: CanvasRenderingContext2D, L: Layout, view: View, p: Palette, k: number): number {
+    const q = this.pools[k];
+    if (!q) return 0;
+    const y = this.y(L);
     ctx.save();
     ctx.beginPath();
     ctx.rect(L.plotLeft, L.spareY - 2, L.plotWidth, L.spareH + 4);
     ctx.clip();
     let points = 0;
     const zero = y(0);
-    for (const q of this.pools) {
+    {
       const colour = q.colour(p);
       if (this.maxWaiting > 0) {
         const w = stepSeries(q.history.t, q.history.waiting, this.horizon, view);

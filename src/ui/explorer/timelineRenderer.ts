@@ -22,6 +22,9 @@ import { AXIS_H, computeLayout, GUTTER, type Layout, type LayoutParts, SYNC_H } 
 import { HatchPattern, type Palette } from "./timelinePalette.ts";
 import { windowScale } from "./timelineScale.ts";
 
+/** FT-HSDP lanes per draw step (drawSteps): a few ms each however dense the run. */
+const LANES_PER_STEP = 16;
+
 export interface DrawStats {
   /** Rectangles issued this frame (after level-of-detail merging). */
   rects: number;
@@ -80,45 +83,76 @@ export class TimelineRenderer {
     p: Palette,
     selected: number | null,
   ): DrawStats {
+    let rects = 0;
+    for (const step of this.drawSteps(ctx, t0, t1, p, selected)) rects += step();
+    return { rects };
+  }
+
+  /**
+   * The same frame as draw, as steps to run in order (each returns the marks it issued): a
+   * caller may spread them over several tasks, so that the largest runs (a million failures, or
+   * 100,000 replicas with a spare chart) never hold the main thread for one long task. Each step
+   * is bounded: one track, a few lanes, or one spare pool.
+   */
+  drawSteps(
+    ctx: CanvasRenderingContext2D,
+    t0: number,
+    t1: number,
+    p: Palette,
+    selected: number | null,
+  ): (() => number)[] {
     const L = this.layout;
     const x = windowScale(L, t0, t1);
     const view: View = { t0, t1, left: L.plotLeft, width: L.plotWidth };
-    ctx.fillStyle = p.bg;
-    ctx.fillRect(0, 0, L.width, L.height);
-    drawAxis(ctx, L, x, p);
-
-    // Both jobs train unless told otherwise: the background of every lane is "training".
-    const x0 = Math.max(L.plotLeft, x(0));
-    const x1 = Math.min(L.plotLeft + L.plotWidth, x(this.horizon));
-    ctx.fillStyle = p.training;
-    ctx.fillRect(x0, L.syncY, x1 - x0, SYNC_H);
-    ctx.fillRect(x0, L.ftY, x1 - x0, L.ftH);
-    if (this.job) ctx.fillRect(x0, L.jobY, x1 - x0, L.jobH);
-
-    let rects = this.sync.draw(ctx, L, view, this.runs, p, this.hatch);
-    if (this.job) rects += this.job.draw(ctx, L, view, this.runs, p, this.hatch);
-    rects += this.ft.draw(ctx, L, view, this.runs, p);
-    rects += this.racks.draw(ctx, L, view, this.runs, p);
-    if (this.spares) rects += this.spares.draw(ctx, L, view, p);
-
-    const failures = this.trace.failures.time;
-    if (selected !== null && selected < failures.length) {
-      const px = Math.round(x(failures[selected] as number)) + 0.5;
-      if (px >= L.plotLeft && px <= L.plotLeft + L.plotWidth) {
-        ctx.fillStyle = p.accent;
-        ctx.fillRect(px - 1, AXIS_H - 4, 2, L.height - AXIS_H + 4);
+    const steps: (() => number)[] = [];
+    steps.push(() => {
+      ctx.fillStyle = p.bg;
+      ctx.fillRect(0, 0, L.width, L.height);
+      drawAxis(ctx, L, x, p);
+      // Both jobs train unless told otherwise: the background of every lane is "training".
+      const x0 = Math.max(L.plotLeft, x(0));
+      const x1 = Math.min(L.plotLeft + L.plotWidth, x(this.horizon));
+      ctx.fillStyle = p.training;
+      ctx.fillRect(x0, L.syncY, x1 - x0, SYNC_H);
+      ctx.fillRect(x0, L.ftY, x1 - x0, L.ftH);
+      if (this.job) ctx.fillRect(x0, L.jobY, x1 - x0, L.jobH);
+      return this.sync.draw(ctx, L, view, this.runs, p, this.hatch);
+    });
+    const job = this.job;
+    if (job) steps.push(() => job.draw(ctx, L, view, this.runs, p, this.hatch));
+    steps.push(() => this.ft.drawStalls(ctx, L, view, this.runs, p));
+    for (let lane = 0; lane < L.lanes; lane += LANES_PER_STEP)
+      steps.push(() => this.ft.drawLanes(ctx, L, view, this.runs, p, lane, lane + LANES_PER_STEP));
+    steps.push(() => this.racks.draw(ctx, L, view, this.runs, p));
+    const spares = this.spares;
+    if (spares) {
+      steps.push(() => {
+        spares.drawGrid(ctx, L, p);
+        return 0;
+      });
+      for (let k = 0; k < spares.poolCount; k++) steps.push(() => spares.drawPool(ctx, L, view, p, k));
+    }
+    steps.push(() => {
+      const failures = this.trace.failures.time;
+      if (selected !== null && selected < failures.length) {
+        const px = Math.round(x(failures[selected] as number)) + 0.5;
+        if (px >= L.plotLeft && px <= L.plotLeft + L.plotWidth) {
+          ctx.fillStyle = p.accent;
+          ctx.fillRect(px - 1, AXIS_H - 4, 2, L.height - AXIS_H + 4);
+        }
       }
-    }
-    drawLaneLabels(ctx, L, this.R, p, L.syncY + SYNC_H / 2);
-    if (this.job) {
-      ctx.textAlign = "right";
-      ctx.textBaseline = "middle";
-      ctx.fillStyle = p.text;
-      ctx.font = "600 11px system-ui, sans-serif";
-      ctx.fillText(L.plotLeft < GUTTER ? "FT job" : "FT-HSDP job", L.plotLeft - 8, L.jobY + L.jobH / 2);
-    }
-    this.spares?.drawLabels(ctx, L, p);
-    return { rects };
+      drawLaneLabels(ctx, L, this.R, p, L.syncY + SYNC_H / 2);
+      if (this.job) {
+        ctx.textAlign = "right";
+        ctx.textBaseline = "middle";
+        ctx.fillStyle = p.text;
+        ctx.font = "600 11px system-ui, sans-serif";
+        ctx.fillText(L.plotLeft < GUTTER ? "FT job" : "FT-HSDP job", L.plotLeft - 8, L.jobY + L.jobH / 2);
+      }
+      this.spares?.drawLabels(ctx, L, p);
+      return 0;
+    });
+    return steps;
   }
 
   /** What lies under canvas point (x, y) in window [t0, t1]; null outside the lanes. */
