@@ -4,7 +4,7 @@
  * replicas than pixels allow.
  */
 import type { Trace } from "../../sim/types.ts";
-import { buildLaneIndex, type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
+import { type LaneIndex, laneIndexByKey, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
 import { GUTTER, type Layout, laneLabel } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
@@ -30,20 +30,30 @@ export class FtTrack {
     this.group = L.group;
     const { ft, failures } = this.trace;
     const g = L.group;
-    this.own = buildLaneIndex(
-      ft.start.length,
-      L.lanes,
-      (i) => Math.floor((ft.replica[i] as number) / g),
-      ft.start,
-      ft.end,
-    );
-    this.failures = buildLaneIndex(
-      failures.time.length,
-      L.lanes,
-      (i) => Math.floor((failures.replica[i] as number) / g),
-      failures.time,
-      failures.time,
-    );
+    this.own = laneIndexByKey(ft.replica, g, L.lanes, ft.start, ft.end);
+    this.failures = laneIndexByKey(failures.replica, g, L.lanes, failures.time, failures.time);
+  }
+
+  /**
+   * Lane ranges [from, to) for draw steps: at most `lanes` lanes and, past the first lane, at
+   * most `rows` interval and failure rows (all of them: what a whole-run frame scans).
+   */
+  laneSteps(L: Layout, lanes: number, rows: number): [number, number][] {
+    const size = (idx: LaneIndex, l: number) => (idx.offsets[l + 1] as number) - (idx.offsets[l] as number);
+    const out: [number, number][] = [];
+    let from = 0;
+    let taken = 0;
+    for (let l = 0; l < L.lanes; l++) {
+      const n = size(this.own, l) + size(this.failures, l);
+      if (l > from && (l - from >= lanes || taken + n > rows)) {
+        out.push([from, l]);
+        from = l;
+        taken = 0;
+      }
+      taken += n;
+    }
+    if (from < L.lanes) out.push([from, L.lanes]);
+    return out;
   }
 
   /** Draws every lane; returns the marks issued. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLaneIndex, decimateCurve, laneRuns, Runs, singleLane } from "./lod.ts";
+import { buildLaneIndex, decimateCurve, laneIndexByKey, laneRuns, Runs, singleLane } from "./lod.ts";
 
 const f64 = (xs: number[]) => Float64Array.from(xs);
 
@@ -16,6 +16,23 @@ describe("lane index", () => {
     expect(Array.from(idx.rows.subarray(idx.offsets[0], idx.offsets[1]))).toEqual([1, 3]);
     expect(Array.from(idx.rows.subarray(idx.offsets[1], idx.offsets[2]))).toEqual([0, 2, 4]);
     expect(Array.from(idx.maxDuration)).toEqual([7, 5]);
+  });
+
+  it("reads lanes from keys grouped by replica, leaving out negative keys (job scope)", () => {
+    const start = f64([0, 1, 2, 3, 4, 5]);
+    const end = f64([5, 2, 3, 10, 4.5, 5]);
+    const replica = Int32Array.from([3, 0, 2, -1, 5, 1]);
+    const byKey = laneIndexByKey(replica, 2, 3, start, end);
+    const byCallback = buildLaneIndex(6, 3, (i) => Math.floor((replica[i] as number) / 2), start, end);
+    expect(byKey).toEqual(byCallback);
+    expect(Array.from(byKey.rows)).toEqual([1, 5, 0, 2, 4]);
+  });
+
+  it("indexes one lane in order, the same as grouping every row into lane 0", () => {
+    const start = f64([0, 1, 2, 3]);
+    const end = f64([5, 2, 9, 3.5]);
+    expect(singleLane(start, end)).toEqual(buildLaneIndex(4, 1, () => 0, start, end));
+    expect(singleLane(start, start)).toEqual(buildLaneIndex(4, 1, () => 0, start, start));
   });
 });
 

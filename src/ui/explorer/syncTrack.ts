@@ -17,7 +17,19 @@ export class SyncTrack {
 
   /** Draws the lane; returns the marks issued. */
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
-    const { sync, failures } = this.trace;
+    return this.drawStates(ctx, L, view, runs, p, hatch) + this.drawFailures(ctx, L, view, runs, p);
+  }
+
+  /** The job's states (two draw steps with drawFailures: each scans up to a million rows). */
+  drawStates(
+    ctx: CanvasRenderingContext2D,
+    L: Layout,
+    view: View,
+    runs: Runs,
+    p: Palette,
+    hatch: HatchPattern,
+  ) {
+    const { sync } = this.trace;
     runs.clear();
     laneRuns(
       this.states,
@@ -28,12 +40,19 @@ export class SyncTrack {
       view,
       runs,
     );
-    let marks = fillRuns(ctx, runs, L.syncY, SYNC_H, {
+    const marks = fillRuns(ctx, runs, L.syncY, SYNC_H, {
       1: hatch.get(ctx, p),
       2: p.checkpoint,
       3: p.recovering,
       4: p.waitSpare,
     });
+    return marks;
+  }
+
+  /** The failure markers along the lane's top edge. */
+  drawFailures(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette) {
+    const { failures } = this.trace;
+    let marks = 0;
     runs.clear();
     laneRuns(this.failures, 0, failures.time, failures.time, failureKind(this.trace), view, runs);
     drawMarkers(ctx, runs, L.syncY, SYNC_H, L.plotWidth, p);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
+import { FtTrack } from "./ftTrack.ts";
 import { computeLayout } from "./timelineLayout.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
 
@@ -47,5 +48,30 @@ describe("timeline hover", () => {
   it("is silent outside the lanes", () => {
     expect(r.hover(5, syncY, 0, 3600)).toBeNull();
     expect(r.hover(xAt(600), 2, 0, 3600)).toBeNull();
+  });
+});
+
+describe("timeline draw steps", () => {
+  const trace = fixtureTrace();
+  const L = computeLayout(1000, fixtureScenario.cluster.replicas);
+  const ft = new FtTrack(trace, L);
+
+  it("cover every FT-HSDP lane once, in order, within the lane and row bounds", () => {
+    for (const [lanes, rows] of [
+      [16, 100_000],
+      [1, 100_000],
+      [16, 1],
+    ] as const) {
+      const steps = ft.laneSteps(L, lanes, rows);
+      expect(steps[0]?.[0]).toBe(0);
+      expect(steps[steps.length - 1]?.[1]).toBe(L.lanes);
+      steps.forEach(([from, to], k) => {
+        expect(to).toBeGreaterThan(from);
+        expect(to - from).toBeLessThanOrEqual(lanes);
+        if (k > 0) expect(from).toBe(steps[k - 1]?.[1]);
+      });
+    }
+    // One row per step allows one lane per step (a lane is never split).
+    expect(ft.laneSteps(L, 16, 1)).toHaveLength(L.lanes);
   });
 });

@@ -24,6 +24,8 @@ import { windowScale } from "./timelineScale.ts";
 
 /** FT-HSDP lanes per draw step (drawSteps): a few ms each however dense the run. */
 const LANES_PER_STEP = 16;
+/** …and at most this many rows (past one lane): a million-failure run's 12 lanes take a step each. */
+const ROWS_PER_STEP = 100_000;
 
 export interface DrawStats {
   /** Rectangles issued this frame (after level-of-detail merging). */
@@ -116,13 +118,14 @@ export class TimelineRenderer {
       ctx.fillRect(x0, L.syncY, x1 - x0, SYNC_H);
       ctx.fillRect(x0, L.ftY, x1 - x0, L.ftH);
       if (this.job) ctx.fillRect(x0, L.jobY, x1 - x0, L.jobH);
-      return this.sync.draw(ctx, L, view, this.runs, p, this.hatch);
+      return this.sync.drawStates(ctx, L, view, this.runs, p, this.hatch);
     });
+    steps.push(() => this.sync.drawFailures(ctx, L, view, this.runs, p));
     const job = this.job;
     if (job) steps.push(() => job.draw(ctx, L, view, this.runs, p, this.hatch));
     steps.push(() => this.ft.drawStalls(ctx, L, view, this.runs, p));
-    for (let lane = 0; lane < L.lanes; lane += LANES_PER_STEP)
-      steps.push(() => this.ft.drawLanes(ctx, L, view, this.runs, p, lane, lane + LANES_PER_STEP));
+    for (const [from, to] of this.ft.laneSteps(L, LANES_PER_STEP, ROWS_PER_STEP))
+      steps.push(() => this.ft.drawLanes(ctx, L, view, this.runs, p, from, to));
     steps.push(() => this.racks.draw(ctx, L, view, this.runs, p));
     const spares = this.spares;
     if (spares) {
