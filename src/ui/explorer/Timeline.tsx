@@ -200,95 +200,104 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     const canvas = canvasRef.current;
     const wrap = wrapRef.current;
     if (!canvas || !wrap) return;
-    const s = live.current;
-    const renderer = new TimelineRenderer(scenario, trace, Math.max(320, wrap.clientWidth));
-    s.renderer = renderer;
-    s.palette = readPalette(canvas);
-    const H = renderer.horizonSeconds;
-    const sel = select(canvas);
+    let teardown: (() => void) | null = null;
+    // The renderer's indexes are built in a task of their own, not in the one that rendered the
+    // page for this trace: for the largest runs each is a few hundred ms on a slow machine.
+    const timer = window.setTimeout(() => {
+      const s = live.current;
+      const renderer = new TimelineRenderer(scenario, trace, Math.max(320, wrap.clientWidth));
+      s.renderer = renderer;
+      s.palette = readPalette(canvas);
+      const H = renderer.horizonSeconds;
+      const sel = select(canvas);
 
-    const fitCanvas = () => {
-      const L = renderer.currentLayout;
-      describeParts(canvas, renderer);
-      const dpr = window.devicePixelRatio || 1;
-      canvas.width = Math.round(L.width * dpr);
-      canvas.height = Math.round(L.height * dpr);
-      canvas.style.width = `${L.width}px`;
-      canvas.style.height = `${L.height}px`;
-      const extent: [[number, number], [number, number]] = [
-        [L.plotLeft, 0],
-        [L.plotLeft + L.plotWidth, L.height],
-      ];
-      z.extent(extent).translateExtent(extent);
-    };
+      const fitCanvas = () => {
+        const L = renderer.currentLayout;
+        describeParts(canvas, renderer);
+        const dpr = window.devicePixelRatio || 1;
+        canvas.width = Math.round(L.width * dpr);
+        canvas.height = Math.round(L.height * dpr);
+        canvas.style.width = `${L.width}px`;
+        canvas.style.height = `${L.height}px`;
+        const extent: [[number, number], [number, number]] = [
+          [L.plotLeft, 0],
+          [L.plotLeft + L.plotWidth, L.height],
+        ];
+        z.extent(extent).translateExtent(extent);
+      };
 
-    const z = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
-      .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
-        s.transform = ev.transform;
-        // What was under the pointer has moved: a tooltip would describe another place.
-        setTip(null);
-        s.window = windowOf(renderer.currentLayout, H, ev.transform);
-        requestDraw();
-        // The store (and the React views that follow it) hears of the window at most every
-        // STORE_EVERY_MS while a gesture lasts, so panning costs one canvas draw per frame.
-        if (!s.storeTimer) s.storeTimer = window.setTimeout(storeWindow, STORE_EVERY_MS);
-      })
-      .on("end", storeWindow);
-    function storeWindow() {
-      clearTimeout(s.storeTimer);
-      s.storeTimer = 0;
-      // Tenths of a second, as the link stores it: a reopened link then shows exactly this window.
-      const tenth = (t: number) => Math.round(t * 10) / 10;
-      s.lastStored = s.transform.k === 1 ? null : [tenth(s.window[0]), tenth(s.window[1])];
-      explorerStore.getState().setWindow(s.lastStored);
-    }
-    s.zoom = z;
-    fitCanvas();
-    sel.call(z).on("dblclick.zoom", null);
-    const initial = explorerStore.getState().window;
-    sel.call(z.transform, transformFor(initial));
-
-    const ro = new ResizeObserver(() => {
-      const width = Math.max(320, wrap.clientWidth);
-      if (width === renderer.currentLayout.width) return;
-      const w = explorerStore.getState().window;
-      renderer.resize(width);
+      const z = zoom<HTMLCanvasElement, unknown>()
+        .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
+        .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
+          s.transform = ev.transform;
+          // What was under the pointer has moved: a tooltip would describe another place.
+          setTip(null);
+          s.window = windowOf(renderer.currentLayout, H, ev.transform);
+          requestDraw();
+          // The store (and the React views that follow it) hears of the window at most every
+          // STORE_EVERY_MS while a gesture lasts, so panning costs one canvas draw per frame.
+          if (!s.storeTimer) s.storeTimer = window.setTimeout(storeWindow, STORE_EVERY_MS);
+        })
+        .on("end", storeWindow);
+      function storeWindow() {
+        clearTimeout(s.storeTimer);
+        s.storeTimer = 0;
+        // Tenths of a second, as the link stores it: a reopened link then shows exactly this window.
+        const tenth = (t: number) => Math.round(t * 10) / 10;
+        s.lastStored = s.transform.k === 1 ? null : [tenth(s.window[0]), tenth(s.window[1])];
+        explorerStore.getState().setWindow(s.lastStored);
+      }
+      s.zoom = z;
       fitCanvas();
-      sel.call(z.transform, transformFor(w));
-    });
-    ro.observe(wrap);
+      sel.call(z).on("dblclick.zoom", null);
+      const initial = explorerStore.getState().window;
+      sel.call(z.transform, transformFor(initial));
 
-    const unsub = explorerStore.subscribe((st, prev) => {
-      if (st.window !== prev.window && st.window !== s.lastStored)
-        sel.call(z.transform, transformFor(st.window));
-      if (st.selectedFailure !== prev.selectedFailure) requestDraw();
-    });
-    // The replay's cursor: drawn at once (the replay's own frame), unless a full redraw is due.
-    const showCursor = (cursor: number | null) => {
-      if (cursor === null) delete canvas.dataset.cursor;
-      else canvas.dataset.cursor = cursor.toFixed(1);
-    };
-    showCursor(replayStore.getState().cursor);
-    const unsubReplay = replayStore.subscribe((st, prev) => {
-      if (st.cursor === prev.cursor) return;
-      showCursor(st.cursor);
-      if (st.cursor === null || prev.cursor === null) requestDraw();
-      else if (!s.frame) draw();
-    });
+      const ro = new ResizeObserver(() => {
+        const width = Math.max(320, wrap.clientWidth);
+        if (width === renderer.currentLayout.width) return;
+        const w = explorerStore.getState().window;
+        renderer.resize(width);
+        fitCanvas();
+        sel.call(z.transform, transformFor(w));
+      });
+      ro.observe(wrap);
+
+      const unsub = explorerStore.subscribe((st, prev) => {
+        if (st.window !== prev.window && st.window !== s.lastStored)
+          sel.call(z.transform, transformFor(st.window));
+        if (st.selectedFailure !== prev.selectedFailure) requestDraw();
+      });
+      // The replay's cursor: drawn at once (the replay's own frame), unless a full redraw is due.
+      const showCursor = (cursor: number | null) => {
+        if (cursor === null) delete canvas.dataset.cursor;
+        else canvas.dataset.cursor = cursor.toFixed(1);
+      };
+      showCursor(replayStore.getState().cursor);
+      const unsubReplay = replayStore.subscribe((st, prev) => {
+        if (st.cursor === prev.cursor) return;
+        showCursor(st.cursor);
+        if (st.cursor === null || prev.cursor === null) requestDraw();
+        else if (!s.frame) draw();
+      });
+      teardown = () => {
+        ro.disconnect();
+        unsub();
+        unsubReplay();
+        sel.on(".zoom", null);
+        cancelAnimationFrame(s.frame);
+        cancelAnimationFrame(s.stepFrame);
+        s.stepFrame = 0;
+        s.pending = null;
+        clearTimeout(s.storeTimer);
+        s.frame = 0;
+        s.storeTimer = 0;
+        s.renderer = null;
+      };
+    }, 0);
     return () => {
-      ro.disconnect();
-      unsub();
-      unsubReplay();
-      sel.on(".zoom", null);
-      cancelAnimationFrame(s.frame);
-      cancelAnimationFrame(s.stepFrame);
-      s.stepFrame = 0;
-      s.pending = null;
-      clearTimeout(s.storeTimer);
-      s.frame = 0;
-      s.storeTimer = 0;
-      s.renderer = null;
+      clearTimeout(timer);
+      teardown?.();
     };
   }, [scenario, trace, canvasRef, requestDraw, draw, transformFor]);
 
