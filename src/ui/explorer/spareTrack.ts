@@ -145,7 +145,8 @@ export class SpareTrack {
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, p: Palette): number {
     this.drawGrid(ctx, L, p);
     let points = 0;
-    for (let k = 0; k < this.pools.length; k++) points += this.drawPool(ctx, L, view, p, k);
+    for (let k = 0; k < this.pools.length; k++)
+      points += this.drawPool(ctx, L, view, p, k, "waiting") + this.drawPool(ctx, L, view, p, k, "available");
     return points;
   }
 
@@ -166,7 +167,15 @@ export class SpareTrack {
   }
 
   /** Pool k's waiting requests and available hosts, clipped to the chart; returns the points drawn. */
-  drawPool(ctx: CanvasRenderingContext2D, L: Layout, view: View, p: Palette, k: number): number {
+  drawPool(
+    ctx: CanvasRenderingContext2D,
+    L: Layout,
+    view: View,
+    p: Palette,
+    k: number,
+    /** The waiting requests' area and line, or the available hosts' line: a draw step each. */
+    part: "waiting" | "available",
+  ): number {
     const q = this.pools[k];
     if (!q) return 0;
     const y = this.y(L);
@@ -178,7 +187,7 @@ export class SpareTrack {
     const zero = y(0);
     {
       const colour = q.colour(p);
-      if (this.maxWaiting > 0) {
+      if (part === "waiting" && this.maxWaiting > 0) {
         const w = stepSeries(q.history.t, q.history.waiting, this.horizon, view);
         ctx.beginPath();
         area<number>()
@@ -202,19 +211,21 @@ export class SpareTrack {
         ctx.stroke();
         points += w.x.length;
       }
-      const s = stepSeries(q.history.t, q.history.available, this.horizon, view);
-      ctx.beginPath();
-      line<number>()
-        .x((i) => s.x[i] as number)
-        .y((i) => y(s.y[i] as number))
-        .curve(curveStepAfter)
-        .context(ctx)(s.x.map((_, i) => i));
-      ctx.strokeStyle = colour;
-      // The pools often agree (equal detection delays make equal requests): the synchronous
-      // line is drawn wider, under the FT-HSDP one, so both stay visible where they coincide.
-      ctx.lineWidth = q.history === this.first ? 3.5 : 1.5;
-      ctx.stroke();
-      points += s.x.length;
+      if (part === "available") {
+        const s = stepSeries(q.history.t, q.history.available, this.horizon, view);
+        ctx.beginPath();
+        line<number>()
+          .x((i) => s.x[i] as number)
+          .y((i) => y(s.y[i] as number))
+          .curve(curveStepAfter)
+          .context(ctx)(s.x.map((_, i) => i));
+        ctx.strokeStyle = colour;
+        // The pools often agree (equal detection delays make equal requests): the synchronous
+        // line is drawn wider, under the FT-HSDP one, so both stay visible where they coincide.
+        ctx.lineWidth = q.history === this.first ? 3.5 : 1.5;
+        ctx.stroke();
+        points += s.x.length;
+      }
     }
     ctx.restore();
     return points;

@@ -133,7 +133,9 @@ export class TimelineRenderer {
         spares.drawGrid(ctx, L, p);
         return 0;
       });
-      for (let k = 0; k < spares.poolCount; k++) steps.push(() => spares.drawPool(ctx, L, view, p, k));
+      for (let k = 0; k < spares.poolCount; k++)
+        for (const part of ["waiting", "available"] as const)
+          steps.push(() => spares.drawPool(ctx, L, view, p, k, part));
     }
     steps.push(() => {
       const failures = this.trace.failures.time;
