@@ -81,6 +81,9 @@ export function prestartWorkers(count: number): void {
   }
 }
 
+/** Slices sent ahead to each worker (see parallelMonteCarlo). */
+const IN_FLIGHT = 3;
+
 const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface ParallelOptions {
@@ -139,11 +142,19 @@ export async function parallelMonteCarlo(
       const chunk = take();
       if (chunk) w.postMessage(chunk);
     };
+    // Slices in flight per worker: a result waits in this thread's queue while the main thread
+    // runs a slice of its own, and with one slice in flight the worker idled meanwhile.
+    const start = () => {
+      for (let k = 0; k < IN_FLIGHT; k++) feed();
+    };
     w.on("message", (m: "ready" | (Chunk & { rows: Float64Array })) => {
-      if (m !== "ready") deliver(m.start, m.rows);
-      feed();
+      if (m === "ready") start();
+      else {
+        deliver(m.start, m.rows);
+        feed();
+      }
     });
-    if (started.ready) feed();
+    if (started.ready) start();
     if (started.error) settle?.reject(started.error);
     w.on("error", (e) => settle?.reject(e));
     w.on("exit", (code) => {
