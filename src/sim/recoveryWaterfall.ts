@@ -13,6 +13,7 @@
  * Read-only over the engine's columns; nothing here simulates. A failure's own delays are
  * known per failure, the restart lengths are not needed: a recovery is its intervals.
  */
+import { lowerBound } from "./sorted.ts";
 import { FtJobState, FtPhase, ScopeCode, SyncState, type Trace } from "./types.ts";
 
 export type RecoveryPhase =
@@ -124,17 +125,6 @@ function indexOf(trace: Trace): TraceIndex {
   };
   indexes.set(trace, index);
   return index;
-}
-
-function lowerBound(sorted: ArrayLike<number>, t: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Equal up to the rounding of one subtraction and addition (a − b + b may miss a by an ulp). */

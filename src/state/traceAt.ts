@@ -4,6 +4,7 @@
  * where any of that changes. Read-only lookups over the engine's columns (binary searches and
  * short scans), so the replay can ask them every frame; nothing here simulates.
  */
+import { lowerBound } from "../sim/sorted.ts";
 import type { FtPhase, ProgressCurve, Trace } from "../sim/types.ts";
 
 /** Index of the first element of a sorted array greater than t (its length if none). */
@@ -13,18 +14,6 @@ export function upperBound(sorted: ArrayLike<number>, t: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if ((sorted[mid] as number) <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Index of the first element of a sorted array not less than t (its length if none). */
-export function lowerBound(sorted: ArrayLike<number>, t: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((sorted[mid] as number) < t) lo = mid + 1;
     else hi = mid;
   }
   return lo;

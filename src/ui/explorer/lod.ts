@@ -28,11 +28,22 @@ export function buildLaneIndex(
   start: ArrayLike<number>,
   end: ArrayLike<number>,
 ): LaneIndex {
-  const offsets = new Int32Array(lanes + 1);
   const lane = new Int32Array(n);
+  for (let i = 0; i < n; i++) lane[i] = laneOf(i);
+  return groupByLane(lane, lanes, start, end);
+}
+
+/** The index of rows whose lanes are given (row i in lane[i]; outside 0..lanes−1: left out). */
+function groupByLane(
+  lane: Int32Array,
+  lanes: number,
+  start: ArrayLike<number>,
+  end: ArrayLike<number>,
+): LaneIndex {
+  const n = lane.length;
+  const offsets = new Int32Array(lanes + 1);
   for (let i = 0; i < n; i++) {
-    const l = laneOf(i);
-    lane[i] = l;
+    const l = lane[i] as number;
     if (l >= 0 && l < lanes) offsets[l + 1] = (offsets[l + 1] as number) + 1;
   }
   for (let l = 0; l < lanes; l++) offsets[l + 1] = (offsets[l + 1] as number) + (offsets[l] as number);
@@ -65,27 +76,9 @@ export function laneIndexByKey(
   end: ArrayLike<number>,
 ): LaneIndex {
   const n = key.length;
-  const offsets = new Int32Array(lanes + 1);
   const lane = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const l = Math.floor((key[i] as number) / group);
-    lane[i] = l;
-    if (l >= 0 && l < lanes) offsets[l + 1] = (offsets[l + 1] as number) + 1;
-  }
-  for (let l = 0; l < lanes; l++) offsets[l + 1] = (offsets[l + 1] as number) + (offsets[l] as number);
-  const fill = offsets.slice(0, lanes);
-  const rows = new Int32Array(offsets[lanes] as number);
-  const maxDuration = new Float64Array(lanes);
-  for (let i = 0; i < n; i++) {
-    const l = lane[i] as number;
-    if (l < 0 || l >= lanes) continue;
-    const at = fill[l] as number;
-    rows[at] = i;
-    fill[l] = at + 1;
-    const d = (end[i] as number) - (start[i] as number);
-    if (d > (maxDuration[l] as number)) maxDuration[l] = d;
-  }
-  return { lanes, offsets, rows, maxDuration };
+  for (let i = 0; i < n; i++) lane[i] = Math.floor((key[i] as number) / group);
+  return groupByLane(lane, lanes, start, end);
 }
 
 /** Point rows (start = end) indexed once per array: the sync and job lanes share the failures'. */

@@ -9,7 +9,9 @@
  * event while they are sparse, and one per pixel column (the union of the lanes struck there)
  * once they are dense, without labels.
  */
+
 import { rackOf, struckReplicaRanges } from "../../sim/failureTrace.ts";
+import { lowerBound } from "../../sim/sorted.ts";
 import { ScopeCode, type Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import { buildLaneIndex, type LaneIndex, laneRuns, type Runs, type View } from "./lod.ts";
@@ -306,16 +308,4 @@ export class RackTrack {
       line: `${rackName(this.trace, failure, this.hostsPerRack)} failed at ${formatClock(f.time[failure] as number)}: one event struck ${count(f.replicaCount[failure] as number)} replicas (${rangesText(ranges)})`,
     };
   }
-}
-
-/** First index whose time is ≥ t (times sorted). */
-function lowerBound(times: Float64Array, t: number): number {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((times[mid] as number) < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
