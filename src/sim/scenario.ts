@@ -492,7 +492,9 @@ export function inAllowedRange(spec: NumberSpec, v: number): boolean {
 }
 
 function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodType {
-  const error = `must be ${describeAllowed(spec)}`;
+  // Worded when an input is refused, not when the schema is built: the number format loads ICU's
+  // locale data (~20 ms), a cost every page load and every CLI run paid for messages rarely shown.
+  const error = () => `must be ${describeAllowed(spec)}`;
   switch (spec.kind) {
     case "enum":
       return z.enum(spec.values as [string, ...string[]], { error });
