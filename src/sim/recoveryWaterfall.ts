@@ -13,8 +13,9 @@
  * Read-only over the engine's columns; nothing here simulates. A failure's own delays are
  * known per failure, the restart lengths are not needed: a recovery is its intervals.
  */
+import { type RecoveryIndex, recoveryIndexOf } from "./recoveryIndex.ts";
 import { lowerBound } from "./sorted.ts";
-import { FtJobState, FtPhase, ScopeCode, SyncState, type Trace } from "./types.ts";
+import { FtPhase, ScopeCode, SyncState, type Trace } from "./types.ts";
 
 export type RecoveryPhase =
   | "detect"
@@ -83,50 +84,6 @@ export function costSeconds(r: Recovery): number {
   return s;
 }
 
-/** Per-trace lookups built once: the FT job restarts sorted by start. */
-interface TraceIndex {
-  horizon: number;
-  jobStart: Float64Array;
-  jobEnd: Float64Array;
-}
-
-const indexes = new WeakMap<Trace, TraceIndex>();
-
-function indexOf(trace: Trace): TraceIndex {
-  const cached = indexes.get(trace);
-  if (cached) return cached;
-  const j = trace.ftJob;
-  // The job track is written as each piece ends (a rollback is written after its span), so it is
-  // not in start order: sort the restarts once. Typed arrays and no comparator while they are
-  // already in order (the usual case): a run with 150,000 job restarts indexes in a few ms, where
-  // a comparator sort of boxed rows took the page's main thread ~100 ms.
-  let n = 0;
-  for (let k = 0; k < j.state.length; k++) if (j.state[k] === FtJobState.jobRestart) n++;
-  let rows = new Int32Array(n);
-  let sorted = true;
-  for (let k = 0, m = 0; k < j.state.length; k++) {
-    if (j.state[k] !== FtJobState.jobRestart) continue;
-    if (m > 0 && (j.start[k] as number) < (j.start[rows[m - 1] as number] as number)) sorted = false;
-    rows[m++] = k;
-  }
-  if (!sorted)
-    rows = Int32Array.from([...rows].sort((a, b) => (j.start[a] as number) - (j.start[b] as number)));
-  const jobStart = new Float64Array(n);
-  const jobEnd = new Float64Array(n);
-  for (let m = 0; m < n; m++) {
-    jobStart[m] = j.start[rows[m] as number] as number;
-    jobEnd[m] = j.end[rows[m] as number] as number;
-  }
-  const curve = trace.progress.ftHsdp.t;
-  const index: TraceIndex = {
-    horizon: curve.length > 0 ? (curve[curve.length - 1] as number) : 0,
-    jobStart,
-    jobEnd,
-  };
-  indexes.set(trace, index);
-  return index;
-}
-
 /** Equal up to the rounding of one subtraction and addition (a − b + b may miss a by an ulp). */
 function sameInstant(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
@@ -188,7 +145,7 @@ function replicaRecovery(trace: Trace, i: number, r: number, R: number, horizon:
 }
 
 /** The job restart piece starting at failure i, if failure i started (or restarted) one. */
-function jobRestart(trace: Trace, i: number, index: TraceIndex): Recovery | null {
+function jobRestart(trace: Trace, i: number, index: RecoveryIndex): Recovery | null {
   const t0 = trace.failures.time[i] as number;
   const k = lowerBound(index.jobStart, t0);
   const found = k < index.jobStart.length && index.jobStart[k] === t0;
@@ -240,7 +197,7 @@ function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
  * replicas. Costs a binary search and a short scan per struck replica.
  */
 export function recoveryWaterfall(trace: Trace, i: number, replicas: number): FailureWaterfall {
-  const index = indexOf(trace);
+  const index = recoveryIndexOf(trace);
   const sync = syncRecovery(trace, i, index.horizon);
   const job = jobRestart(trace, i, index);
   if (job) return { failure: i, ft: { kind: "jobRestart", recovery: job }, sync };

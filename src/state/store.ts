@@ -8,6 +8,7 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
+import type { RecoveryIndex } from "../sim/recoveryIndex.ts";
 import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
@@ -31,8 +32,11 @@ export interface AppState {
   chapter: ChapterId;
   /** Controls a classroom link hides (`hide=`), by their `data-control` id. */
   hidden: readonly string[];
-  /** The run at the scenario's own seed, with its trace (timelines, failure log). */
-  run: RunResult | null;
+  /**
+   * The run at the scenario's own seed, with its trace (timelines, failure log) and the trace's
+   * recovery lookups, built by the worker beside it (the Cluster view primes them: Explorer.tsx).
+   */
+  run: (RunResult & { recoveryIndex?: RecoveryIndex }) | null;
   /** Monte Carlo over MC_SEEDS seeds starting at the scenario's seed. */
   mc: MonteCarloResult | null;
   mcProgress: { done: number; total: number } | null;

@@ -15,6 +15,14 @@ export function duration(seconds: number): string {
   return `${(seconds / 86_400).toFixed(1)} d`;
 }
 
+/** One formatter per number of digits: toLocaleString with options builds a new one at every call. */
+const counters: Intl.NumberFormat[] = [];
+
 export function count(n: number, digits = 0): string {
-  return n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+  let f = counters[digits];
+  if (!f) {
+    f = new Intl.NumberFormat("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+    counters[digits] = f;
+  }
+  return f.format(n);
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { derived } from "../sim/derived.ts";
+import { runScenario } from "../sim/engine.ts";
 import { monteCarlo } from "../sim/monteCarlo.ts";
+import { buildRecoveryIndex, primeRecoveryIndex } from "../sim/recoveryIndex.ts";
+import { recoveryWaterfall } from "../sim/recoveryWaterfall.ts";
 import { parseScenario } from "../sim/scenario.ts";
 import { clusterApi } from "./clusterApi.ts";
 
@@ -39,5 +42,46 @@ describe("the worker's Monte Carlo", () => {
     expect(soFar[0]![1]).toEqual(monteCarlo(small, 25));
     expect(soFar[1]![1]).toEqual(monteCarlo(small, 50));
     expect(soFar[2]![1]).toBeUndefined(); // the last tick: the result itself follows
+  });
+});
+
+describe("the worker's recorded run", () => {
+  it("carries its trace's recovery lookups: every failure's recovery reads the same with them as with the page's own", () => {
+    // Every v2 part: job-scope failures (job restarts, rollbacks), rack failures, hangs, a spare pool.
+    const s = parseScenario({
+      cluster: { gpus: 8192, replicas: 128, hostsPerRack: 8, placement: "striped" },
+      failures: {
+        perHostDay: 0.2,
+        causes: [
+          { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
+          { name: "NCCL hang", share: 2, scope: "host", hang: true, newHost: true },
+          { name: "ToR switch", share: 1, scope: "rack", hang: true, newHost: false },
+          { name: "software bug", share: 1, scope: "job", hang: false, newHost: false },
+        ],
+      },
+      training: { days: 3 },
+      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 20, hangTimeoutSeconds: 60 },
+      spares: { pool: "limited", hosts: 4, repairHours: 48 },
+    });
+    const sent = clusterApi.clusterRun(s, true);
+    const trace = sent.trace;
+    const index = sent.recoveryIndex;
+    if (!trace || !index) throw new Error("a recorded run carries its trace and its recovery lookups");
+    expect(index.jobStart.length).toBeGreaterThan(10);
+    // The page's own: the same run recorded again, its lookups built where they are first read.
+    const own = runScenario(s, { record: true }).trace;
+    if (!own) throw new Error("recorded");
+    expect(index).toEqual(buildRecoveryIndex(own));
+    primeRecoveryIndex(trace, index);
+    const R = s.cluster.replicas;
+    const n = trace.failures.time.length;
+    expect(n).toBeGreaterThan(100);
+    let jobRestarts = 0;
+    for (let i = 0; i < n; i++) {
+      const w = recoveryWaterfall(trace, i, R);
+      if (w.ft.kind === "jobRestart") jobRestarts++;
+      expect(w).toEqual(recoveryWaterfall(own, i, R));
+    }
+    expect(jobRestarts).toBeGreaterThan(10);
   });
 });

@@ -20,7 +20,9 @@ export interface NumberFieldProps {
   onChange: (v: number) => unknown;
 }
 
-const fmt = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 6 });
+// One formatter: toLocaleString with options builds a new one at every call (every field, every render).
+const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+const fmt = (n: number) => numberFormat.format(n);
 
 /** Why `v` is outside what the field takes, or null. */
 export function boundsProblem(
