@@ -22,7 +22,7 @@ import { hasSpareChart } from "./spareTrack.ts";
 import { formatClock } from "./timeAxis.ts";
 import type { HoverInfo } from "./timelineHover.ts";
 import { type Palette, readPalette } from "./timelinePalette.ts";
-import { TimelineRenderer } from "./timelineRenderer.ts";
+import { rendererBuildSteps, type TimelineRenderer } from "./timelineRenderer.ts";
 import { windowOf, windowScale, transformFor as windowTransform } from "./timelineScale.ts";
 
 /** The narrowest window the zoom allows: seconds are still readable. */
@@ -60,10 +60,15 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     measures: number;
     /** The timeline without the replay's marks, redrawn only when it changes (base.dirty). */
     base: { canvas: HTMLCanvasElement | null; dirty: boolean };
-    /** A frame being drawn offscreen in slices (drawSteps), shown once complete. */
-    pending: { steps: (() => number)[]; next: number } | null;
+    /**
+     * A frame being drawn offscreen in slices (drawSteps), shown once complete: into `back` (no
+     * replay), or into the replay's cached timeline (`base`), then shown with the replay's marks.
+     */
+    pending: { steps: (() => number)[]; next: number; into: "back" | "base" } | null;
     back: HTMLCanvasElement | null;
     stepFrame: number;
+    /** Where the pointer rests on the canvas (CSS px), while it is there and no button is down. */
+    pointer: { x: number; y: number } | null;
   }>({
     renderer: null,
     palette: null,
@@ -78,7 +83,47 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     pending: null,
     back: null,
     stepFrame: 0,
+    pointer: null,
   });
+
+  /** The tooltip for what lies under the resting pointer now (none when it is off the canvas). */
+  const hoverAtPointer = useCallback(() => {
+    const { renderer: r, pointer, window: w } = live.current;
+    const info = r && pointer ? r.hover(pointer.x, pointer.y, w[0], w[1]) : null;
+    setTip((prev) => {
+      if (!info || !pointer) return null;
+      // The same words at the same place: keep the tooltip as it is (no re-render).
+      if (
+        prev &&
+        prev.x === pointer.x &&
+        prev.y === pointer.y &&
+        prev.title === info.title &&
+        prev.failure === info.failure &&
+        prev.lines.join("\n") === info.lines.join("\n")
+      )
+        return prev;
+      return { ...info, x: pointer.x, y: pointer.y };
+    });
+  }, []);
+
+  /** Copy the replay's cached timeline to the canvas and draw the replay's marks at its cursor. */
+  const showReplayFrame = useCallback(
+    (cursor: number) => {
+      const s = live.current;
+      const canvas = canvasRef.current;
+      const ctx = canvas?.getContext("2d");
+      if (!canvas || !ctx || !s.renderer || !s.palette || !s.base.canvas) return;
+      const dpr = window.devicePixelRatio || 1;
+      const [t0, t1] = s.window;
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, canvas.width, canvas.height);
+      ctx.drawImage(s.base.canvas, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      const L = s.renderer.currentLayout;
+      drawReplayOverlay(ctx, L, windowScale(L, t0, t1), trace, momentAt(trace, cursor), s.palette);
+    },
+    [canvasRef, trace],
+  );
 
   /**
    * Run the pending frame's steps for up to STEP_BUDGET_MS, then show it if complete, else go on
@@ -90,7 +135,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     const job = s.pending;
     const canvas = canvasRef.current;
     const ctx = canvas?.getContext("2d");
-    if (!job || !canvas || !ctx || !s.back) return;
+    if (!job || !canvas || !ctx) return;
     const started = performance.now();
     while (job.next < job.steps.length) {
       (job.steps[job.next++] as () => number)();
@@ -103,9 +148,16 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       });
     } else {
       s.pending = null;
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, canvas.width, canvas.height);
-      ctx.drawImage(s.back, 0, 0);
+      const cursor = replayStore.getState().cursor;
+      if (job.into === "base" && cursor !== null) showReplayFrame(cursor);
+      else if (job.into === "back" && s.back) {
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.clearRect(0, 0, canvas.width, canvas.height);
+        ctx.drawImage(s.back, 0, 0);
+      }
+      // The frame is new under a pointer that has not moved: say what is under it now (a zoom or
+      // a resize hid the tooltip, which described the previous frame).
+      if (s.pointer) hoverAtPointer();
     }
     // User Timing entries let the UI bench read the cost of each frame; keep the buffer bounded.
     if (++s.measures > 5000) {
@@ -113,69 +165,56 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       s.measures = 0;
     }
     performance.measure("timeline-draw", { start: started, end: performance.now() });
-  }, [canvasRef]);
+  }, [canvasRef, showReplayFrame, hoverAtPointer]);
 
   const draw = useCallback(() => {
     const s = live.current;
     const canvas = canvasRef.current;
-    const ctx = canvas?.getContext("2d");
-    if (!canvas || !ctx || !s.renderer || !s.palette) return;
+    if (!canvas || !s.renderer || !s.palette) return;
     const dpr = window.devicePixelRatio || 1;
     const [t0, t1] = s.window;
     const selected = explorerStore.getState().selectedFailure;
     const cursor = replayStore.getState().cursor;
+    /** A new offscreen canvas when the visible one changed size. */
+    const sized = (c: HTMLCanvasElement | null): HTMLCanvasElement => {
+      if (c && c.width === canvas.width && c.height === canvas.height) return c;
+      const fresh = document.createElement("canvas");
+      fresh.width = canvas.width;
+      fresh.height = canvas.height;
+      return fresh;
+    };
+    if (cursor !== null && !s.base.dirty && s.base.canvas === sized(s.base.canvas)) {
+      // A replay frame over an unchanged timeline: its cached copy, or, while that copy is
+      // still being drawn in slices, nothing yet (it shows the cursor of the moment it is done).
+      if (s.pending) return;
+      const started = performance.now();
+      showReplayFrame(cursor);
+      // User Timing entries let the UI bench read the cost of each frame; keep the buffer bounded.
+      if (++s.measures > 5000) {
+        performance.clearMeasures("timeline-draw");
+        s.measures = 0;
+      }
+      performance.measure("timeline-draw", { start: started, end: performance.now() });
+      return;
+    }
     // A newer frame replaces one still being drawn.
     cancelAnimationFrame(s.stepFrame);
     s.stepFrame = 0;
     s.pending = null;
-    if (cursor === null) {
-      // No replay: draw offscreen in slices (one slice for most runs: panning costs one draw and
-      // a copy), then show it; the replay's cache is stale.
-      let back = s.back;
-      if (!back || back.width !== canvas.width || back.height !== canvas.height) {
-        back = document.createElement("canvas");
-        back.width = canvas.width;
-        back.height = canvas.height;
-        s.back = back;
-      }
-      const bctx = back.getContext("2d");
-      if (!bctx) return;
-      bctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      s.pending = { steps: s.renderer.drawSteps(bctx, t0, t1, s.palette, selected), next: 0 };
-      s.base.dirty = true;
-      continueDraw();
-      return;
-    }
-    const started = performance.now();
-    {
-      // Replaying: copy the cached timeline, redrawing it only when it changed, then the marks.
-      let base = s.base.canvas;
-      if (!base || base.width !== canvas.width || base.height !== canvas.height) {
-        base = document.createElement("canvas");
-        base.width = canvas.width;
-        base.height = canvas.height;
-        s.base = { canvas: base, dirty: true };
-      }
-      const bctx = base.getContext("2d");
-      if (!bctx) return;
-      if (s.base.dirty) {
-        bctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-        s.renderer.draw(bctx, t0, t1, s.palette, selected);
-        s.base.dirty = false;
-      }
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.drawImage(base, 0, 0);
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      const L = s.renderer.currentLayout;
-      drawReplayOverlay(ctx, L, windowScale(L, t0, t1), trace, momentAt(trace, cursor), s.palette);
-    }
-    // User Timing entries let the UI bench read the cost of each frame; keep the buffer bounded.
-    if (++s.measures > 5000) {
-      performance.clearMeasures("timeline-draw");
-      s.measures = 0;
-    }
-    performance.measure("timeline-draw", { start: started, end: performance.now() });
-  }, [canvasRef, trace, continueDraw]);
+    // Draw offscreen in slices (one slice for most runs: panning costs one draw and a copy), then
+    // show it. Without a replay into `back` (the replay's cache is then stale); replaying, into
+    // the replay's cache, which later replay frames copy under their marks.
+    const into = cursor === null ? "back" : "base";
+    const target = sized(into === "back" ? s.back : s.base.canvas);
+    if (into === "back") s.back = target;
+    else s.base.canvas = target;
+    const tctx = target.getContext("2d");
+    if (!tctx) return;
+    tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    s.pending = { steps: s.renderer.drawSteps(tctx, t0, t1, s.palette, selected), next: 0, into };
+    s.base.dirty = into === "back";
+    continueDraw();
+  }, [canvasRef, continueDraw, showReplayFrame]);
 
   /** Redraw at the next frame: something other than the replay cursor changed. */
   const requestDraw = useCallback(() => {
@@ -201,11 +240,23 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     const wrap = wrapRef.current;
     if (!canvas || !wrap) return;
     let teardown: (() => void) | null = null;
-    // The renderer's indexes are built in a task of their own, not in the one that rendered the
-    // page for this trace: for the largest runs each is a few hundred ms on a slow machine.
-    const timer = window.setTimeout(() => {
+    // The renderer's indexes are built a track at a time, each in a task of its own, not in the
+    // one that rendered the page for this trace: for the largest runs the whole build was a
+    // single task of 200–300 ms on a slow machine.
+    let timer = 0;
+    // Created in the first step: the width read there does not force a layout in this task.
+    let build: ReturnType<typeof rendererBuildSteps> | null = null;
+    let next = 0;
+    const buildStep = () => {
+      build ??= rendererBuildSteps(scenario, trace, Math.max(320, wrap.clientWidth));
+      if (next < build.steps.length) {
+        (build.steps[next++] as () => void)();
+        timer = window.setTimeout(buildStep, 0);
+      } else start(build.renderer());
+    };
+    timer = window.setTimeout(buildStep, 0);
+    const start = (renderer: TimelineRenderer) => {
       const s = live.current;
-      const renderer = new TimelineRenderer(scenario, trace, Math.max(320, wrap.clientWidth));
       s.renderer = renderer;
       s.palette = readPalette(canvas);
       const H = renderer.horizonSeconds;
@@ -230,7 +281,11 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         .scaleExtent([1, Math.max(1, H / MIN_WINDOW_SECONDS)])
         .on("zoom", (ev: D3ZoomEvent<HTMLCanvasElement, unknown>) => {
           s.transform = ev.transform;
-          // What was under the pointer has moved: a tooltip would describe another place.
+          // What was under the pointer has moved: a tooltip would describe another place. After a
+          // gesture (wheel, drag, pinch) it stays hidden until the pointer moves again; after a
+          // zoom from elsewhere (the keys or buttons, a resize, the link's window) the new frame,
+          // once drawn, says what lies under the resting pointer (continueDraw).
+          if (ev.sourceEvent) s.pointer = null;
           setTip(null);
           s.window = windowOf(renderer.currentLayout, H, ev.transform);
           requestDraw();
@@ -294,7 +349,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         s.storeTimer = 0;
         s.renderer = null;
       };
-    }, 0);
+    };
     return () => {
       clearTimeout(timer);
       teardown?.();
@@ -304,7 +359,9 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   // The theme changes the palette.
   useEffect(() => {
     const canvas = canvasRef.current;
-    if (!canvas || theme === undefined) return;
+    // Before the renderer is built there is nothing to redraw, and the build reads the palette
+    // itself: reading it here would force a style recalculation in the task that renders the run.
+    if (!canvas || theme === undefined || !live.current.renderer) return;
     live.current.palette = readPalette(canvas);
     requestDraw();
   }, [theme, canvasRef, requestDraw]);
@@ -374,16 +431,19 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   };
 
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
-    const r = live.current.renderer;
-    if (!r || e.buttons !== 0) {
+    if (e.buttons !== 0) {
+      // Dragging pans: no tooltip until the pointer rests again.
+      live.current.pointer = null;
       setTip(null);
       return;
     }
     const rect = e.currentTarget.getBoundingClientRect();
-    const x = e.clientX - rect.left;
-    const y = e.clientY - rect.top;
-    const info = r.hover(x, y, live.current.window[0], live.current.window[1]);
-    setTip(info ? { ...info, x, y } : null);
+    live.current.pointer = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    hoverAtPointer();
+  };
+  const onPointerLeave = () => {
+    live.current.pointer = null;
+    setTip(null);
   };
 
   const onClick = () => {
@@ -423,7 +483,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setTip(null)}
+          onPointerLeave={onPointerLeave}
           onClick={onClick}
         />
         {tip && (

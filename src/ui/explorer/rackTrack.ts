@@ -83,11 +83,12 @@ export class RackTrack {
     private readonly trace: Trace,
     private readonly replicas: number,
     private readonly hostsPerRack: number,
-    L: Layout,
+    /** The layout to group lanes for at once; null leaves it to a later regroup (a build step of its own). */
+    L: Layout | null,
   ) {
     this.events = rackEvents(trace);
     this.times = Float64Array.from(this.events, (i) => trace.failures.time[i] as number);
-    this.regroup(L);
+    if (L) this.regroup(L);
   }
 
   get count(): number {

@@ -1,8 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
+import { derived } from "../../sim/derived.ts";
+import { runScenario } from "../../sim/engine.ts";
+import { parseScenario } from "../../sim/scenario.ts";
 import { FtTrack } from "./ftTrack.ts";
 import { computeLayout } from "./timelineLayout.ts";
-import { TimelineRenderer } from "./timelineRenderer.ts";
+import type { Palette } from "./timelinePalette.ts";
+import { rendererBuildSteps, TimelineRenderer } from "./timelineRenderer.ts";
 
 describe("timeline layout", () => {
   it("gives each replica its own lane while they fit", () => {
@@ -73,5 +77,76 @@ describe("timeline draw steps", () => {
     }
     // One row per step allows one lane per step (a lane is never split).
     expect(ft.laneSteps(L, 16, 1)).toHaveLength(L.lanes);
+  });
+});
+
+/** A 2D context that records every call and property write, in order (the frame, as data). */
+function recordingContext(): { ctx: CanvasRenderingContext2D; log: unknown[][] } {
+  const log: unknown[][] = [];
+  const state: Record<string | symbol, unknown> = {};
+  const ctx = new Proxy(state, {
+    get: (_, prop) =>
+      prop in state
+        ? state[prop]
+        : (...args: unknown[]) => {
+            log.push([String(prop), ...args]);
+            return { width: String(args[0] ?? "").length * 6 };
+          },
+    set: (_, prop, value) => {
+      log.push(["=", String(prop), value]);
+      state[prop] = value;
+      return true;
+    },
+  }) as unknown as CanvasRenderingContext2D;
+  return { ctx, log };
+}
+
+describe("a renderer built in steps (the page builds it a track per task)", () => {
+  it("draws, call for call, the frames a renderer built at once draws, and hovers the same", () => {
+    // The rolled-back hatch draws its tile on a canvas of its own: none here (it falls back to a colour).
+    vi.stubGlobal("document", { createElement: () => ({ getContext: () => null }) });
+    const s = parseScenario({
+      cluster: { gpus: 8192, replicas: 128, hostsPerRack: 8, placement: "striped" },
+      failures: {
+        perHostDay: 0.2,
+        causes: [
+          { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
+          { name: "ToR switch", share: 2, scope: "rack", hang: true, newHost: false },
+          { name: "software bug", share: 1, scope: "job", hang: false, newHost: false },
+        ],
+      },
+      training: { days: 2 },
+      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 20 },
+      spares: { pool: "limited", hosts: 4, repairHours: 48 },
+    });
+    const trace = runScenario(s, { record: true }).trace;
+    if (!trace) throw new Error("recorded");
+    const build = rendererBuildSteps(s, trace, 1000);
+    for (const step of build.steps) step();
+    const stepped = build.renderer();
+    const once = new TimelineRenderer(s, trace, 1000);
+    expect(stepped.job).not.toBeNull();
+    expect(stepped.spares).not.toBeNull();
+    expect(stepped.racks.count).toBeGreaterThan(0);
+    expect(stepped.racks.count).toBe(once.racks.count);
+    const palette = new Proxy({}, { get: (_, k) => `colour-${String(k)}` }) as Palette;
+    const H = derived(s).horizonSeconds;
+    const L = once.currentLayout;
+    for (const [t0, t1] of [
+      [0, H],
+      [H / 3, H / 3 + 3600],
+    ] as const) {
+      const a = recordingContext();
+      const b = recordingContext();
+      stepped.draw(a.ctx, t0, t1, palette, 0);
+      once.draw(b.ctx, t0, t1, palette, 0);
+      expect(a.log.length).toBeGreaterThan(500);
+      expect(a.log).toEqual(b.log);
+      for (let y = L.syncY; y < L.height; y += 7) {
+        const x = L.plotLeft + ((y * 37) % L.plotWidth);
+        expect(stepped.hover(x, y, t0, t1)).toEqual(once.hover(x, y, t0, t1));
+      }
+    }
+    vi.unstubAllGlobals();
   });
 });

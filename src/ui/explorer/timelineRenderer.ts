@@ -32,6 +32,67 @@ export interface DrawStats {
   rects: number;
 }
 
+/** The tracks a renderer draws. */
+interface Tracks {
+  sync: SyncTrack;
+  ft: FtTrack;
+  job: JobTrack | null;
+  racks: RackTrack;
+  spares: SpareTrack | null;
+}
+
+/** The tracks' build as steps that fill `t`, each one track's indexes or a part of them. */
+function trackSteps(scenario: Scenario, trace: Trace, layout: Layout, t: Partial<Tracks>): (() => void)[] {
+  const horizon = derived(scenario).horizonSeconds;
+  return [
+    () => {
+      t.sync = new SyncTrack(trace);
+    },
+    () => {
+      t.ft = new FtTrack(trace, layout);
+    },
+    () => {
+      t.job = hasJobLane(trace) ? new JobTrack(trace) : null;
+    },
+    () => {
+      t.racks = new RackTrack(trace, scenario.cluster.replicas, scenario.cluster.hostsPerRack, null);
+    },
+    () => t.racks?.regroup(layout),
+    () => {
+      t.spares = hasSpareChart(trace) ? new SpareTrack(trace, horizon) : null;
+    },
+  ];
+}
+
+function whole(t: Partial<Tracks>): Tracks {
+  const { sync, ft, job, racks, spares } = t;
+  if (!sync || !ft || job === undefined || !racks || spares === undefined)
+    throw new Error("the timeline renderer's build steps have not all run");
+  return { sync, ft, job, racks, spares };
+}
+
+/**
+ * A renderer built in steps, each one track's indexes (tens of ms at most on the largest runs,
+ * where the whole build was one task of ~200–300 ms): a caller runs them in order, in separate
+ * tasks if it likes, then `renderer()` gives the renderer `new TimelineRenderer` would.
+ */
+export function rendererBuildSteps(
+  scenario: Scenario,
+  trace: Trace,
+  width: number,
+): { steps: (() => void)[]; renderer: () => TimelineRenderer } {
+  const layout = computeLayout(width, scenario.cluster.replicas, layoutParts(trace));
+  const t: Partial<Tracks> = {};
+  return {
+    steps: trackSteps(scenario, trace, layout, t),
+    renderer: () => new TimelineRenderer(scenario, trace, width, whole(t)),
+  };
+}
+
+function layoutParts(trace: Trace): LayoutParts {
+  return { jobLane: hasJobLane(trace), spareChart: hasSpareChart(trace) };
+}
+
 export class TimelineRenderer {
   private layout: Layout;
   private readonly horizon: number;
@@ -50,16 +111,24 @@ export class TimelineRenderer {
     scenario: Scenario,
     private readonly trace: Trace,
     width: number,
+    /** Tracks already built for this trace and width (rendererBuildSteps); built here if absent. */
+    built?: Tracks,
   ) {
     this.horizon = derived(scenario).horizonSeconds;
     this.R = scenario.cluster.replicas;
-    this.parts = { jobLane: hasJobLane(trace), spareChart: hasSpareChart(trace) };
+    this.parts = layoutParts(trace);
     this.layout = computeLayout(width, this.R, this.parts);
-    this.sync = new SyncTrack(trace);
-    this.ft = new FtTrack(trace, this.layout);
-    this.job = this.parts.jobLane ? new JobTrack(trace) : null;
-    this.racks = new RackTrack(trace, this.R, scenario.cluster.hostsPerRack, this.layout);
-    this.spares = this.parts.spareChart ? new SpareTrack(trace, this.horizon) : null;
+    let tracks = built;
+    if (!tracks) {
+      const t: Partial<Tracks> = {};
+      for (const step of trackSteps(scenario, trace, this.layout, t)) step();
+      tracks = whole(t);
+    }
+    this.sync = tracks.sync;
+    this.ft = tracks.ft;
+    this.job = tracks.job;
+    this.racks = tracks.racks;
+    this.spares = tracks.spares;
   }
 
   get currentLayout(): Layout {
