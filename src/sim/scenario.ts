@@ -460,10 +460,13 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
   },
 };
 
-// One formatter for every message: toLocaleString with options builds a formatter per call, and
-// the schema below states every field's range when the module loads (~45 ms of the page's start).
-const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
-const fmt = (n: number): string => numberFormat.format(n);
+// One formatter for every message, made at the first one (it loads ICU's locale data, which a
+// run that refuses nothing never needs): toLocaleString with options makes one per call.
+let numberFormat: Intl.NumberFormat | undefined;
+function fmt(n: number): string {
+  if (!numberFormat) numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+  return numberFormat.format(n);
+}
 
 /** "an integer in [1, 1,000,000]" — the allowed range, as every error message states it. */
 export function describeAllowed(spec: FieldSpec | ScalarSpec): string {

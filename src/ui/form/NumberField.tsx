@@ -20,9 +20,12 @@ export interface NumberFieldProps {
   onChange: (v: number) => unknown;
 }
 
-// One formatter: toLocaleString with options builds a new one at every call (every field, every render).
-const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
-const fmt = (n: number) => numberFormat.format(n);
+// One formatter, made at first use: toLocaleString with options makes one per call (every field, every render).
+let numberFormat: Intl.NumberFormat | undefined;
+function fmt(n: number): string {
+  if (!numberFormat) numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 6 });
+  return numberFormat.format(n);
+}
 
 /** Why `v` is outside what the field takes, or null. */
 export function boundsProblem(
