@@ -44,13 +44,17 @@ interface Tracks {
 /** The tracks' build as steps that fill `t`, each one track's indexes or a part of them. */
 function trackSteps(scenario: Scenario, trace: Trace, layout: Layout, t: Partial<Tracks>): (() => void)[] {
   const horizon = derived(scenario).horizonSeconds;
+  let ftLanes: (() => void)[] = [];
   return [
     () => {
       t.sync = new SyncTrack(trace);
     },
     () => {
-      t.ft = new FtTrack(trace, layout);
+      t.ft = new FtTrack(trace, null);
+      ftLanes = t.ft.regroupSteps(layout);
     },
+    () => ftLanes[0]?.(),
+    () => ftLanes[1]?.(),
     () => {
       t.job = hasJobLane(trace) ? new JobTrack(trace) : null;
     },
