@@ -5,7 +5,8 @@
  * measurements of the opener's own GPU, so a link reruns them.
  */
 import { strToU8 } from "fflate";
-import { z } from "zod";
+import * as z from "zod/mini";
+import "../sim/zodSetup.ts";
 import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import { encodeChecked } from "./checkedPayload.ts";
@@ -80,30 +81,36 @@ export function encodeLabPayload(value: object): string {
 }
 
 const size = (max: number) =>
-  z.number().refine((b) => SIZES.includes(b) && b <= max, {
-    message: `must be one of the lab's sizes, ${SIZES[0]} to ${max} bytes`,
-  });
+  z.number().check(
+    z.refine((b) => SIZES.includes(b) && b <= max, {
+      message: `must be one of the lab's sizes, ${SIZES[0]} to ${max} bytes`,
+    }),
+  );
+/** An integer in [min, max]. */
+const integer = (min: number, max: number) => z.number().check(z.int(), z.gte(min), z.lte(max));
 const labSchema = z.strictObject({
-  form: z
-    .strictObject({
-      mode: z.enum(MODES),
-      devices: z.number().int().min(2).max(16),
-      bytesPerDevice: size(SIZES[SIZES.length - 1]!),
-      algorithm: z.enum(ALGORITHMS),
-    })
-    .partial()
-    .optional(),
-  fault: z
-    .strictObject({
-      mode: z.enum(MODES),
-      devices: z.number().int().min(3).max(16),
-      bytesPerDevice: size(FAULT_MAX_BYTES),
-      victim: z.number().int().min(0).max(15),
-      killStep: z.number().int().min(0).max(29).nullable(),
-      slow: z.boolean(),
-    })
-    .partial()
-    .optional(),
+  form: z.optional(
+    z.partial(
+      z.strictObject({
+        mode: z.enum(MODES),
+        devices: integer(2, 16),
+        bytesPerDevice: size(SIZES[SIZES.length - 1]!),
+        algorithm: z.enum(ALGORITHMS),
+      }),
+    ),
+  ),
+  fault: z.optional(
+    z.partial(
+      z.strictObject({
+        mode: z.enum(MODES),
+        devices: integer(3, 16),
+        bytesPerDevice: size(FAULT_MAX_BYTES),
+        victim: integer(0, 15),
+        killStep: z.nullable(integer(0, 29)),
+        slow: z.boolean(),
+      }),
+    ),
+  ),
 });
 
 /** The settings of a `lab=` value; throws LinkError naming what is wrong. */

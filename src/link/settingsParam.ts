@@ -3,14 +3,14 @@
  * the checked payload, then the view's schema, each failure a LinkError that names the view and,
  * for a schema failure, the field.
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { CHECKED_FORMAT, decodeChecked } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
 
 /** `what` names the settings in messages, e.g. "step settings". */
 export function decodeSettingsParam<T>(
   param: string,
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
   dictionary: Uint8Array,
   what: string,
 ): T {

@@ -5,7 +5,8 @@
  * replica, replicas, the missing replica, the algorithm and each link's preset and α–β edits.
  */
 import { strToU8 } from "fflate";
-import { z } from "zod";
+import * as z from "zod/mini";
+import "../sim/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
@@ -116,34 +117,38 @@ export function encodeStepParam(s: StepSettings): EncodedStep {
   return { param: encodeStepPayload(diff(s, false)), pasteLeftOut: true };
 }
 
-const ms = z.number().min(0).max(1e6);
+/** A number in [min, max]; an integer one when `int`. */
+const number = (min: number, max: number, int = false) =>
+  int ? z.number().check(z.int(), z.gte(min), z.lte(max)) : z.number().check(z.gte(min), z.lte(max));
+const ms = number(0, 1e6);
 const linkSchema = z.strictObject({
-  id: z.enum(LINK_PRESETS.map((l) => l.id) as [string, ...string[]]).optional(),
-  alpha: z.number().min(0).max(1).optional(),
-  bandwidth: z.number().min(1e6).max(1e15).optional(),
+  id: z.optional(z.enum(LINK_PRESETS.map((l) => l.id) as [string, ...string[]])),
+  alpha: z.optional(number(0, 1)),
+  bandwidth: z.optional(number(1e6, 1e15)),
 });
 const stepSchema = z.strictObject({
-  model: z
-    .union([
+  model: z.optional(
+    z.union([
       z.enum(PRESET_CATALOG.map((p) => p.id) as [string, ...string[]]),
-      z.strictObject({ paste: z.string().max(16 * 1024) }),
-    ])
-    .optional(),
-  capMb: z.number().min(SWEEP_MIN_MB).max(SWEEP_MAX_MB).optional(),
-  firstBucketMb: z.number().min(0.001).max(SWEEP_MAX_MB).optional(),
-  compute: z.strictObject({ forwardMs: ms, backwardMs: ms, optimizerMs: ms }).partial().optional(),
-  parallel: z
-    .strictObject({
-      mode: z.enum(["ddp", "hsdp"]),
-      gpusPerReplica: z.number().int().min(1).max(1024),
-      replicas: z.number().int().min(1).max(100_000),
-      missingReplica: z.boolean(),
-      algorithm: z.enum(["ring", "halvingDoubling"]),
-      intraLink: linkSchema,
-      interLink: linkSchema,
-    })
-    .partial()
-    .optional(),
+      z.strictObject({ paste: z.string().check(z.maxLength(16 * 1024)) }),
+    ]),
+  ),
+  capMb: z.optional(number(SWEEP_MIN_MB, SWEEP_MAX_MB)),
+  firstBucketMb: z.optional(number(0.001, SWEEP_MAX_MB)),
+  compute: z.optional(z.partial(z.strictObject({ forwardMs: ms, backwardMs: ms, optimizerMs: ms }))),
+  parallel: z.optional(
+    z.partial(
+      z.strictObject({
+        mode: z.enum(["ddp", "hsdp"]),
+        gpusPerReplica: number(1, 1024, true),
+        replicas: number(1, 100_000, true),
+        missingReplica: z.boolean(),
+        algorithm: z.enum(["ring", "halvingDoubling"]),
+        intraLink: linkSchema,
+        interLink: linkSchema,
+      }),
+    ),
+  ),
 });
 
 function linkFrom(edit: z.infer<typeof linkSchema> | undefined, base: Link): Link {

@@ -13,7 +13,7 @@
  * not declared: an input may say 1 or 2, but the same content always carries the same label, so
  * a link or file round-trips exactly whichever way it was written, and old links need no tag.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import "./zodSetup.ts";
 
 export const SCENARIO_VERSION = 2 as const;
@@ -497,7 +497,7 @@ export function inAllowedRange(spec: NumberSpec, v: number): boolean {
   return smallest === undefined || v === min || v >= smallest;
 }
 
-function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodType {
+function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodMiniType {
   // Worded when an input is refused, not when the schema is built: the number format loads ICU's
   // locale data (~20 ms), a cost every page load and every CLI run paid for messages rarely shown.
   const error = () => `must be ${describeAllowed(spec)}`;
@@ -507,23 +507,27 @@ function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodType {
     case "bool":
       return z.boolean({ error });
     case "text":
-      return z.string({ error }).min(spec.minLength, { error }).max(spec.maxLength, { error });
+      return z
+        .string({ error })
+        .check(z.minLength(spec.minLength, { error }), z.maxLength(spec.maxLength, { error }));
     case "list": {
       const entry = z.strictObject(
         Object.fromEntries(
           Object.entries(spec.item).map(([k, s]) => {
             const field = scalarSchema(s);
-            return [k, s.optionalDefault === undefined ? field : field.optional()];
+            return [k, s.optionalDefault === undefined ? field : z.optional(field)];
           }),
         ),
         { error: `must be an object with fields ${Object.keys(spec.item).join(", ")}` },
       );
-      return z.array(entry, { error }).max(spec.maxItems, { error });
+      return z.array(entry, { error }).check(z.maxLength(spec.maxItems, { error }));
     }
     default: {
-      let n = z.number({ error }).refine(Number.isFinite, { error });
-      if (spec.kind === "int") n = n.refine(Number.isInteger, { error });
-      return n.refine((v) => inAllowedRange(spec, v), { error });
+      const finite = z.refine(Number.isFinite, { error });
+      const inRange = z.refine<number>((v) => inAllowedRange(spec, v), { error });
+      return spec.kind === "int"
+        ? z.number({ error }).check(finite, z.refine(Number.isInteger, { error }), inRange)
+        : z.number({ error }).check(finite, inRange);
     }
   }
 }
@@ -531,26 +535,28 @@ function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodType {
 function groupSchema(group: ScenarioGroup) {
   const specs = FIELD_SPECS[group] as Record<string, FieldSpec>;
   return z.strictObject(
-    Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, scalarSchema(s).optional()])),
+    Object.fromEntries(Object.entries(specs).map(([k, s]) => [k, z.optional(scalarSchema(s))])),
   );
 }
 
 const seedError = "must be an integer in [0, 4,294,967,295]";
 const inputSchema = z.strictObject({
-  version: z
-    .union([z.literal(1), z.literal(SCENARIO_VERSION)], {
+  version: z.optional(
+    z.union([z.literal(1), z.literal(SCENARIO_VERSION)], {
       error: `must be 1 or ${SCENARIO_VERSION} (the scenario versions)`,
-    })
-    .optional(),
-  name: z
-    .string({ error: "must be a string of at most 120 characters" })
-    .max(120, { error: "must be a string of at most 120 characters" })
-    .optional(),
-  seed: z
-    .number({ error: seedError })
-    .refine((v) => Number.isInteger(v) && v >= 0 && v <= 0xffff_ffff, { error: seedError })
-    .optional(),
-  ...Object.fromEntries(GROUPS.map((g) => [g, groupSchema(g).optional()])),
+    }),
+  ),
+  name: z.optional(
+    z
+      .string({ error: "must be a string of at most 120 characters" })
+      .check(z.maxLength(120, { error: "must be a string of at most 120 characters" })),
+  ),
+  seed: z.optional(
+    z
+      .number({ error: seedError })
+      .check(z.refine((v) => Number.isInteger(v) && v >= 0 && v <= 0xffff_ffff, { error: seedError })),
+  ),
+  ...Object.fromEntries(GROUPS.map((g) => [g, z.optional(groupSchema(g))])),
 });
 
 export class ScenarioError extends Error {
