@@ -111,6 +111,24 @@ function stuckInRun(): FakeApi {
   };
 }
 
+/** A fault demo's report where no member was lost: a ring of 3, verified (the kill came too late or not at all). */
+function cleanRing(over: Partial<FaultReport> = {}): FaultReport {
+  return {
+    ringBefore: [0, 1, 2],
+    ringAfter: [0, 1, 2],
+    dropped: [],
+    verified: true,
+    maxAbsError: 0,
+    attempts: 1,
+    detectMs: null,
+    recoverMs: null,
+    totalMs: 1,
+    stepTimeoutMs: 300,
+    lateKill: null,
+    ...over,
+  };
+}
+
 describe("lab store", () => {
   it("starts the worker, reports the adapter and records verified runs", async () => {
     const w = fakeWorker();
@@ -242,19 +260,7 @@ describe("lab store: a worker that dies is replaced, never a permanent 'runningâ
   });
 
   it("a worker that throws an uncaught error under a fault demo is replaced and the demo rerun", async () => {
-    const faultReport: FaultReport = {
-      ringBefore: [0, 1, 2],
-      ringAfter: [0, 1, 2],
-      dropped: [],
-      verified: true,
-      maxAbsError: 0,
-      attempts: 1,
-      detectMs: null,
-      recoverMs: null,
-      totalMs: 1,
-      stepTimeoutMs: 300,
-      lateKill: null,
-    };
+    const faultReport = cleanRing();
     const first = fakeWorker({ fault: never });
     const second = fakeWorker({ fault: async () => faultReport });
     const store = createLabStore(spawner(first, second), () => false, 60_000);
@@ -352,38 +358,14 @@ describe("lab store: progress, Cancel and a late Kill", () => {
     await new Promise((r) => setTimeout(r, 10));
     await store.getState().killNow();
     expect(store.getState().killNote).toBe(LATE_KILL_NOTE);
-    finish({
-      ringBefore: [0, 1, 2],
-      ringAfter: [0, 1, 2],
-      dropped: [],
-      verified: true,
-      maxAbsError: 0,
-      attempts: 1,
-      detectMs: null,
-      recoverMs: null,
-      totalMs: 1,
-      stepTimeoutMs: 300,
-      lateKill: null,
-    });
+    finish(cleanRing());
     await demo;
     expect(store.getState().killNote).toBe(LATE_KILL_NOTE);
   });
 
   it("a Kill queued during the last step comes back in the report as late, and the page says so", async () => {
     const w = fakeWorker({
-      fault: (async () => ({
-        ringBefore: [0, 1, 2],
-        ringAfter: [0, 1, 2],
-        dropped: [],
-        verified: true,
-        maxAbsError: 0,
-        attempts: 1,
-        detectMs: null,
-        recoverMs: null,
-        totalMs: 1,
-        stepTimeoutMs: 300,
-        lateKill: 2,
-      })) as never,
+      fault: (async () => cleanRing({ lateKill: 2 })) as never,
     });
     const store = createLabStore(
       () => w.worker,
