@@ -51,8 +51,15 @@ async function hoverMiddle(page: Page, y: number) {
   return page.getByTestId("timeline-tooltip");
 }
 
-const numbers = async (page: Page, attr: string) =>
-  ((await page.getByTestId("timeline-canvas").getAttribute(attr)) ?? "").split(",").map(Number);
+/**
+ * The numbers of a part's data attribute, once the canvas has it: the renderer of a new run is
+ * built in steps, and sets its parts' attributes when the last step is done.
+ */
+async function numbers(page: Page, attr: string): Promise<number[]> {
+  const canvas = page.getByTestId("timeline-canvas");
+  await expect(canvas).toHaveAttribute(attr, /^[\d.]+(,[\d.]+)+$/);
+  return ((await canvas.getAttribute(attr)) ?? "").split(",").map(Number);
+}
 
 test("the default scenario shows no job lane, rack marks or spare chart", async ({ page }) => {
   await page.goto("/#v=cluster");

@@ -309,9 +309,12 @@ for (const [w, h] of [
       // The lab's fault demo runs on arrival: shoot it once the survivors' average is verified.
       if (id === "ftar-kernels")
         await expect(page.getByTestId("fault-result")).toBeVisible({ timeout: 90_000 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), id).toBe(
-        true,
-      );
+      // Charts take their container's width when the browser first lays them out (useWidth).
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), {
+          message: id,
+        })
+        .toBe(true);
       await page.screenshot({ path: info.outputPath(`${i + 1}-${id}-${w}x${h}.png`), fullPage: true });
     }
   });
