@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
 
 /** Timeline geometry (timelineRenderer.ts): plot starts after the label gutter; sync lane at y 24–50. */
 const GUTTER = 128;
@@ -123,6 +125,23 @@ test("a share link with a time window reproduces the view in a fresh context", a
   await expect(other.getByTestId("ettr-ftHsdp")).toHaveText(ft ?? "");
   await expect(other.getByTestId("preset-source")).toContainText("Illustrative");
   await fresh.close();
+});
+
+test("zoom keys pressed while a large run's timeline is still being built apply once it is ready", async ({
+  page,
+}) => {
+  // A million failures in 8 days (the validator's bound): the timeline's indexes take several
+  // tasks to build after the run arrives, and the keys come in meanwhile.
+  const s = parseScenario({ failures: { perHostDay: 10 }, training: { days: 8 } });
+  await page.goto(`/${encodeScenarioHash(s)}&v=cluster`);
+  // The keys come as soon as the canvas is there, as a person's would (the run has just arrived).
+  const canvas = page.getByTestId("timeline-canvas");
+  await canvas.waitFor({ state: "attached", timeout: 60_000 });
+  await canvas.press("+");
+  await canvas.press("+");
+  // Two zooms by 2 about the middle: the middle quarter of the 8 days.
+  await expect.poll(() => page.url(), { timeout: 30_000 }).toMatch(/[#&]w=\d/);
+  await expect(page.getByTestId("timeline-window")).toContainText("Showing 2.0 d from");
 });
 
 test("the exported Perfetto trace parses as Trace Event JSON", async ({ page }) => {

@@ -30,6 +30,8 @@ const MIN_WINDOW_SECONDS = 10;
 const STORE_EVERY_MS = 150;
 /** A frame's draw steps run in slices of about this long (plus one step), so no task is long. */
 const STEP_BUDGET_MS = 40;
+/** Zoom and pan keys kept while the renderer is built (older ones are dropped past this). */
+const MAX_QUEUED_KEYS = 32;
 
 interface Props {
   scenario: Scenario;
@@ -69,6 +71,11 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     stepFrame: number;
     /** Where the pointer rests on the canvas (CSS px), while it is there and no button is down. */
     pointer: { x: number; y: number } | null;
+    /**
+     * Zoom and pan keys pressed while the renderer is being built (a task at a time): applied in
+     * order once it is ready, so a key pressed right after a run arrives is not lost.
+     */
+    queued: (() => void)[];
   }>({
     renderer: null,
     palette: null,
@@ -84,6 +91,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     back: null,
     stepFrame: 0,
     pointer: null,
+    queued: [],
   });
 
   /** The tooltip for what lies under the resting pointer now (none when it is off the canvas). */
@@ -307,6 +315,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       sel.call(z).on("dblclick.zoom", null);
       const initial = explorerStore.getState().window;
       sel.call(z.transform, transformFor(initial));
+      // Keys pressed while the renderer was being built, in the order they came.
+      for (const action of s.queued.splice(0)) action();
 
       const ro = new ResizeObserver(() => {
         const width = Math.max(320, wrap.clientWidth);
@@ -366,11 +376,21 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
     requestDraw();
   }, [theme, canvasRef, requestDraw]);
 
+  /** A key's zoom or pan, kept for when the renderer is ready (a few keys at most: older ones go). */
+  const queueUntilBuilt = useCallback((action: () => void) => {
+    const q = live.current.queued;
+    if (q.length >= MAX_QUEUED_KEYS) q.shift();
+    q.push(action);
+  }, []);
+
   const zoomBy = useCallback(
     (factor: number) => {
       const { zoom: z, renderer } = live.current;
       const canvas = canvasRef.current;
-      if (!z || !canvas || !renderer) return;
+      if (!z || !canvas || !renderer) {
+        queueUntilBuilt(() => zoomBy(factor));
+        return;
+      }
       const L = renderer.currentLayout;
       // Zoom about the replay's cursor when it is on screen, else about the middle.
       const [t0, t1] = live.current.window;
@@ -381,16 +401,19 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           : L.plotLeft + L.plotWidth / 2;
       select(canvas).call(z.scaleBy, factor, [at, 0]);
     },
-    [canvasRef],
+    [canvasRef, queueUntilBuilt],
   );
   const panBy = useCallback(
     (fraction: number) => {
       const { zoom: z, renderer, transform } = live.current;
       const canvas = canvasRef.current;
-      if (!z || !canvas || !renderer) return;
+      if (!z || !canvas || !renderer) {
+        queueUntilBuilt(() => panBy(fraction));
+        return;
+      }
       select(canvas).call(z.translateBy, (-fraction * renderer.currentLayout.plotWidth) / transform.k, 0);
     },
-    [canvasRef],
+    [canvasRef, queueUntilBuilt],
   );
   const reset = useCallback(() => explorerStore.getState().setWindow(null), []);
 
