@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { derived } from "../src/sim/derived.ts";
+import { everyV2Part } from "../src/sim/everyV2Part.ts";
 import { parseScenario, type ScenarioInput } from "../src/sim/scenario.ts";
 import { buildIfNeeded, CHROMIUM, waitForServer } from "./browser.ts";
 
@@ -30,20 +31,7 @@ const SCENARIOS: { name: string; input: ScenarioInput }[] = [
   },
   {
     name: "every v2 part on 100,000 replicas",
-    input: {
-      cluster: { gpus: 800_000, replicas: 100_000, hostsPerRack: 8, placement: "striped" },
-      failures: {
-        perHostDay: 0.05,
-        causes: [
-          { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
-          { name: "NCCL hang", share: 2, scope: "host", hang: true, newHost: true },
-          { name: "ToR switch", share: 1, scope: "rack", hang: true, newHost: false },
-          { name: "software bug", share: 1, scope: "job", hang: false, newHost: false },
-        ],
-      },
-      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 20, hangTimeoutSeconds: 60 },
-      spares: { pool: "limited", hosts: 200, repairHours: 48 },
-    },
+    input: everyV2Part({ gpus: 800_000, replicas: 100_000, perHostDay: 0.05, days: 30, spareHosts: 200 }),
   },
 ];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { derived } from "../sim/derived.ts";
 import { runScenario } from "../sim/engine.ts";
+import { everyV2Part } from "../sim/everyV2Part.ts";
 import { monteCarlo } from "../sim/monteCarlo.ts";
 import { buildRecoveryIndex, primeRecoveryIndex } from "../sim/recoveryIndex.ts";
 import { recoveryWaterfall } from "../sim/recoveryWaterfall.ts";
@@ -48,21 +49,9 @@ describe("the worker's Monte Carlo", () => {
 describe("the worker's recorded run", () => {
   it("carries its trace's recovery lookups: every failure's recovery reads the same with them as with the page's own", () => {
     // Every v2 part: job-scope failures (job restarts, rollbacks), rack failures, hangs, a spare pool.
-    const s = parseScenario({
-      cluster: { gpus: 8192, replicas: 128, hostsPerRack: 8, placement: "striped" },
-      failures: {
-        perHostDay: 0.2,
-        causes: [
-          { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
-          { name: "NCCL hang", share: 2, scope: "host", hang: true, newHost: true },
-          { name: "ToR switch", share: 1, scope: "rack", hang: true, newHost: false },
-          { name: "software bug", share: 1, scope: "job", hang: false, newHost: false },
-        ],
-      },
-      training: { days: 3 },
-      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 20, hangTimeoutSeconds: 60 },
-      spares: { pool: "limited", hosts: 4, repairHours: 48 },
-    });
+    const s = parseScenario(
+      everyV2Part({ gpus: 8192, replicas: 128, perHostDay: 0.2, days: 3, spareHosts: 4 }),
+    );
     const sent = clusterApi.clusterRun(s, true);
     const trace = sent.trace;
     const index = sent.recoveryIndex;

@@ -4,6 +4,7 @@
  * progress a job restart rolled back. Drawn like the synchronous lane, through the same level of
  * detail, and only when the run has something on it.
  */
+import { lowerBound } from "../../sim/sorted.ts";
 import { type FtJobIntervals, FtJobState, ScopeCode, type Trace } from "../../sim/types.ts";
 import { duration } from "../format.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
@@ -134,7 +135,7 @@ export class JobTrack {
     const tol = x.invert(px + 5) - t;
     let failure: number | null = null;
     let best = tol;
-    for (let i = lowerTime(failures.time, t - tol); i < failures.time.length; i++) {
+    for (let i = lowerBound(failures.time, t - tol); i < failures.time.length; i++) {
       const ti = failures.time[i] as number;
       if (ti > t + tol) break;
       if (failures.scope[i] === ScopeCode.job && Math.abs(ti - t) <= best) {
@@ -169,7 +170,7 @@ function topInterval(
   let best = -1;
   let bestKind = 0;
   const stop = idx.offsets[1] as number;
-  for (let p = lowerTime(start, t - (idx.maxDuration[0] as number)); p < stop; p++) {
+  for (let p = lowerBound(start, t - (idx.maxDuration[0] as number)); p < stop; p++) {
     const row = idx.rows[p] as number;
     if ((start[row] as number) > t) break;
     if ((end[row] as number) <= t) continue;
@@ -180,16 +181,4 @@ function topInterval(
     }
   }
   return best;
-}
-
-/** First index whose time is ≥ from (times sorted). */
-function lowerTime(time: ArrayLike<number>, from: number): number {
-  let lo = 0;
-  let hi = time.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((time[mid] as number) < from) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

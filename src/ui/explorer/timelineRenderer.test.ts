@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
 import { derived } from "../../sim/derived.ts";
 import { runScenario } from "../../sim/engine.ts";
+import { everyV2Part } from "../../sim/everyV2Part.ts";
 import { parseScenario } from "../../sim/scenario.ts";
 import { FtTrack } from "./ftTrack.ts";
 import { computeLayout } from "./timelineLayout.ts";
@@ -105,20 +106,9 @@ describe("a renderer built in steps (the page builds it a track per task)", () =
   it("draws, call for call, the frames a renderer built at once draws, and hovers the same", () => {
     // The rolled-back hatch draws its tile on a canvas of its own: none here (it falls back to a colour).
     vi.stubGlobal("document", { createElement: () => ({ getContext: () => null }) });
-    const s = parseScenario({
-      cluster: { gpus: 8192, replicas: 128, hostsPerRack: 8, placement: "striped" },
-      failures: {
-        perHostDay: 0.2,
-        causes: [
-          { name: "GPU", share: 6, scope: "host", hang: false, newHost: true },
-          { name: "ToR switch", share: 2, scope: "rack", hang: true, newHost: false },
-          { name: "software bug", share: 1, scope: "job", hang: false, newHost: false },
-        ],
-      },
-      training: { days: 2 },
-      ft: { checkpointMinutes: 30, checkpointWriteSeconds: 20 },
-      spares: { pool: "limited", hosts: 4, repairHours: 48 },
-    });
+    const s = parseScenario(
+      everyV2Part({ gpus: 8192, replicas: 128, perHostDay: 0.2, days: 2, spareHosts: 4 }),
+    );
     const trace = runScenario(s, { record: true }).trace;
     if (!trace) throw new Error("recorded");
     const build = rendererBuildSteps(s, trace, 1000);
