@@ -18,6 +18,7 @@ import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts"
 import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import { echo, terminalLine, terminalText } from "./echo.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -57,7 +58,7 @@ function integerValue(flag: string, raw: string | undefined, max: number): numbe
   const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(n >= 1 && n <= max)) {
     throw new InputError(
-      `${flag} must be an integer in [1, ${max.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+      `${flag} must be an integer in [1, ${max.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
     );
   }
   return n;
@@ -80,9 +81,9 @@ export function parseArgs(argv: readonly string[]): SimOptions {
     else if (flag === "--no-budget" && inline === undefined) noBudget = true;
     else if (flag === "--seeds") seeds = integerValue("--seeds", inline ?? argv[++i], MAX_SEEDS);
     else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
-    else if (flag.startsWith("-")) throw new InputError(`unknown option ${arg}; ${USAGE}`);
+    else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
     else if (input === null) input = arg;
-    else throw new InputError(`one scenario expected, got a second: ${arg}`);
+    else throw new InputError(`one scenario expected, got a second: ${echo(arg)}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
   return { input, seeds, json, link, threads, noBudget };
@@ -118,12 +119,12 @@ export function scenarioFromText(text: string, name: string): Scenario {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${name} is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${echo(name)} is not valid JSON: ${(e as Error).message}`);
   }
   try {
     return parseScenario(value);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${name}: ${e.message}`);
+    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${echo(name)}: ${e.message}`);
     throw e;
   }
 }
@@ -167,7 +168,7 @@ export function resultTable(r: MonteCarloResult): string {
   const seeds =
     r.seeds === 1 ? `seed ${s.seed}` : `${fmt(r.seeds)} seeds from ${s.seed}: mean [p5, p95], nearest rank`;
   const header = [
-    `${s.name}`,
+    echo(s.name),
     `${fmt(s.cluster.gpus)} GPUs = ${fmt(d.hosts)} hosts × ${s.cluster.gpusPerHost}, ${fmt(s.cluster.replicas)} replicas; ` +
       `${fmt(s.training.days)} days; ${s.failures.perHostDay} failures per host-day (${mtbf}, ${s.failures.arrivals} arrivals)`,
     seeds,
@@ -256,9 +257,9 @@ export async function simCommand(
       onProgress: progressReporter(io),
     });
     const out = opts.json ? JSON.stringify(resultJson(result), null, 2) : resultTable(result);
-    return { code: 0, stdout: `${out}\n`, stderr: "" };
+    return { code: 0, stdout: `${terminalText(out)}\n`, stderr: "" };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    return { code: 2, stdout: "", stderr: `sim: ${e.message.replace(/\s*\n\s*/g, " ")}\n` };
+    return { code: 2, stdout: "", stderr: `sim: ${terminalLine(e.message)}\n` };
   }
 }
