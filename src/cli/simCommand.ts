@@ -18,6 +18,7 @@ import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts"
 import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
@@ -121,6 +122,8 @@ export function scenarioFromText(text: string, name: string): Scenario {
   } catch (e) {
     throw new InputError(`${echo(name)} is not valid JSON: ${(e as Error).message}`);
   }
+  const twice = firstDuplicateKey(text);
+  if (twice) throw new InputError(`invalid scenario in ${echo(name)}: ${describeDuplicateKey(twice)}`);
   try {
     return parseScenario(value);
   } catch (e) {
