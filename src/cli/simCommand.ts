@@ -132,10 +132,20 @@ export function scenarioFromText(text: string, name: string): Scenario {
   }
 }
 
+/**
+ * ETTR as printed: at most 1. The engine sums R·Δt over every piece of a run, and that sum's
+ * rounding can pass R·H by a few ulps (a 0.001-day run with no failure: 1.0000000000000002). The
+ * excess is float rounding only, never time; the engine keeps those bits (version-1 links give
+ * the numbers they were recorded with, src/sim/compat), the output does not show them.
+ */
+function atMostOne(s: Summary): Summary {
+  return { mean: Math.min(1, s.mean), p5: Math.min(1, s.p5), p95: Math.min(1, s.p95) };
+}
+
 /** The --json object: the contract of DESIGN.md, keys in this order (policies in registry order). */
 export function resultJson(r: MonteCarloResult): MonteCarloResult {
   const out = { scenario: r.scenario, seeds: r.seeds } as MonteCarloResult;
-  for (const { key } of POLICIES) out[key] = r[key];
+  for (const { key } of POLICIES) out[key] = { ...r[key], ettr: atMostOne(r[key].ettr) };
   out.closedForm = r.closedForm;
   return out;
 }

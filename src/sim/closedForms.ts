@@ -60,8 +60,10 @@ export function closedForms(s: Scenario): ClosedForms {
     T = 0;
   }
 
+  // A rate so small (1e-310 per host-day) that 1/λ overflows has an MTBF of Infinity: every
+  // failure-free fraction is 1 to the last bit, where the formula would give ∞/∞ = NaN.
   const fixed =
-    lambda > 0
+    lambda > 0 && Number.isFinite(mtbf)
       ? {
           synchronous: clamp01((mtbf - (meanDetect + restartSeconds)) / mtbf),
           ftHsdp: clamp01((mtbf - S - T / R) / mtbf),

@@ -581,6 +581,8 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
 function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  // JSON's 1e999 parses to Infinity: what was written was a number too large, not "Infinity".
+  if (typeof v === "number" && !Number.isFinite(v)) return "a number too large to represent";
   if (v === null || typeof v !== "object") return String(v);
   return Array.isArray(v) ? "an array" : "an object";
 }

@@ -11,6 +11,7 @@ import { useAppStore } from "../../state/store.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { CauseMixEditor } from "./CauseMixEditor.tsx";
+import { mtbfProblem } from "./mtbf.ts";
 import { PendingContext, PendingEdits, usePending, withField } from "./pendingEdits.ts";
 
 /** How the enum values read in a menu (the scenario JSON keeps its own spelling). */
@@ -88,7 +89,8 @@ function MtbfField() {
       value={minutes}
       testId="mtbfMinutes"
       onChange={(m) => {
-        if (!(m > 0)) return ["Job MTBF: must be a number of minutes above 0."];
+        const problem = mtbfProblem(m, derived(scenario).hosts);
+        if (problem) return [problem];
         // The rate follows the hosts of the scenario it lands in (GPUs may be changing too).
         return pending.apply("mtbf", (s) =>
           withField("failures", "perHostDay", 86_400 / (derived(s).hosts * m * 60))(s),

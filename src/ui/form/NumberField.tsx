@@ -108,6 +108,9 @@ export function NumberField({
   };
   const edit = (text: string) => {
     setDraft(text);
+    // The message was about the text before this edit; it comes back at the commit if it still holds.
+    // (Left up while typing, it went away at the commit: the page moved under the pointer on its way to a button.)
+    setProblems(null);
     typed.current = text;
     clearTimeout(timer.current);
     timer.current = setTimeout(commit, COMMIT_PAUSE_MS);
