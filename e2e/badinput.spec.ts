@@ -4,6 +4,9 @@
  * says why beside the control.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { sweepParam } from "../src/link/sweepLink.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
 
 const historyLength = (page: Page) => page.evaluate(() => history.length);
 
@@ -62,4 +65,55 @@ test("typing 1e308 into Failure rate key by key applies no prefix: the refusal k
   await expect.poll(() => page.url()).not.toBe(url);
   await expect(knob.getByRole("alert")).toHaveCount(0);
   expect(await historyLength(page)).toBe(entries + 1);
+});
+
+test("a cause name past 40 characters is refused beside its row, not cut without a word", async ({
+  page,
+}) => {
+  await page.goto("/#v=cluster");
+  const mix = page.getByTestId("cause-mix");
+  await mix.getByTestId("causes.add").click();
+  await expect.poll(() => page.url()).toContain("s=");
+  const url = page.url();
+  const name = `${"a".repeat(39)}😀b`;
+  await mix.getByTestId("causes.0.name").fill(name);
+  await expect(mix.getByTestId("causes.0.name")).toHaveValue(name);
+  await expect(mix.getByTestId("causes.0.error")).toContainText(
+    'failures.causes[0].name: got "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…" (42 characters); must be a string of 1–40 characters',
+  );
+  expect(page.url()).toBe(url);
+});
+
+test("a hide= id that names no control, or is not an id, is named in the link banner", async ({ page }) => {
+  await page.goto("/#v=cluster&hide=knobs.faalures,presets");
+  await expect(
+    page.getByText(/hide= names "knobs\.faalures", which is not a control on this page/),
+  ).toBeVisible();
+  // The ids it does know are hidden; the misspelt Failures section is shown, and said so.
+  await expect(page.locator('[data-control="presets"]')).toBeHidden();
+  await expect(page.locator('[data-control="knobs.failures"]')).toBeVisible();
+  await page.goto("/#v=cluster&hide=a%20b,presets");
+  await page.reload();
+  await expect(page.getByText(/hide= names "a b", not control ids/)).toBeVisible();
+});
+
+test("a link that runs a sweep past the budget asks first, saying the estimate, and runs nothing until told", async ({
+  page,
+}) => {
+  const heavy = parseScenario({
+    cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
+    training: { days: 100 },
+    failures: { perHostDay: 0.01 },
+  });
+  const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+  await page.goto(`/${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`);
+  const ask = page.getByTestId("sweep-confirm");
+  await expect(ask).toContainText(
+    /50 points × 2,000 seeds, about [\d,]+ failures to simulate, past the budget of 1,000,000,000/,
+  );
+  await expect(page.getByTestId("sweep-status")).toHaveText("");
+  await expect(page.getByRole("button", { name: "Cancel" })).toBeDisabled();
+  await ask.getByRole("button", { name: "Not now" }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(page.getByTestId("sweep-status")).toHaveText("");
 });

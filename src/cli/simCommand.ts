@@ -15,6 +15,7 @@
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
@@ -28,12 +29,8 @@ export const USAGE =
 export const MAX_SEEDS = 100_000;
 /** A scenario is a few hundred bytes; anything past this is not one. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
-/**
- * Failures the Monte Carlo may simulate (seeds × expected failures per run, each run at least 1):
- * a thousand runs of the largest scenario the validator accepts. `npm run bench:budget` times
- * it (bench/budget-results.json): minutes on a quiet core, more than an hour on a loaded one.
- */
-export const SEED_BUDGET_FAILURES = 1e9;
+/** Failures the Monte Carlo may simulate without --no-budget: the page's budget too (budget.ts). */
+export const SEED_BUDGET_FAILURES = MONTE_CARLO_BUDGET_FAILURES;
 /** Below this many failures in all, threads would cost more to start than they save. */
 export const PARALLEL_FROM_FAILURES = 500_000;
 /** Progress goes to stderr once a Monte Carlo has run this long, then at most this often. */
@@ -210,11 +207,6 @@ export function resultTable(r: MonteCarloResult): string {
 }
 
 const count = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
-
-/** Failures a Monte Carlo of `seeds` runs simulates: the figure the budget bounds. */
-export function monteCarloCost(s: Scenario, seeds: number): number {
-  return seeds * Math.max(1, derived(s).expectedFailures);
-}
 
 function checkBudget(s: Scenario, seeds: number, budget: number): void {
   const cost = monteCarloCost(s, seeds);

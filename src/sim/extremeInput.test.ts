@@ -63,3 +63,19 @@ describe("extreme accepted input", () => {
     }
   });
 });
+
+describe("cause names", () => {
+  it("a name past 40 is refused by name, quoted without splitting an emoji", () => {
+    const name = `${"a".repeat(39)}😀b`;
+    try {
+      parseScenario({ failures: { causes: [{ name, share: 1, scope: "host" }] } });
+      expect.unreachable();
+    } catch (e) {
+      const message = (e as Error).message;
+      expect(message).toMatch(
+        /failures\.causes\[0\]\.name: got "a{39}…" \(42 characters\); must be a string of 1–40 characters/,
+      );
+      expect(message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    }
+  });
+});
