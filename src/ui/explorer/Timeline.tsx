@@ -12,16 +12,13 @@ import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { replayStore } from "../../state/replayStore.ts";
 import { momentAt } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
-import { jobLaneCounts } from "./jobTrack.ts";
 import { ReplayControls, ReplayReadout } from "./Replay.tsx";
-import { rackEvents } from "./rackTrack.ts";
 import { drawReplayOverlay } from "./replayOverlay.ts";
-import { hasSpareChart } from "./spareTrack.ts";
 import { formatClock } from "./timeAxis.ts";
 import { type Scene, TimelineController } from "./timelineController.ts";
 import type { HoverInfo } from "./timelineHover.ts";
 import { type Palette, readPalette } from "./timelinePalette.ts";
-import { rendererBuildSteps, type TimelineRenderer } from "./timelineRenderer.ts";
+import { rendererBuildSteps, type TimelineRenderer, tracksFor, tracksSummary } from "./timelineRenderer.ts";
 import { windowScale } from "./timelineScale.ts";
 
 /** The narrowest window the zoom allows: seconds are still readable. */
@@ -47,6 +44,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   // panning never re-renders.
   const ctl = useRef<TimelineController<HoverInfo> | null>(null);
   const palette = useRef<Palette | null>(null);
+  /** Where the pointer rests on the canvas (CSS px), while it is there and no button is down. */
+  const pointer = useRef<{ x: number; y: number } | null>(null);
 
   /** The tooltip for what lies under the resting pointer now (none when it is off the canvas). */
   const hoverAtPointer = useCallback(() => {
@@ -80,6 +79,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       minWidth: 320,
       minWindowSeconds: MIN_WINDOW_SECONDS,
       measureName: "timeline-draw",
+      pointer,
       storedWindow: () => explorerStore.getState().window,
       onWindowSettled: (w) => explorerStore.getState().setWindow(w),
       onZoom: () => setTip(null),
@@ -198,19 +198,18 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   };
 
   const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
-    const c = ctl.current;
     if (e.buttons !== 0) {
       // Dragging pans: no tooltip until the pointer rests again.
-      if (c) c.pointer = null;
+      pointer.current = null;
       setTip(null);
       return;
     }
     const rect = e.currentTarget.getBoundingClientRect();
-    if (c) c.pointer = { x: e.clientX - rect.left, y: e.clientY - rect.top };
+    pointer.current = { x: e.clientX - rect.left, y: e.clientY - rect.top };
     hoverAtPointer();
   };
   const onPointerLeave = () => {
-    if (ctl.current) ctl.current.pointer = null;
+    pointer.current = null;
     setTip(null);
   };
 
@@ -219,7 +218,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   };
 
   const wrapWidth = wrapRef.current?.clientWidth ?? 800;
-  const parts = useMemo(() => partsText(trace), [trace]);
+  const parts = useMemo(() => tracksSummary(tracksFor(scenario, trace)), [scenario, trace]);
   return (
     <div className="timeline">
       <div className="timeline-tools" role="toolbar" aria-label="Timeline zoom">
@@ -290,33 +289,18 @@ function sceneOf(r: TimelineRenderer, palette: { current: Palette | null }): Sce
   };
 }
 
-/** What the optional parts show, for the canvas's accessible name: ", with ..." or "". */
-function partsText(trace: Trace): string {
-  const out: string[] = [];
-  const job = jobLaneCounts(trace);
-  if (job.jobRestarts + job.checkpoints + job.rolledBack > 0)
-    out.push(
-      `an FT-HSDP job lane (${job.jobRestarts} job restarts, ${job.checkpoints} FT checkpoint writes, ${job.rolledBack} rollbacks)`,
-    );
-  const racks = rackEvents(trace).length;
-  if (racks > 0) out.push(`${racks} rack failures marked across the replicas they struck`);
-  if (hasSpareChart(trace)) out.push("a chart of each policy's spare hosts");
-  return out.length > 0 ? `, with ${out.join(", ")}` : "";
-}
-
 /**
- * Where the optional parts sit and how much they hold, on the canvas's data attributes: a test
- * or a script can point at them without knowing the layout's constants.
+ * Where the tracks sit and how much they hold, on the canvas's data attributes (each track says
+ * its own): a test or a script can point at them without knowing the layout's constants. An
+ * attribute the previous run's tracks set and this run's do not is removed.
  */
+const described = new WeakMap<HTMLCanvasElement, string[]>();
 function describeParts(canvas: HTMLCanvasElement, r: TimelineRenderer) {
-  const L = r.currentLayout;
   const d = canvas.dataset;
-  if (r.job) d.jobLane = `${L.jobY},${L.jobH}`;
-  else delete d.jobLane;
-  d.rackMarks = String(r.racks.count);
-  d.ftLanes = `${L.ftY},${L.laneH},${L.lanes}`;
-  if (r.spares) d.spareChart = `${L.spareY},${L.spareH}`;
-  else delete d.spareChart;
+  const now = r.describe();
+  for (const k of described.get(canvas) ?? []) if (!(k in now)) delete d[k];
+  Object.assign(d, now);
+  described.set(canvas, Object.keys(now));
 }
 
 function WindowText() {

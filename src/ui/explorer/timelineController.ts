@@ -173,6 +173,12 @@ export interface ControllerOptions<H> {
   overlay(): ((ctx: CanvasRenderingContext2D) => void) | null;
   /** The scene is ready: subscribe to what redraws it; the returned function unsubscribes. */
   onStart(): () => void;
+  /**
+   * Where the pointer rests on the canvas (CSS px), while it is there and no button is down: the
+   * view's, kept across the controllers of successive runs (a new run's first frame says what
+   * lies under a pointer that has not moved). A gesture clears it.
+   */
+  pointer: { current: { x: number; y: number } | null };
 }
 
 /**
@@ -197,8 +203,6 @@ export class TimelineController<H> {
   private back: HTMLCanvasElement | null = null;
   private readonly slices: SliceScheduler;
   private readonly keys = new KeyQueue();
-  /** Where the pointer rests on the canvas (CSS px), while it is there and no button is down. */
-  private pointerAt: { x: number; y: number } | null = null;
   private cancelBuild: (() => void) | null = null;
   private teardown: (() => void) | null = null;
 
@@ -282,7 +286,7 @@ export class TimelineController<H> {
         // gesture (wheel, drag, pinch) it stays hidden until the pointer moves again; after a
         // zoom from elsewhere (the keys or buttons, a resize, the link's window) the new frame,
         // once drawn, says what lies under the resting pointer (onFrameShown).
-        if (ev.sourceEvent) this.pointerAt = null;
+        if (ev.sourceEvent) this.o.pointer.current = null;
         this.o.onZoom();
         this.shown = windowOf(scene.plot, H, ev.transform);
         this.requestDraw();
@@ -360,15 +364,10 @@ export class TimelineController<H> {
     select(this.o.canvas).call(z.translateBy, (-fraction * s.plot.plotWidth) / this.transform.k, 0);
   }
 
-  /** The pointer rests at (x, y) (CSS px), or left the canvas or pressed a button (null). */
-  set pointer(p: { x: number; y: number } | null) {
-    this.pointerAt = p;
-  }
-
   /** What lies under the resting pointer in the visible window (null when it is off the canvas). */
   hoverAtPointer(): { info: H; x: number; y: number } | null {
     const s = this.sceneNow;
-    const p = this.pointerAt;
+    const p = this.o.pointer.current;
     if (!s || !p) return null;
     const info = s.hover(p.x, p.y, this.shown[0], this.shown[1]);
     return info ? { info, ...p } : null;
@@ -464,7 +463,7 @@ export class TimelineController<H> {
       }
       // The frame is new under a pointer that has not moved: say what is under it now (a zoom or
       // a resize hid the tooltip, which described the previous frame).
-      if (this.pointerAt) this.o.onFrameShown();
+      if (this.o.pointer.current) this.o.onFrameShown();
     });
   }
 }
