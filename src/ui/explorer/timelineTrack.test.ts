@@ -4,8 +4,8 @@
  * summarised by the renderer, with no other file knowing it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
 import { derived } from "../../sim/derived.ts";
+import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
 import { GROUP_GAP, TITLE_GAP, TRACK_IDS } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { rendererBuildSteps, TimelineRenderer, tracksFor, tracksSummary } from "./timelineRenderer.ts";
