@@ -4,7 +4,7 @@
  * and the CPU fallback; every check of the badge holds and the chart draws every run. And a
  * replica killed by the button while it trains recovers.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Page, test } from "@playwright/test";
 import { sealText } from "../src/link/sealedText.ts";
 
 /** The address of the training view with these settings (t= carries its integrity check). */
@@ -115,4 +115,67 @@ test("Stop ends a run part-way; the badge says stopped and a new run can start",
   await expect(page.getByTestId("train-progress")).toContainText("Stopped");
   await expect(page.getByTestId("train-badge")).toHaveText("stopped");
   await expect(page.getByTestId("train-start")).toBeEnabled();
+});
+
+/** The runs table as on screen: per run its step, simulated wall time, held-out loss and accuracy. */
+function runsTable(page: Page): Promise<string[]> {
+  return page.getByRole("table", { name: "Runs" }).locator("tbody tr").allInnerTexts();
+}
+
+/** The link opened in a new browser context: no state shared with the page that made it. */
+async function openFresh(browser: Browser, link: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(link);
+  return page;
+}
+
+/** The fresh page trains by itself (nobody presses Start) and shows what the first one showed. */
+async function expectSameRun(fresh: Page, seen: { table: string[]; failures: string; badge: string }) {
+  await expect(fresh.getByTestId("train-progress")).toContainText("Done", { timeout: 150_000 });
+  await expect(fresh.getByLabel("Failures (replica@step+down)")).toHaveValue(seen.failures);
+  expect(await runsTable(fresh)).toEqual(seen.table);
+  await expect(fresh.getByTestId("train-badge")).toHaveText(seen.badge);
+}
+
+async function seenOn(page: Page) {
+  return {
+    table: await runsTable(page),
+    failures: await page.getByLabel("Failures (replica@step+down)").inputValue(),
+    badge: (await page.getByTestId("train-badge").textContent()) ?? "",
+  };
+}
+
+test("a replica killed by button joins the link's failures; the link trains the same run at once", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  await openTrain(page, trainHash("h32.r4.n60.lr0.1.k10.s2.pl.f"));
+  await page.getByTestId("train-start").click();
+  await expect(page.getByTestId("train-progress")).toContainText(/step [1-9]/, { timeout: 60_000 });
+  await page.getByRole("button", { name: "Kill replica 2" }).click();
+  await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 150_000 });
+  // The kill is now a scheduled failure (20 steps down: the schedule had none to copy).
+  await expect(page.getByLabel("Failures (replica@step+down)")).toHaveValue(/^2@\d+\+20$/);
+  const seen = await seenOn(page);
+  expect(seen.table).toHaveLength(3);
+  await expect.poll(() => new URL(page.url()).hash).toContain("tr=1");
+  await expectSameRun(await openFresh(browser, page.url()), seen);
+});
+
+test("the training mode is in the link, and a finished run's link reruns it in that mode", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(300_000);
+  await openTrain(page, trainHash("h32.r3.n40.lr0.1.k10.s3.pl.f2@20+10"));
+  await page.getByLabel("Mode").selectOption("separate");
+  await trainToTheEnd(page);
+  const seen = await seenOn(page);
+  await expect.poll(() => new URL(page.url()).hash).toContain("tr=1");
+  const link = page.url();
+  expect(new URL(link).hash).toContain("tm=separate");
+  const fresh = await openFresh(browser, link);
+  await expect(fresh.getByLabel("Mode")).toHaveValue("separate");
+  await expectSameRun(fresh, seen);
 });

@@ -44,6 +44,8 @@ export const ADDRESS_KEYS = {
   st: "the step settings",
   lab: "the lab settings",
   t: "the live training settings",
+  tm: "the live training mode",
+  tr: "a finished training run (1: train it again on open)",
   ch: "the story's chapter",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",

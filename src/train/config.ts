@@ -58,6 +58,9 @@ export const LINK_BASE: TrainConfig = {
 
 export class TrainConfigError extends Error {}
 
+/** The most failures a run's list holds (scheduled and killed by the button together). */
+export const MAX_FAILURES = 16;
+
 function intIn(field: string, v: number, lo: number, hi: number): void {
   if (!Number.isInteger(v) || v < lo || v > hi)
     throw new TrainConfigError(`${field} must be an integer in [${lo}, ${hi}], got ${v}`);
@@ -74,7 +77,7 @@ export function checkTrainConfig(c: TrainConfig): TrainConfig {
   intIn("seed", c.seed, 0, 4_294_967_295);
   if (c.policies.length === 0 || c.policies.some((p) => !LR_POLICIES.includes(p)))
     throw new TrainConfigError(`lr policies must be some of ${LR_POLICIES.join(", ")}`);
-  if (c.failures.length > 16) throw new TrainConfigError("at most 16 failures");
+  if (c.failures.length > MAX_FAILURES) throw new TrainConfigError(`at most ${MAX_FAILURES} failures`);
   const ok: Failure[] = [];
   for (const f of c.failures) {
     const why = failureProblem(ok, f, c.replicas, c.steps);

@@ -9,7 +9,7 @@
 import { yieldToMessages } from "../gpu/yieldToMessages.ts";
 import type { TrainBackend } from "./backend.ts";
 import type { RecoveryCosts } from "./clock.ts";
-import type { TrainConfig } from "./config.ts";
+import { MAX_FAILURES, type TrainConfig } from "./config.ts";
 import { type Failure, failureProblem } from "./plan.ts";
 import { type RunChecks, type RunSnapshot, type RunSpec, type StepVerification, TrainRun } from "./run.ts";
 
@@ -233,10 +233,13 @@ export async function runTraining(
       const at = runs[0]?.currentStep ?? 0;
       if (asked !== null) {
         const f = { replica: asked, step: Math.max(1, at), down: killDown(cfg) };
+        // A kill joins the settings' failure list (and so the link), which holds at most 16.
         const why =
           at >= cfg.steps
             ? "the FT-HSDP runs have finished"
-            : failureProblem(failures, f, cfg.replicas, cfg.steps);
+            : failures.length >= MAX_FAILURES
+              ? `a run takes at most ${MAX_FAILURES} failures`
+              : failureProblem(failures, f, cfg.replicas, cfg.steps);
         notice = why ? `Kill of replica ${asked} not applied: ${why}` : null;
         if (!why) failures.push(f);
       }
