@@ -10,6 +10,7 @@ import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
 import { linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_TRAIN } from "../train/config.ts";
+import type { TrainProgress } from "../train/session.ts";
 import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { labStore } from "./labStore.ts";
@@ -33,6 +34,7 @@ function snapshot() {
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
     train: trainStore.getState().config,
+    trainMode: trainStore.getState().mode,
   };
 }
 
@@ -46,6 +48,7 @@ const DEFAULTS = {
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
   train: DEFAULT_TRAIN,
+  trainMode: "shared",
 };
 
 describe("the address", () => {
@@ -74,8 +77,14 @@ describe("the address", () => {
       .getState()
       .setForm({ mode: "separate", devices: 8, bytesPerDevice: 4096, algorithm: "all-gather" });
     labStore.getState().setFault({ devices: 9, victim: 7, killStep: null, slow: false });
+    const config = { ...DEFAULT_TRAIN, hidden: 128, replicas: 6, seed: 9, policies: ["sqrt" as const] };
+    // A finished run of these settings in this mode is on the training view: tr=1.
     trainStore.setState({
-      config: { ...DEFAULT_TRAIN, hidden: 128, replicas: 6, seed: 9, policies: ["sqrt"] },
+      config,
+      mode: "separate",
+      progress: { finished: true, stopped: false } as TrainProgress,
+      ranConfig: config,
+      ranMode: "separate",
     });
     const state = snapshot();
     const hash = composeAddress();

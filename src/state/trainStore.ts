@@ -207,15 +207,16 @@ registerAddressPart({
   },
   reset: () => trainStore.setState({ config: DEFAULT_TRAIN, autoRun: false }),
   // On its own view the settings always show in the link (a copied link reproduces the run), with
-  // the mode and, once a run with exactly these settings has finished, tr=1: open it, train it.
+  // the mode and, while the view holds a finished run of exactly these settings, tr=1: open it,
+  // train it (the view keeps its run while another is shown, and so does the link).
   write: () => {
     const { config, mode, progress, ranConfig, ranMode } = trainStore.getState();
     const own = appStore.getState().tab === "train";
     const finished =
-      own && progress?.finished === true && !progress.stopped && ranConfig === config && ranMode === mode;
+      progress?.finished === true && !progress.stopped && ranConfig === config && ranMode === mode;
     return {
-      t: own || config !== DEFAULT_TRAIN ? sealText(encodeTrainParam(config)) : "",
-      tm: own && mode !== "shared" ? mode : "",
+      t: own || config !== DEFAULT_TRAIN || finished ? sealText(encodeTrainParam(config)) : "",
+      tm: mode !== "shared" ? mode : "",
       tr: finished ? "1" : "",
     };
   },
