@@ -16,6 +16,7 @@ import { explorerStore } from "./explorerStore.ts";
 import { labStore } from "./labStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
+import { storyBucketStore } from "./storyBucket.ts";
 import { trainStore } from "./trainStore.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
@@ -27,6 +28,7 @@ function snapshot() {
     scenario,
     chapter,
     hidden,
+    bucket: storyBucketStore.getState().cap,
     window: explorerStore.getState().window,
     sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
       explorerStore.getState().sweep,
@@ -43,6 +45,7 @@ const DEFAULTS = {
   scenario: DEFAULT_SCENARIO,
   chapter: "one-failure",
   hidden: [],
+  bucket: 25,
   window: null,
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
   step: DEFAULT_STEP_SETTINGS,
@@ -63,6 +66,7 @@ describe("the address", () => {
       chapter: "predict",
       hidden: ["cluster.gpus", "presets"],
     });
+    storyBucketStore.setState({ cap: 512 });
     explorerStore.setState({ window: [12.3, 4567.8] });
     explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
     explorerStore.getState().setSweepRange({ from: 10, to: 90 });
