@@ -108,3 +108,38 @@ export function circles(edges: readonly ImportEdge[]): string[][] {
   for (const v of next.keys()) if (!index.has(v)) visit(v);
   return found;
 }
+
+/**
+ * The layers of src/, top to bottom (DESIGN.md, "Layers"): a folder imports only folders of a
+ * lower rank. main.tsx and cli/ are entry points: nothing imports them.
+ */
+export const LAYERS: readonly (readonly string[])[] = [
+  ["main.tsx", "cli"],
+  ["ui"],
+  ["state"],
+  ["worker"],
+  ["link"],
+  ["train"],
+  ["export", "gpu"],
+  ["sim", "step"],
+];
+
+export function rankOf(folder: string): number | undefined {
+  const r = LAYERS.findIndex((layer) => layer.includes(folder));
+  return r < 0 ? undefined : r;
+}
+
+/** "from -> specifier" for each import between src/ folders that does not point down a layer. */
+export function upwardImports(list: readonly ImportEdge[]): string[] {
+  const bad: string[] = [];
+  for (const e of list) {
+    if (!e.to.startsWith("src/")) continue;
+    const a = srcFolder(e.from);
+    const b = srcFolder(e.to);
+    if (a === b) continue;
+    const ra = rankOf(a);
+    const rb = rankOf(b);
+    if (ra === undefined || rb === undefined || rb <= ra) bad.push(`${e.from} -> ${e.specifier}`);
+  }
+  return bad;
+}
