@@ -72,7 +72,8 @@ const f32 =
   () =>
     new K(layout, data, cfg.replicas, init, "float32");
 
-describe("a training session", () => {
+// Whole sessions of three runs, each step also recomputed in float64: seconds on a busy machine.
+describe("a training session", { timeout: 60_000 }, () => {
   it("verifies the float32 CPU trainer: every step within its bound, the end where float64 ends", async () => {
     const p = await train(f32(CpuTrainer));
     expect(p.verdict.identical).toMatchObject({ ok: true, catchUps: 1, catchUpsIdentical: 1, rollbacks: 1 });
