@@ -282,3 +282,20 @@ test("Cluster: a sweep's axis, range, points and seeds come back from the copied
   );
   await expect(broken.getByLabel("Sweep axis")).toHaveValue("gpus");
 });
+
+test("the story's chapter 5 bucket size is in the link: a fresh context shows the same size and step", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=story&ch=gradients");
+  const numbers = page.getByTestId("gradients-numbers");
+  await expect(page.getByTestId("gradients-step")).toHaveText(/\d/);
+  const at25 = await numbers.textContent();
+  await page.getByLabel("bucket_cap_mb").selectOption("512");
+  await expect(numbers).not.toHaveText(at25 ?? "");
+  const seen = await numbers.textContent();
+  await expect(page).toHaveURL(/[#&]bk=512(&|$)/);
+  const fresh = await openFresh(browser, page.url());
+  await expect(fresh.getByLabel("bucket_cap_mb")).toHaveValue("512");
+  await expect(fresh.getByTestId("gradients-numbers")).toHaveText(seen ?? "");
+});

@@ -21,6 +21,7 @@ import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError 
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
 import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
+import { SIM_HELP, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -250,6 +251,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
