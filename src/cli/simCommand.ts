@@ -18,6 +18,7 @@ import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts"
 import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import { SIM_HELP, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -244,6 +245,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
