@@ -3,6 +3,7 @@ import { runOnTrace, runScenario } from "../sim/engine.ts";
 import { failureTraceOf } from "../sim/failureTrace.ts";
 import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
+import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";
 import {
   clusterTraceBlob,
   clusterTraceEvents,
@@ -15,7 +16,6 @@ import {
   SYNC_PID,
   type TraceEvent,
 } from "./clusterTrace.ts";
-import { fixtureScenario, fixtureTrace } from "./traceFixture.ts";
 
 const exported = (s: Scenario, t: Trace) =>
   (JSON.parse(clusterTraceJson(s, t)) as { traceEvents: TraceEvent[] }).traceEvents;

@@ -11,7 +11,7 @@ import type { FailureTrace } from "./failureTrace.ts";
 import { type FtRecording, runFtHsdp } from "./ftHsdp.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSynchronous, type SyncRecording } from "./synchronous.ts";
-import type { PolicyMetrics, ProgressCurve, SparePoolHistory, SummarizedMetric } from "./types.ts";
+import type { PolicyKey, PolicyMetrics, ProgressCurve, SparePoolHistory, SummarizedMetric } from "./types.ts";
 
 /** What every policy's recording holds, whatever else it draws: the timeline reads these generically. */
 export interface CommonRecording {
@@ -34,7 +34,16 @@ export interface PolicyRecordings {
   ftHsdp: FtRecording;
 }
 
-export type PolicyKey = keyof PolicyRecordings;
+export type { PolicyKey };
+
+/** Compiles only while PolicyRecordings' keys are exactly types.ts's PolicyKey (a policy added to one but not the other). */
+export type RecordingsCoverPolicyKeys = [keyof PolicyRecordings] extends [PolicyKey]
+  ? [PolicyKey] extends [keyof PolicyRecordings]
+    ? true
+    : never
+  : never;
+const recordingsCoverPolicyKeys: RecordingsCoverPolicyKeys = true;
+void recordingsCoverPolicyKeys;
 
 export interface PolicyRun<K extends PolicyKey = PolicyKey> {
   metrics: PolicyMetrics;

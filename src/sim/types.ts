@@ -3,10 +3,14 @@
  * worker (which transfers its typed arrays, not copies them) and the UI (which draws it).
  * Times are seconds from the start of the run.
  */
-import type { PolicyKey } from "./policies.ts";
-import type { Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario/types.ts";
 
-export type { PolicyKey } from "./policies.ts";
+/**
+ * The policies' keys (policies.ts is the registry; its PolicyRecordings must have exactly these
+ * keys, which it checks at compile time). Named here so that the result types need nothing from
+ * the engine that fills them: the engine imports this file, not the other way round.
+ */
+export type PolicyKey = "synchronous" | "ftHsdp";
 
 /**
  * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
