@@ -137,6 +137,33 @@ function ClosedFormRow({
   );
 }
 
+/**
+ * Replicas struck per failure: what placement changes. Striped and packed racks can give the same
+ * stall and degraded time per failure, but not the same blast radius, so the cards show it.
+ */
+function StruckLine() {
+  const run = useAppStore((s) => s.run);
+  const trace = run?.trace;
+  if (!run || !trace || !run.scenario.failures.causes.some((c) => c.scope === "rack")) return null;
+  const struck = trace.failures.replicaCount;
+  let sum = 0;
+  let max = 0;
+  let n = 0;
+  for (let i = 0; i < struck.length; i++) {
+    // A job-scope failure strikes the whole job, no replica in particular: not in this average.
+    if (trace.failures.replica[i]! < 0) continue;
+    sum += struck[i]!;
+    max = Math.max(max, struck[i]!);
+    n++;
+  }
+  return (
+    <p className="muted" data-testid="struck-per-failure">
+      FT-HSDP replicas struck per failure ({run.scenario.cluster.placement} placement):{" "}
+      <strong>{n > 0 ? count(sum / n, 2) : "—"}</strong> on average, at most <strong>{count(max)}</strong>.
+    </p>
+  );
+}
+
 function ClosedFormsCard() {
   const run = useAppStore((s) => s.run);
   if (!run) return null;
@@ -264,6 +291,7 @@ export function ResultsPanel() {
           />
         ))}
       </div>
+      <StruckLine />
       <ClosedFormsCard />
     </section>
   );
