@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 
 /**
@@ -107,4 +108,41 @@ test("with the timeline zoomed, the export offers the visible window by default 
   await page.getByLabel(/The whole run/).check();
   await expect(size).toHaveText(/events\./);
   await expect.poll(events).toBeGreaterThan(visible);
+});
+
+test("one list, one step: resnet50.json pasted gives the ResNet-50 preset's step, and says where its times come from", async ({
+  page,
+}) => {
+  await page.goto("/#v=step");
+  await expect(page.getByTestId("bucket-count")).toHaveText(/^\d+$/);
+  const presetStep = await page.getByTestId("step-time").textContent();
+  await expect(page.getByTestId("compute-origin")).toContainText("ResNet-50's times");
+  const text = readFileSync(new URL("../src/step/models/resnet50.json", import.meta.url), "utf8");
+  await page.getByText("Paste your model's parameters").click();
+  await page.getByLabel("Parameter list to paste").fill(text);
+  await page.getByRole("button", { name: "Use pasted list" }).click();
+  await expect(page.getByText(/^pasted model: 161 parameters/)).toBeVisible();
+  await expect(page.getByTestId("compute-origin")).toContainText("your pasted list is that preset's list");
+  await expect(page.getByTestId("step-time")).toHaveText(presetStep ?? "");
+});
+
+test("racks say they do nothing until a rack-scope cause exists; then the results show replicas struck per failure", async ({
+  page,
+}) => {
+  await page.goto("/#v=cluster");
+  await expect(page.getByTestId("ettr-synchronous")).toHaveText(/%$/);
+  await expect(page.getByTestId("rack-note")).toContainText("change nothing yet");
+  await expect(page.getByTestId("struck-per-failure")).toHaveCount(0);
+  await page.getByRole("button", { name: /Rack failures, striped/ }).click();
+  await expect(page.getByTestId("rack-note")).toHaveCount(0);
+  await expect(page.getByTestId("struck-per-failure")).toContainText("striped placement");
+  await expect(page.getByTestId("struck-per-failure")).toContainText("at most 8");
+});
+
+test("the Story has a classroom link whose checklist names controls in words", async ({ page }) => {
+  await page.goto("/#v=story&ch=gradients");
+  await page.getByText("Classroom link: hide controls").click();
+  const list = page.locator(".classroom-link ul");
+  await expect(list).toContainText("bucket_cap_mb");
+  await expect(list).not.toContainText("story.capMb");
 });

@@ -119,15 +119,15 @@ function HostGrid({ run, hosts, replicas }: { run: RunResult; hosts: number; rep
       <div className="story-readout" aria-live="off">
         <ul className="story-grid-legend" aria-label="Legend">
           <li>
-            <span className="lg lg-training" aria-hidden="true" /> one square: a host, training
+            <span className="lg lg-training" aria-hidden="true" /> training
           </li>
           <li>
-            <span className="lg lg-stopped" aria-hidden="true" /> every host, while the job is stopped
+            <span className="lg lg-stopped" aria-hidden="true" /> stopped: every host waits
           </li>
           <li>
             <span className="lg lg-failed" aria-hidden="true" /> the host that failed (lit for 10 min)
           </li>
-          <li>one block: a replica of {count(perReplica)} hosts</li>
+          <li>one block: {count(perReplica)} hosts (a replica)</li>
         </ul>
         <span className="mono">
           t = {(t / 3600).toFixed(2)} h of {HOURS} h
