@@ -24,6 +24,7 @@ import type {
   SummarizedMetric,
   Summary,
 } from "../sim/types.ts";
+import { SIM_HELP, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -254,6 +255,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
