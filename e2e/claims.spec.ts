@@ -141,6 +141,8 @@ test("racks say they do nothing until a rack-scope cause exists; then the result
 
 test("the Story has a classroom link whose checklist names controls in words", async ({ page }) => {
   await page.goto("/#v=story&ch=gradients");
+  // The list is read from the page when opened: once the chapter's figure (and its control) is in.
+  await expect(page.getByTestId("gradients-step")).toBeVisible({ timeout: 60_000 });
   await page.getByText("Classroom link: hide controls").click();
   const list = page.locator(".classroom-link ul");
   await expect(list).toContainText("bucket_cap_mb");
