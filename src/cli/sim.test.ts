@@ -55,7 +55,12 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
       "syncRenewal",
       "ftFirstOrder",
       "metaApproximation",
+      "fixedArrivals",
+      "poissonNoRollback",
     ]);
+    // Where a form does not apply its value is null and its note says why (small.json is Poisson).
+    expect(out.closedForm.fixedArrivals.synchronous.value).toBeNull();
+    expect(out.closedForm.fixedArrivals.synchronous.note).toMatch(/Poisson arrivals/);
   });
 
   it("a share link and the scenario file it came from give the same output, byte for byte", () => {

@@ -18,7 +18,13 @@ import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts"
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { POLICIES } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
-import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import type {
+  ClosedFormValue,
+  MetricsSummary,
+  MonteCarloResult,
+  SummarizedMetric,
+  Summary,
+} from "../sim/types.ts";
 import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
 import { SIM_HELP, wantsHelp } from "./help.ts";
@@ -197,12 +203,16 @@ export function resultTable(r: MonteCarloResult): string {
     row.map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!))).join("   "),
   );
   const cf = r.closedForm;
+  const form = (v: ClosedFormValue) => (v.value === null ? `— (${v.note})` : `${pct(v.value)} (${v.note})`);
   const closed = [
     "",
     "closed forms:",
-    `  fixed arrivals              synchronous ${pct(cf.fixed.synchronous)}, FT-HSDP ${pct(cf.fixed.ftHsdp)}`,
-    `  Poisson, sync, no rollback  E[e^(−λD)] = ${pct(cf.poissonSyncNoRollback)}`,
-    `  Meta first-order (sync)     ${cf.metaFirstOrder === null ? "— (needs a checkpoint interval)" : pct(cf.metaFirstOrder)}`,
+    `  fixed arrivals, sync        ${form(cf.fixedArrivals.synchronous)}`,
+    `  fixed arrivals, FT-HSDP     ${form(cf.fixedArrivals.ftHsdp)}`,
+    `  Poisson, sync, no rollback  ${form(cf.poissonNoRollback)}`,
+    `  Poisson, sync, renewal      ${form(cf.syncRenewal)}`,
+    `  Poisson, FT-HSDP            ${form(cf.ftFirstOrder)}`,
+    `  Meta first-order (sync)     ${form(cf.metaApproximation)}`,
   ];
   return [...header, ...lines, ...closed].join("\n");
 }

@@ -43,6 +43,7 @@ export const ADDRESS_KEYS = {
   w: "the timeline's time window",
   st: "the step settings",
   lab: "the lab settings",
+  lres: "the lab's results table",
   t: "the live training settings",
   tm: "the live training mode",
   tr: "a finished training run (1: train it again on open)",

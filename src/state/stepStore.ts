@@ -150,7 +150,14 @@ export function createStepStore(worker: () => StepWorker) {
         model: run.model,
         result: null,
         sweep: null,
-        config: { ...st.config, compute: computeForElements(run.model.elements) },
+        // A paste of a preset's very list takes that preset's times (one list, one step); any
+        // other list gets times from its own size, and the view says which it got.
+        config: {
+          ...st.config,
+          compute: run.model.preset
+            ? presetInfo(run.model.preset).compute
+            : computeForElements(run.model.elements),
+        },
       }));
     } catch (e) {
       if (!current()) return;

@@ -66,6 +66,18 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
   );
 }
 
+/** Racks and placement matter only through rack-scope failures: say so while there are none. */
+function RackNote() {
+  const rackCause = useAppStore((s) => s.scenario.failures.causes.some((c) => c.scope === "rack"));
+  if (rackCause) return null;
+  return (
+    <p className="muted knobs-note" data-testid="rack-note">
+      Hosts per rack and placement change nothing yet: every failure strikes one host. Add a cause of rack
+      scope under Cause mix to see them matter.
+    </p>
+  );
+}
+
 /** The failure rate as the job's MTBF, which is how people usually think of it at scale. */
 function MtbfField() {
   const pending = usePending();
@@ -208,6 +220,7 @@ export function KnobsPanel() {
             ))}
             {section.extra === "mtbf" ? <MtbfField /> : null}
             {section.extra === "seed" ? <SeedField /> : null}
+            {section.extra === "racks" ? <RackNote /> : null}
           </fieldset>
         ))}
       </section>

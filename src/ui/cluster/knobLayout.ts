@@ -20,11 +20,12 @@ export interface KnobSectionLayout {
   note?: string;
   fields: [ScenarioGroup, string][];
   /** A control after the fields that edits no single field. */
-  extra?: "mtbf" | "seed";
+  extra?: "mtbf" | "seed" | "racks";
 }
 
 const SECTION_TEXT: Record<KnobSection, Omit<KnobSectionLayout, "id" | "fields">> = {
-  cluster: { title: "Cluster" },
+  // Racks and placement do nothing until a rack-scope cause exists: the note says so.
+  cluster: { title: "Cluster", extra: "racks" },
   failures: { title: "Failures", extra: "mtbf" },
   causes: {
     title: "Cause mix",
