@@ -52,7 +52,7 @@ test("a cause mix is edited row by row; a refused share is named and the previou
   await mix.getByTestId("causes.1.scope").selectOption("job");
   await expect(mix.getByTestId("causes.1.newHost")).not.toBeChecked();
   await expect(mix.getByTestId("causes.1.newHost")).toBeDisabled();
-  await expect(mix.getByTestId("causes.0.pct")).toHaveText("50 %");
+  await expect(mix.getByTestId("causes.0.share")).toHaveValue("50");
   // The results use the mix: the details table counts its causes; the hang fraction is off.
   await expect(page.getByTestId("cause-row-1")).toContainText("Software bug");
   await expect(page.getByTestId("failures.hangFraction")).toBeDisabled();
@@ -60,10 +60,10 @@ test("a cause mix is edited row by row; a refused share is named and the previou
   const withMix = await results(page);
   const link = page.url();
 
-  // A zero share is refused in the validator's words beside its row; nothing else moves.
+  // A zero share is refused beside its row, saying what a share is; nothing else moves.
   await mix.getByTestId("causes.1.share").fill("0");
   await expect(mix.getByTestId("causes.1.error")).toHaveText(
-    "failures.causes[1].share: got 0; must be a number in (0, 1,000,000]",
+    "Cause 2's share: got “0”; a share is a percentage above 0 and below 100 (the other causes share the rest).",
   );
   await expect(mix.getByTestId("causes.1.share")).toHaveAttribute("aria-invalid", "true");
   await expect(mix.getByTestId("causes.refused")).toContainText("the previous mix (2 causes)");
@@ -71,10 +71,15 @@ test("a cause mix is edited row by row; a refused share is named and the previou
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(withMix ?? "");
   expect(page.url()).toBe(link);
 
-  // Fixed: one failure in four is the job-wide bug, and the results follow.
-  await mix.getByTestId("causes.1.share").fill("3");
+  // Shares are percentages: 10 for one of two causes is 10 %, and the other takes the rest.
+  await mix.getByTestId("causes.1.share").fill("10");
   await expect(mix.getByTestId("causes.refused")).toHaveCount(0);
-  await expect(mix.getByTestId("causes.1.pct")).toHaveText("75 %");
+  await expect(mix.getByTestId("causes.0.share")).toHaveValue("90");
+  await expect.poll(() => page.url()).not.toBe(link);
+
+  // Fixed: three failures in four are the job-wide bug, and the results follow.
+  await mix.getByTestId("causes.1.share").fill("75");
+  await expect(mix.getByTestId("causes.0.share")).toHaveValue("25");
   await expect(page.getByTestId("ettr-ftHsdp")).not.toHaveText(withMix ?? "");
   expect(page.url()).not.toBe(link);
 
@@ -82,7 +87,7 @@ test("a cause mix is edited row by row; a refused share is named and the previou
   await mix.getByTestId("causes.llama3").click();
   await expect(mix.locator("li.cause-row")).toHaveCount(18);
   await expect(mix.getByTestId("causes.0.name")).toHaveValue("Faulty GPU");
-  await expect(mix.getByTestId("causes.0.pct")).toHaveText("35 %");
+  await expect(mix.getByTestId("causes.0.share")).toHaveValue("35.3");
   await expect(page.getByTestId("cause-row-2")).toContainText("Software bug");
   const llama = await rowsOf(page);
   const llamaEttr = await results(page);

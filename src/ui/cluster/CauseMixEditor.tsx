@@ -1,6 +1,6 @@
 /**
  * The cause mix (`failures.causes`, SIMULATION.md §3) as an editable list of rows: name, share
- * (with its percentage of the total), scope, hang, new host. Every edit goes through the knobs'
+ * (a percentage: the shares shown always sum to 100), scope, hang, new host. Every edit goes through the knobs'
  * PendingEdits like any other knob, so it reaches the simulation (and the link) only when the
  * whole scenario validates; a refused edit stays on screen, marked, with the validator's words
  * beside the row they name (`failures.causes[3].share: …`), while the previous mix keeps running.
@@ -12,6 +12,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { LLAMA3_CAUSES } from "../../sim/presets.ts";
 import { type CauseScope, type FailureCause, FIELD_SPECS, type FieldSpec } from "../../sim/scenario.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
+import { withPercent } from "./causeShares.ts";
 import { usePending } from "./pendingEdits.ts";
 
 const KEY = "failures.causes";
@@ -68,7 +69,16 @@ function splitProblems(problems: readonly string[]) {
   return { byRow, other };
 }
 
-const pctText = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)} %`;
+/** A share as the percentage its input shows: one decimal, no trailing zero. */
+const pctValue = (share: number) => String(Math.round(share * 1000) / 10);
+
+/** Why a typed percentage is refused, or null when it can be applied. */
+function percentProblem(text: string, index: number): string | null {
+  const p = Number(text);
+  if (text.trim() !== "" && Number.isFinite(p) && p > 0 && p < 100) return null;
+  const typed = text.trim() === "" ? "nothing" : `“${text.trim()}”`;
+  return `Cause ${index + 1}'s share: got ${typed}; a share is a percentage above 0 and below 100 (the other causes share the rest).`;
+}
 
 export function CauseMixEditor() {
   const pending = usePending();
@@ -79,6 +89,8 @@ export function CauseMixEditor() {
   /** The hang fraction a mix set to 0, given back when the mix is cleared. */
   const zeroedHang = useRef<number | null>(null);
   const [hangNote, setHangNote] = useState<string | null>(null);
+  /** A percentage being typed (shown as typed until the field loses focus), and why it is refused. */
+  const [typing, setTyping] = useState<{ id: number; text: string; problem: string | null } | null>(null);
   const baseId = useId();
   const box = useRef<HTMLDivElement>(null);
   /** Where the keyboard goes after a row or the whole mix disappears from under it (a test id). */
@@ -131,13 +143,25 @@ export function CauseMixEditor() {
   const update = (id: number, change: Partial<Row>) =>
     edit(current.rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
 
+  const typePercent = (row: Row, index: number, text: string) => {
+    const problem = percentProblem(text, index);
+    setTyping({ id: row.id, text, problem });
+    // A refused percentage changes nothing: the mix in use, the results and the link stay.
+    if (problem) return;
+    const weights = current.rows.map((r) => Number(r.share));
+    const next = withPercent(weights, index, Number(text));
+    edit(current.rows.map((r, j) => ({ ...r, share: String(next[j]) })));
+  };
+
   const revert = () => {
+    setTyping(null);
     pending.drop(KEY);
     setDraft({ basis: inUseJson, rows: toRows(inUse), problems: [] });
   };
 
   const { byRow, other } = splitProblems(current.problems);
-  const refused = current.problems.length > 0;
+  const typedProblem = typing?.problem ?? null;
+  const refused = current.problems.length > 0 || typedProblem !== null;
   let total = 0;
   for (const r of current.rows) {
     const v = Number(r.share);
@@ -190,7 +214,12 @@ export function CauseMixEditor() {
       ) : (
         <ol className="cause-list" aria-label="Failure causes">
           {current.rows.map((row, i) => {
-            const errs = byRow.get(i);
+            const fromValidator = byRow.get(i);
+            const typedHere = typing?.id === row.id ? typing : null;
+            const errs =
+              typedHere?.problem != null
+                ? new Map([...(fromValidator ?? []), ["share", typedHere.problem]])
+                : fromValidator;
             const id = `${baseId}-${row.id}`;
             const errorId = errs ? `${id}-err` : undefined;
             const invalid = (field: string) => (errs?.has(field) ? true : undefined);
@@ -233,25 +262,32 @@ export function CauseMixEditor() {
                   >
                     ×
                   </button>
-                  <label className="cause-share" htmlFor={`${id}-share`} title={ITEM.share?.help}>
-                    {/* A relative weight, not a percentage: the share it gives is beside it. */}
-                    <span>Weight</span>
+                  <label
+                    className="cause-share"
+                    htmlFor={`${id}-share`}
+                    title={
+                      current.rows.length === 1
+                        ? "The only cause: every failure is this one (100 %)."
+                        : "Percent of failures. The other causes share the rest in the proportions they had."
+                    }
+                  >
+                    <span>Share (%)</span>
                     <input
                       id={`${id}-share`}
                       type="number"
                       inputMode="decimal"
                       min={0}
+                      max={100}
                       step="any"
-                      value={row.share}
+                      value={typedHere ? typedHere.text : share === null ? row.share : pctValue(share)}
+                      disabled={current.rows.length === 1}
                       aria-invalid={invalid("share")}
                       aria-describedby={errorId}
                       data-testid={`causes.${i}.share`}
-                      onChange={(e) => update(row.id, { share: e.target.value })}
+                      onChange={(e) => typePercent(row, i, e.target.value)}
+                      onBlur={() => setTyping(null)}
                     />
                   </label>
-                  <output className="cause-pct muted" data-testid={`causes.${i}.pct`} htmlFor={`${id}-share`}>
-                    {share === null ? "—" : pctText(share)}
-                  </output>
                   <label className="cause-scope" htmlFor={`${id}-scope`} title={ITEM.scope?.help}>
                     {/* The choices say it ("one host", "a rack", "the job"): the word is for screen readers. */}
                     <span className="visually-hidden">Scope</span>
