@@ -2,6 +2,8 @@
  * The README's table of scenario fields, generated from FIELD_SPECS so it cannot drift from the
  * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim.
  */
+
+import { MAX_POLICIES, POLICY_KEYS } from "../sim/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   describeAllowed,
@@ -19,6 +21,9 @@ function row(path: string, value: string, spec: FieldSpec | ScalarSpec): string 
 export function scenarioTable(): string {
   const rows = ["| field | default | allowed | meaning |", "|---|---|---|---|"];
   rows.push(`| \`seed\` | ${DEFAULT_SCENARIO.seed} | an integer in [0, 4,294,967,295] | the random seed |`);
+  rows.push(
+    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")} | the strategies to run and show, in display order (SIMULATION.md §4) |`,
+  );
   for (const g of GROUPS) {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
       const value = (DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>)[k];

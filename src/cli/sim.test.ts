@@ -7,6 +7,7 @@ import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario.ts";
+import { BADPUT_CATEGORIES } from "../sim/types.ts";
 import { APP_URL, simCommand } from "./simCommand.ts";
 
 /** The real entry point in a child process, as `npm run sim` runs it: the bundled CLI (built when a source changed). */
@@ -45,8 +46,10 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
     expect(out.scenario).toEqual(parseScenario(small));
     expect(out.seeds).toBe(5);
     for (const policy of [out.synchronous, out.ftHsdp]) {
-      expect(Object.keys(policy).sort()).toEqual(["causes", ...SUMMARIZED_METRICS].sort());
+      expect(Object.keys(policy).sort()).toEqual(["badput", "causes", ...SUMMARIZED_METRICS].sort());
       for (const m of SUMMARIZED_METRICS) expect(Object.keys(policy[m])).toEqual(["mean", "p5", "p95"]);
+      expect(Object.keys(policy.badput)).toEqual([...BADPUT_CATEGORIES]);
+      for (const b of BADPUT_CATEGORIES) expect(Object.keys(policy.badput[b])).toEqual(["mean", "p5", "p95"]);
     }
     expect(Object.keys(out.closedForm)).toEqual([
       "fixed",
@@ -55,7 +58,9 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
       "syncRenewal",
       "ftFirstOrder",
       "metaApproximation",
+      "policies",
     ]);
+    expect(Object.keys(out.closedForm.policies)).toEqual(["synchronous", "ftHsdp"]);
   });
 
   it("a share link and the scenario file it came from give the same output, byte for byte", () => {

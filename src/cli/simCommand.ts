@@ -15,9 +15,16 @@
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
-import { POLICIES } from "../sim/policies.ts";
+import { selectedPolicies } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
-import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import {
+  BADPUT_CATEGORIES,
+  type BadputCategory,
+  type MetricsSummary,
+  type MonteCarloResult,
+  type SummarizedMetric,
+  type Summary,
+} from "../sim/types.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -128,13 +135,28 @@ export function scenarioFromText(text: string, name: string): Scenario {
   }
 }
 
-/** The --json object: the contract of DESIGN.md, keys in this order (policies in registry order). */
+/**
+ * The --json object: the contract of DESIGN.md, keys in this order (the scenario's selected
+ * policies in display order, each with `badput.<category>`; `closedForm.policies.<key>`).
+ */
 export function resultJson(r: MonteCarloResult): MonteCarloResult {
   const out = { scenario: r.scenario, seeds: r.seeds } as MonteCarloResult;
-  for (const { key } of POLICIES) out[key] = r[key];
+  for (const { key } of selectedPolicies(r.scenario)) out[key] = r[key] as MetricsSummary;
   out.closedForm = r.closedForm;
   return out;
 }
+
+/** Where the time goes (§4), one row per badput category, as a share of wall time. */
+const BADPUT_LABEL: Record<BadputCategory, string> = {
+  detection: "lost: detection",
+  recovery: "lost: recovery",
+  spareWait: "lost: waiting for spares",
+  rejoin: "lost: rejoin",
+  checkpointWrite: "lost: checkpoint writes",
+  rolledBack: "lost: rolled back",
+  degraded: "lost: degraded",
+  overhead: "lost: step overhead",
+};
 
 const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [
   { metric: "ettr", label: "ETTR", format: (v) => `${(100 * v).toFixed(1)}%` },
@@ -173,11 +195,16 @@ export function resultTable(r: MonteCarloResult): string {
     seeds,
     "",
   ];
+  const policies = selectedPolicies(s);
   const table: string[][] = [
-    ["", ...POLICIES.map((p) => p.label)],
+    ["", ...policies.map((p) => p.label)],
     ...ROWS.map(({ metric, label, format }) => [
       label,
-      ...POLICIES.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
+      ...policies.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
+    ]),
+    ...BADPUT_CATEGORIES.map((b) => [
+      BADPUT_LABEL[b],
+      ...policies.map((p) => cell((r[p.key] as MetricsSummary).badput[b], pct, r.seeds)),
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
@@ -191,6 +218,11 @@ export function resultTable(r: MonteCarloResult): string {
     `  fixed arrivals              synchronous ${pct(cf.fixed.synchronous)}, FT-HSDP ${pct(cf.fixed.ftHsdp)}`,
     `  Poisson, sync, no rollback  E[e^(−λD)] = ${pct(cf.poissonSyncNoRollback)}`,
     `  Meta first-order (sync)     ${cf.metaFirstOrder === null ? "— (needs a checkpoint interval)" : pct(cf.metaFirstOrder)}`,
+    ...policies.map((p) => {
+      const f = cf.policies?.[p.key];
+      const value = f ? (f.value === null ? "—" : pct(f.value)) : "—";
+      return `  ${p.label.padEnd(26)}  ${value}${f ? ` (${f.note})` : ""}`;
+    }),
   ];
   return [...header, ...lines, ...closed].join("\n");
 }

@@ -15,9 +15,14 @@
  */
 import * as z from "zod/mini";
 import "./zodSetup.ts";
+import { FT_V3_DEFAULTS, FT_V3_SPECS, type Restrike } from "./ftHsdp.ts";
+import { HOT_SPARE_DEFAULTS, HOT_SPARE_SPECS, type HotSpareGroup } from "./hotSpare.ts";
+import { IN_MEMORY_DEFAULTS, IN_MEMORY_SPECS, type InMemoryGroup } from "./inMemory.ts";
+import { DEFAULT_POLICIES, MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "./policyKeys.ts";
 
-export const SCENARIO_VERSION = 2 as const;
-export type ScenarioVersion = 1 | 2;
+export const SCENARIO_VERSION = 3 as const;
+export type ScenarioVersion = 1 | 2 | 3;
+export type { PolicyKey, Restrike };
 
 export type Arrivals = "poisson" | "fixed" | "weibull";
 export type CatchUp = "nonBlocking" | "blocking";
@@ -39,10 +44,15 @@ export interface FailureCause {
 }
 
 export interface Scenario {
-  /** 1 when every §3 field is at its default, 2 otherwise: derived from the content (file comment). */
+  /**
+   * 1 when every §3 and §4 field is at its default, 2 when only §3 ones are not, 3 when a §4 one
+   * is not: derived from the content (file comment).
+   */
   version: ScenarioVersion;
   name: string;
   seed: number;
+  /** §4: the strategies to run and show, in display order (1–4 distinct keys). */
+  policies: PolicyKey[];
   cluster: {
     gpus: number;
     gpusPerHost: number;
@@ -70,11 +80,28 @@ export interface Scenario {
     hangTimeoutSeconds: number;
     checkpointMinutes: number;
     checkpointWriteSeconds: number;
+    /** §4: FTAR's per-step overhead, percent: training runs at (healthy/R) / (1 + o/100). */
+    stepOverheadPercent: number;
+    /** §4: what a failure does to a replica already outside the quorum. */
+    restrike: Restrike;
   };
   spares: { pool: SparePool; hosts: number; repairHours: number };
+  /** §4: in-memory checkpoints (the `inMemory` policy's group). */
+  inMemory: InMemoryGroup;
+  /** §4: warm standbys with live migration (the `hotSpare` policy's group). */
+  hotSpare: HotSpareGroup;
 }
 
-export type ScenarioGroup = "cluster" | "training" | "failures" | "detection" | "sync" | "ft" | "spares";
+export type ScenarioGroup =
+  | "cluster"
+  | "training"
+  | "failures"
+  | "detection"
+  | "sync"
+  | "ft"
+  | "spares"
+  | "inMemory"
+  | "hotSpare";
 export const GROUPS: readonly ScenarioGroup[] = [
   "cluster",
   "training",
@@ -83,6 +110,8 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "sync",
   "ft",
   "spares",
+  "inMemory",
+  "hotSpare",
 ];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
@@ -90,6 +119,7 @@ export type ScenarioInput = {
   version?: number;
   name?: string;
   seed?: number;
+  policies?: PolicyKey[];
 } & { [G in ScenarioGroup]?: Partial<Scenario[G]> };
 
 /** The name, share and scope a cause must state; hang and newHost may be left out (false, true). */
@@ -102,6 +132,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   version: 1,
   name: "FT-HSDP headline, Poisson arrivals",
   seed: 1,
+  policies: [...DEFAULT_POLICIES],
   cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 1, placement: "packed" },
   training: { days: 30, stepSeconds: 10 },
   // 1/λ = 18 min on 12,288 hosts: r_f = 86400 / (1080 · 12288) = 0.00651 per host-day.
@@ -118,8 +149,11 @@ export const DEFAULT_SCENARIO: Scenario = {
     hangTimeoutSeconds: 0,
     checkpointMinutes: 0,
     checkpointWriteSeconds: 0,
+    ...FT_V3_DEFAULTS,
   },
   spares: { pool: "unlimited", hosts: 0, repairHours: 24 },
+  inMemory: IN_MEMORY_DEFAULTS,
+  hotSpare: HOT_SPARE_DEFAULTS,
 };
 
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */
@@ -134,6 +168,8 @@ export interface NumberSpec {
   max: number;
   /** true when the lower bound itself is not allowed (e.g. days > 0). */
   minExclusive?: boolean;
+  /** true when the upper bound itself is not allowed (e.g. an overhead below 1,000 %). */
+  maxExclusive?: boolean;
   /**
    * The smallest meaningful value above `min`: values in (min, smallest) are refused. Time
    * intervals have one, because a subnormal interval is no interval: 1e-320 minutes between
@@ -170,6 +206,8 @@ interface Described {
   help: string;
   /** Came with version 2: a version-1 scenario may not set it. */
   since2?: true;
+  /** Came with version 3 (SIMULATION.md §4): setting it makes the scenario version 3. */
+  since3?: true;
 }
 /** A field an entry of a list may have; `optionalDefault` is used when the entry leaves it out. */
 export type ScalarSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec) &
@@ -429,6 +467,7 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       help: "Blocking write: a global stall.",
       since2: true,
     },
+    ...FT_V3_SPECS,
   },
   spares: {
     pool: {
@@ -458,6 +497,8 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       since2: true,
     },
   },
+  inMemory: IN_MEMORY_SPECS,
+  hotSpare: HOT_SPARE_SPECS,
 };
 
 // One formatter for every message, made at the first one (it loads ICU's locale data, which a
@@ -481,19 +522,20 @@ export function describeAllowed(spec: FieldSpec | ScalarSpec): string {
       return `a list of at most ${spec.maxItems} ${spec.itemNoun}s {${Object.keys(spec.item).join(", ")}}`;
     default: {
       const what = spec.kind === "int" ? "an integer" : "a number";
+      const close = spec.maxExclusive ? ")" : "]";
       if (spec.smallest !== undefined) {
-        const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}]`;
+        const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}${close}`;
         return spec.minExclusive ? range : `${fmt(spec.min)} or ${range}`;
       }
-      return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}]`;
+      return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}${close}`;
     }
   }
 }
 
 /** Whether a finite number is in the field's allowed range (describeAllowed says it in words). */
 export function inAllowedRange(spec: NumberSpec, v: number): boolean {
-  const { min, max, minExclusive, smallest } = spec;
-  if (v > max || v < min || (minExclusive && v === min)) return false;
+  const { min, max, minExclusive, maxExclusive, smallest } = spec;
+  if (v > max || v < min || (minExclusive && v === min) || (maxExclusive && v === max)) return false;
   return smallest === undefined || v === min || v >= smallest;
 }
 
@@ -540,11 +582,23 @@ function groupSchema(group: ScenarioGroup) {
 }
 
 const seedError = "must be an integer in [0, 4,294,967,295]";
+const policiesAllowed = `a list of 1–${MAX_POLICIES} distinct keys of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")}`;
+const policyError = `must be one of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")}`;
 const inputSchema = z.strictObject({
   version: z.optional(
-    z.union([z.literal(1), z.literal(SCENARIO_VERSION)], {
-      error: `must be 1 or ${SCENARIO_VERSION} (the scenario versions)`,
+    z.union([z.literal(1), z.literal(2), z.literal(SCENARIO_VERSION)], {
+      error: `must be 1, 2 or ${SCENARIO_VERSION} (the scenario versions)`,
     }),
+  ),
+  policies: z.optional(
+    z
+      .array(z.enum(POLICY_KEYS as unknown as [string, ...string[]], { error: policyError }), {
+        error: `must be ${policiesAllowed}`,
+      })
+      .check(
+        z.minLength(1, { error: `must be ${policiesAllowed}` }),
+        z.maxLength(MAX_POLICIES, { error: `must be ${policiesAllowed}` }),
+      ),
   ),
   name: z.optional(
     z
@@ -572,7 +626,7 @@ function specAt(path: readonly PropertyKey[]): FieldSpec | undefined {
 }
 
 function allowedKeys(path: readonly PropertyKey[]): string[] {
-  if (path.length === 0) return ["version", "name", "seed", ...GROUPS];
+  if (path.length === 0) return ["version", "name", "seed", "policies", ...GROUPS];
   if (path.length === 1) return Object.keys(FIELD_SPECS[path[0] as ScenarioGroup] ?? {});
   const spec = specAt(path);
   return spec?.kind === "list" ? Object.keys(spec.item) : [];
@@ -621,6 +675,10 @@ function formatIssues(issues: z.core.$ZodIssue[], input: unknown): string[] {
 /** Checks that hold between fields; each message names the fields and what would be allowed. */
 function consistencyProblems(s: Scenario): string[] {
   const problems: string[] = [];
+  s.policies.forEach((p, i) => {
+    if (s.policies.indexOf(p) < i)
+      problems.push(`policies[${i}]: got "${p}" a second time; must be ${policiesAllowed}`);
+  });
   const { gpus, gpusPerHost, replicas, hostsPerRack } = s.cluster;
   if (gpus % gpusPerHost !== 0) {
     problems.push(
@@ -724,6 +782,7 @@ export function parseScenario(input: unknown): Scenario {
     version: 1,
     name: partial.name ?? d.name,
     seed: partial.seed ?? d.seed,
+    policies: [...(partial.policies ?? d.policies)],
     cluster: { ...d.cluster, ...partial.cluster },
     training: { ...d.training, ...partial.training },
     failures: {
@@ -735,8 +794,10 @@ export function parseScenario(input: unknown): Scenario {
     sync: { ...d.sync, ...partial.sync },
     ft: { ...d.ft, ...partial.ft },
     spares: { ...d.spares, ...partial.spares },
+    inMemory: { ...d.inMemory, ...partial.inMemory },
+    hotSpare: { ...d.hotSpare, ...partial.hotSpare },
   };
-  scenario.version = usesVersion2(scenario) ? SCENARIO_VERSION : 1;
+  scenario.version = versionOf(scenario);
   const problems = consistencyProblems(scenario);
   if (problems.length > 0) throw new ScenarioError(problems);
   return scenario;
@@ -747,17 +808,38 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b));
 }
 
+/** The fields that mark a version (since2 / since3, and enums with version-2 values), listed once. */
+const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROUPS.flatMap((group) =>
+  Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)
+    .filter(([, spec]) => spec.since2 || spec.since3 || (spec.kind === "enum" && spec.valuesSince2))
+    .map(([key, spec]) => ({ group, key, spec })),
+);
+
+function fieldOf(s: Scenario, group: ScenarioGroup, key: string): unknown {
+  return (s[group] as unknown as Record<string, unknown>)[key];
+}
+
 /** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
 export function usesVersion2(s: Scenario): boolean {
-  for (const g of GROUPS) {
-    const cur = s[g] as unknown as Record<string, unknown>;
-    const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
-    for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      if (spec.since2 && !sameValue(cur[k], def[k])) return true;
-      if (spec.kind === "enum" && spec.valuesSince2?.includes(cur[k] as string)) return true;
-    }
+  for (const { group, key, spec } of VERSIONED) {
+    const v = fieldOf(s, group, key);
+    if (spec.since2 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+    if (spec.kind === "enum" && spec.valuesSince2?.includes(v as string)) return true;
   }
   return false;
+}
+
+/** True when the scenario uses a §4 setting: other policies than the default, or a §4 field off its default. */
+export function usesVersion3(s: Scenario): boolean {
+  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
+  for (const { group, key, spec } of VERSIONED)
+    if (spec.since3 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+  return false;
+}
+
+/** The version a scenario's content needs (file comment). */
+export function versionOf(s: Scenario): ScenarioVersion {
+  return usesVersion3(s) ? 3 : usesVersion2(s) ? 2 : 1;
 }
 
 /**
@@ -769,6 +851,7 @@ export function diffFromDefaults(s: Scenario): ScenarioInput {
   const out: Record<string, unknown> = {};
   if (s.name !== DEFAULT_SCENARIO.name) out.name = s.name;
   if (s.seed !== DEFAULT_SCENARIO.seed) out.seed = s.seed;
+  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) out.policies = [...s.policies];
   for (const g of GROUPS) {
     const cur = s[g] as unknown as Record<string, unknown>;
     const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
