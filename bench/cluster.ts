@@ -16,8 +16,8 @@ import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { derived } from "../src/sim/derived.ts";
-import { everyV2Part } from "../src/sim/everyV2Part.ts";
 import { parseScenario, type ScenarioInput } from "../src/sim/scenario.ts";
+import { everyV2Part } from "../src/testing/everyV2Part.ts";
 import { buildIfNeeded, CHROMIUM, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4196);

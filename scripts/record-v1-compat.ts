@@ -14,9 +14,9 @@ import { traceDigest } from "../src/sim/compat/traceDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
 import { PRESETS } from "../src/sim/presets.ts";
-import { validScenario } from "../src/sim/scenario.arbitrary.ts";
 import { parseScenario, type Scenario } from "../src/sim/scenario.ts";
 import type { PolicyMetrics } from "../src/sim/types.ts";
+import { validScenario } from "../src/testing/scenario.arbitrary.ts";
 
 const MC_SEEDS = 8;
 

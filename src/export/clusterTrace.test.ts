@@ -3,6 +3,7 @@ import { runOnTrace } from "../sim/engine.ts";
 import { failureTraceOf } from "../sim/failureTrace.ts";
 import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
+import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";
 import {
   clusterTraceJson,
   FT_JOB_PID,
@@ -13,7 +14,6 @@ import {
   SYNC_PID,
   type TraceEvent,
 } from "./clusterTrace.ts";
-import { fixtureScenario, fixtureTrace } from "./traceFixture.ts";
 
 const exported = (s: Scenario, t: Trace) =>
   (JSON.parse(clusterTraceJson(s, t)) as { traceEvents: TraceEvent[] }).traceEvents;

@@ -4,7 +4,16 @@
  * an estimate of the memory the run allocates under a stated budget. The form, the store and the
  * worker all ask this one function, so a refusal names the field and the allowed range everywhere.
  */
-import type { RunForm } from "../link/labLink.ts";
+import type { Mode } from "./mode.ts";
+import type { Algorithm } from "./schedule.ts";
+
+/** One lab run as the form asks for it (the link carries it: link/labLink.ts). */
+export interface RunForm {
+  mode: Mode;
+  devices: number;
+  bytesPerDevice: number;
+  algorithm: Algorithm;
+}
 
 export const MIN_LAB_DEVICES = 2;
 export const MAX_LAB_DEVICES = 16;

@@ -7,18 +7,15 @@
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
 import "../sim/zodSetup.ts";
+import type { RunForm } from "../gpu/labBudget.ts";
 import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import { encodeChecked } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
 import { decodeSettingsParam } from "./settingsParam.ts";
 
-export interface RunForm {
-  mode: Mode;
-  devices: number;
-  bytesPerDevice: number;
-  algorithm: Algorithm;
-}
+// The run form is the lab's request (gpu/labBudget.ts owns it, so gpu/ needs nothing from link/); re-exported for the link's users.
+export type { RunForm };
 
 export interface FaultForm {
   mode: Mode;

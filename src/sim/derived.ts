@@ -3,7 +3,7 @@
  * engine imports no schema code: the CLI's Monte Carlo worker threads then load the engine
  * without zod (scripts/sim.mjs bundles them), which halves their start-up.
  */
-import type { Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario/types.ts";
 
 /** Derived quantities every view and the engine agree on. */
 export function derived(s: Scenario) {

@@ -15,7 +15,7 @@ import type { FailureTrace } from "./failureTrace.ts";
 import { Layout } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
-import type { FieldSpec, Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { runSparePool, type SpareRequests } from "./spares.ts";
 import {
   Badput,
@@ -31,35 +31,6 @@ import {
   type Spans,
   type SparePoolHistory,
 } from "./types.ts";
-
-/** §4: what a failure does to a replica already outside the quorum. */
-export type Restrike = "stall" | "quiet";
-
-/** FT-HSDP's own costs (§4), in the `ft` group: their defaults reproduce version 2 exactly. */
-export const FT_V3_DEFAULTS: { stepOverheadPercent: number; restrike: Restrike } = {
-  stepOverheadPercent: 0,
-  restrike: "stall",
-};
-
-export const FT_V3_SPECS: { stepOverheadPercent: FieldSpec; restrike: FieldSpec } = {
-  stepOverheadPercent: {
-    kind: "number",
-    min: 0,
-    max: 1000,
-    maxExclusive: true,
-    label: "FTAR step overhead",
-    unit: "%",
-    help: "How much slower a step is with FTAR than with NCCL's all-reduce (the paper: parity at 8 ranks, near parity at 16).",
-    since3: true,
-  },
-  restrike: {
-    kind: "enum",
-    values: ["stall", "quiet"],
-    label: "Restrike",
-    help: "A failure of a replica already outside the quorum: stall = everyone waits again (§1's rule); quiet = only that replica starts over.",
-    since3: true,
-  },
-};
 
 /**
  * §4: the §3 first-order form (base.ftFirstOrder) with training slowed by FTAR's step overhead o:

@@ -21,51 +21,11 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, survival } from "./poissonForms.ts";
 import { assembleMetrics } from "./policyMetrics.ts";
-import type { FieldSpec, Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
 import { Badput, type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
 import { CycleTraining, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
-
-export interface HotSpareGroup {
-  standbys: number;
-  migrateSeconds: number;
-  refillMinutes: number;
-}
-
-/** §4's defaults: 2 standby hosts, 90 s to migrate, 30 min to prepare a new standby. */
-export const HOT_SPARE_DEFAULTS: HotSpareGroup = { standbys: 2, migrateSeconds: 90, refillMinutes: 30 };
-
-export const HOT_SPARE_SPECS: { [K in keyof HotSpareGroup]: FieldSpec } = {
-  standbys: {
-    kind: "int",
-    min: 0,
-    max: 100_000,
-    label: "Standby hosts",
-    help: "Warm hosts that hold the job's code and process groups and do not train (GB200 NVL72 racks keep 8 of 72 GPUs warm).",
-    since3: true,
-  },
-  migrateSeconds: {
-    smallest: 0.001,
-    kind: "number",
-    min: 0,
-    max: 86_400,
-    label: "Live migration",
-    unit: "s",
-    help: "Standbys take over the broken slots; the lost ranks' state is rebuilt from their data-parallel peers. The whole job waits.",
-    since3: true,
-  },
-  refillMinutes: {
-    smallest: 0.001,
-    kind: "number",
-    min: 0,
-    max: 525_600,
-    label: "Standby refill",
-    unit: "min",
-    help: "Until a used standby's replacement is prepared and ready.",
-    since3: true,
-  },
-};
 
 /** The form applies while a recovery needs more standbys than there are at most this often. */
 const SHORT_TOLERANCE = 1e-3;

@@ -12,67 +12,11 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, renewal } from "./poissonForms.ts";
 import { assembleMetrics } from "./policyMetrics.ts";
-import type { FieldSpec, Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
 import { Badput, type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
 import { CycleTraining, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
-
-export interface InMemoryGroup {
-  checkpointMinutes: number;
-  writeSeconds: number;
-  restartSeconds: number;
-  persistEvery: number;
-}
-
-/** §4's defaults: a checkpoint every 3 minutes, 2 s to write, 5 min to restart, every 10th durable. */
-export const IN_MEMORY_DEFAULTS: InMemoryGroup = {
-  checkpointMinutes: 3,
-  writeSeconds: 2,
-  restartSeconds: 300,
-  persistEvery: 10,
-};
-
-export const IN_MEMORY_SPECS: { [K in keyof InMemoryGroup]: FieldSpec } = {
-  checkpointMinutes: {
-    smallest: 0.01,
-    kind: "number",
-    min: 0,
-    max: 10_080,
-    label: "In-memory checkpoint interval",
-    unit: "min",
-    help: "Training between two copies into a peer's CPU memory; 0 = every step at no cost (nothing rolls back).",
-    since3: true,
-  },
-  writeSeconds: {
-    smallest: 0.001,
-    kind: "number",
-    min: 0,
-    max: 3600,
-    label: "In-memory write",
-    unit: "s",
-    help: "Blocking copy into a peer host's CPU memory (another rack).",
-    since3: true,
-  },
-  restartSeconds: {
-    smallest: 0.001,
-    kind: "number",
-    min: 0,
-    max: 86_400,
-    label: "Restart from memory",
-    unit: "s",
-    help: "Restart after a host or rack failure: no storage load.",
-    since3: true,
-  },
-  persistEvery: {
-    kind: "int",
-    min: 1,
-    max: 100_000,
-    label: "Persist every",
-    help: "Every n-th in-memory checkpoint is also saved to storage in the background: what a job-scope failure rolls back to.",
-    since3: true,
-  },
-};
 
 /**
  * §4: the synchronous renewal form with D = detect + `restartSeconds`, C and W the in-memory

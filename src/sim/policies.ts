@@ -22,11 +22,12 @@ import { runSynchronous, type SyncRecording } from "./synchronous.ts";
 import type {
   ClosedForms,
   ClosedFormValue,
+  CommonRecording,
   PolicyMetrics,
-  ProgressCurve,
-  SparePoolHistory,
   SummarizedMetric,
 } from "./types.ts";
+
+export type { CommonRecording };
 
 /**
  * The page's name for the policies it shows today (the default two), kept so its views compile
@@ -34,17 +35,6 @@ import type {
  */
 export type PolicyKey = DefaultPolicyKey;
 type Key = AnyPolicyKey;
-
-/** What every policy's recording holds, whatever else it draws: the timeline reads these generically. */
-export interface CommonRecording {
-  progress: ProgressCurve;
-  /** Whole-job stop attributed to each failure (the failure log's stall column). */
-  stallPerFailure: Float64Array;
-  /** Training rolled back at each failure. */
-  lostPerFailure: Float64Array;
-  /** The policy's own spare pool over time; absent with an unlimited pool. */
-  spares?: SparePoolHistory;
-}
 
 /**
  * Each policy's recording type, by key: the keys of this map are the policies' keys. The
@@ -58,6 +48,15 @@ export interface PolicyRecordings {
   inMemory: SyncRecording;
   hotSpare: SyncRecording;
 }
+
+/** Compiles only while PolicyRecordings' keys are exactly policyKeys.ts's PolicyKey (a policy added to one but not the other). */
+export type RecordingsCoverPolicyKeys = [keyof PolicyRecordings] extends [Key]
+  ? [Key] extends [keyof PolicyRecordings]
+    ? true
+    : never
+  : never;
+const recordingsCoverPolicyKeys: RecordingsCoverPolicyKeys = true;
+void recordingsCoverPolicyKeys;
 
 export interface PolicyRun<K extends Key = Key> {
   metrics: PolicyMetrics;

@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rowAt, rowCount, runChunk } from "../cli/monteCarloChunk.ts";
+import { v2Scenario } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
 import { MonteCarloAccumulator, monteCarlo, seedOf } from "./monteCarlo.ts";
 import { POLICIES } from "./policies.ts";
-import { v2Scenario } from "./scenario.arbitrary.ts";
 import { derived } from "./scenario.ts";
 import { ScopeCode } from "./types.ts";
 

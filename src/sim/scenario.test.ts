@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validScenario } from "./scenario.arbitrary.ts";
+import { validScenario } from "../testing/scenario.arbitrary.ts";
 import {
   DEFAULT_SCENARIO,
   derived,

@@ -15,152 +15,22 @@
  */
 import * as z from "zod/mini";
 import "./zodSetup.ts";
-import { FT_V3_DEFAULTS, FT_V3_SPECS, type Restrike } from "./ftHsdp.ts";
-import { HOT_SPARE_DEFAULTS, HOT_SPARE_SPECS, type HotSpareGroup } from "./hotSpare.ts";
-import { IN_MEMORY_DEFAULTS, IN_MEMORY_SPECS, type InMemoryGroup } from "./inMemory.ts";
-import { DEFAULT_POLICIES, MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "./policyKeys.ts";
+import { MAX_POLICIES, POLICY_KEYS } from "./policyKeys.ts";
+import {
+  DEFAULT_SCENARIO,
+  type FailureCause,
+  type FailureCauseInput,
+  GROUPS,
+  MAX_CAUSES,
+  MAX_EXPECTED_FAILURES,
+  SCENARIO_VERSION,
+  type Scenario,
+  type ScenarioGroup,
+  type ScenarioInput,
+  type ScenarioVersion,
+} from "./scenario/types.ts";
 
-export const SCENARIO_VERSION = 3 as const;
-export type ScenarioVersion = 1 | 2 | 3;
-export type { PolicyKey, Restrike };
-
-export type Arrivals = "poisson" | "fixed" | "weibull";
-export type CatchUp = "nonBlocking" | "blocking";
-export type Placement = "packed" | "striped";
-export type CauseScope = "host" | "rack" | "job";
-export type SparePool = "unlimited" | "limited";
-
-/** One entry of the cause mix (SIMULATION.md §3): what a failure event of this kind strikes. */
-export interface FailureCause {
-  /** Shown as text, never as markup. */
-  name: string;
-  /** A weight: shares are normalised over the list. */
-  share: number;
-  scope: CauseScope;
-  /** Hangs (found by a watchdog or FTAR's timeout) rather than dying. */
-  hang: boolean;
-  /** Breaks the hosts it strikes: each needs a replacement from the spare pool. */
-  newHost: boolean;
-}
-
-export interface Scenario {
-  /**
-   * 1 when every §3 and §4 field is at its default, 2 when only §3 ones are not, 3 when a §4 one
-   * is not: derived from the content (file comment).
-   */
-  version: ScenarioVersion;
-  name: string;
-  seed: number;
-  /** §4: the strategies to run and show, in display order (1–4 distinct keys). */
-  policies: PolicyKey[];
-  cluster: {
-    gpus: number;
-    gpusPerHost: number;
-    replicas: number;
-    hostsPerRack: number;
-    placement: Placement;
-  };
-  training: { days: number; stepSeconds: number };
-  failures: {
-    perHostDay: number;
-    arrivals: Arrivals;
-    weibullShape: number;
-    hangFraction: number;
-    causes: FailureCause[];
-  };
-  detection: { failStopSeconds: number; hangSeconds: number };
-  sync: { restartSeconds: number; checkpointMinutes: number; checkpointWriteSeconds: number };
-  ft: {
-    reconfigureSeconds: number;
-    replicaRestartSeconds: number;
-    catchUp: CatchUp;
-    catchUpSeconds: number;
-    rejoinSeconds: number;
-    minReplicas: number;
-    hangTimeoutSeconds: number;
-    checkpointMinutes: number;
-    checkpointWriteSeconds: number;
-    /** §4: FTAR's per-step overhead, percent: training runs at (healthy/R) / (1 + o/100). */
-    stepOverheadPercent: number;
-    /** §4: what a failure does to a replica already outside the quorum. */
-    restrike: Restrike;
-  };
-  spares: { pool: SparePool; hosts: number; repairHours: number };
-  /** §4: in-memory checkpoints (the `inMemory` policy's group). */
-  inMemory: InMemoryGroup;
-  /** §4: warm standbys with live migration (the `hotSpare` policy's group). */
-  hotSpare: HotSpareGroup;
-}
-
-export type ScenarioGroup =
-  | "cluster"
-  | "training"
-  | "failures"
-  | "detection"
-  | "sync"
-  | "ft"
-  | "spares"
-  | "inMemory"
-  | "hotSpare";
-export const GROUPS: readonly ScenarioGroup[] = [
-  "cluster",
-  "training",
-  "failures",
-  "detection",
-  "sync",
-  "ft",
-  "spares",
-  "inMemory",
-  "hotSpare",
-];
-
-/** A partial scenario: any field may be left out and is then taken from the defaults. */
-export type ScenarioInput = {
-  version?: number;
-  name?: string;
-  seed?: number;
-  policies?: PolicyKey[];
-} & { [G in ScenarioGroup]?: Partial<Scenario[G]> };
-
-/** The name, share and scope a cause must state; hang and newHost may be left out (false, true). */
-export type FailureCauseInput = Omit<FailureCause, "hang" | "newHost"> &
-  Partial<Pick<FailureCause, "hang" | "newHost">>;
-
-/** The FT-HSDP paper's headline (SIMULATION.md "Worked check"), with Poisson arrivals. */
-export const DEFAULT_SCENARIO: Scenario = {
-  // The defaults use no §3 setting: they are a version-1 scenario (see the file comment).
-  version: 1,
-  name: "FT-HSDP headline, Poisson arrivals",
-  seed: 1,
-  policies: [...DEFAULT_POLICIES],
-  cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 1, placement: "packed" },
-  training: { days: 30, stepSeconds: 10 },
-  // 1/λ = 18 min on 12,288 hosts: r_f = 86400 / (1080 · 12288) = 0.00651 per host-day.
-  failures: { perHostDay: 0.00651, arrivals: "poisson", weibullShape: 1, hangFraction: 0, causes: [] },
-  detection: { failStopSeconds: 60, hangSeconds: 600 },
-  sync: { restartSeconds: 540, checkpointMinutes: 0, checkpointWriteSeconds: 0 },
-  ft: {
-    reconfigureSeconds: 0,
-    replicaRestartSeconds: 420,
-    catchUp: "nonBlocking",
-    catchUpSeconds: 0,
-    rejoinSeconds: 120,
-    minReplicas: 1,
-    hangTimeoutSeconds: 0,
-    checkpointMinutes: 0,
-    checkpointWriteSeconds: 0,
-    ...FT_V3_DEFAULTS,
-  },
-  spares: { pool: "unlimited", hosts: 0, repairHours: 24 },
-  inMemory: IN_MEMORY_DEFAULTS,
-  hotSpare: HOT_SPARE_DEFAULTS,
-};
-
-/** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */
-export const MAX_EXPECTED_FAILURES = 1_000_000;
-
-/** Causes a scenario may list: bounds the per-event cost of drawing one. */
-export const MAX_CAUSES = 32;
+export * from "./scenario/types.ts";
 
 export interface NumberSpec {
   kind: "int" | "number";
@@ -467,7 +337,23 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       help: "Blocking write: a global stall.",
       since2: true,
     },
-    ...FT_V3_SPECS,
+    stepOverheadPercent: {
+      kind: "number",
+      min: 0,
+      max: 1000,
+      maxExclusive: true,
+      label: "FTAR step overhead",
+      unit: "%",
+      help: "How much slower a step is with FTAR than with NCCL's all-reduce (the paper: parity at 8 ranks, near parity at 16).",
+      since3: true,
+    },
+    restrike: {
+      kind: "enum",
+      values: ["stall", "quiet"],
+      label: "Restrike",
+      help: "A failure of a replica already outside the quorum: stall = everyone waits again (§1's rule); quiet = only that replica starts over.",
+      since3: true,
+    },
   },
   spares: {
     pool: {
@@ -497,8 +383,76 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: { [K in keyof Scenario[G]]: Fi
       since2: true,
     },
   },
-  inMemory: IN_MEMORY_SPECS,
-  hotSpare: HOT_SPARE_SPECS,
+  inMemory: {
+    checkpointMinutes: {
+      smallest: 0.01,
+      kind: "number",
+      min: 0,
+      max: 10_080,
+      label: "In-memory checkpoint interval",
+      unit: "min",
+      help: "Training between two copies into a peer's CPU memory; 0 = every step at no cost (nothing rolls back).",
+      since3: true,
+    },
+    writeSeconds: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 3600,
+      label: "In-memory write",
+      unit: "s",
+      help: "Blocking copy into a peer host's CPU memory (another rack).",
+      since3: true,
+    },
+    restartSeconds: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 86_400,
+      label: "Restart from memory",
+      unit: "s",
+      help: "Restart after a host or rack failure: no storage load.",
+      since3: true,
+    },
+    persistEvery: {
+      kind: "int",
+      min: 1,
+      max: 100_000,
+      label: "Persist every",
+      help: "Every n-th in-memory checkpoint is also saved to storage in the background: what a job-scope failure rolls back to.",
+      since3: true,
+    },
+  },
+  hotSpare: {
+    standbys: {
+      kind: "int",
+      min: 0,
+      max: 100_000,
+      label: "Standby hosts",
+      help: "Warm hosts that hold the job's code and process groups and do not train (GB200 NVL72 racks keep 8 of 72 GPUs warm).",
+      since3: true,
+    },
+    migrateSeconds: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 86_400,
+      label: "Live migration",
+      unit: "s",
+      help: "Standbys take over the broken slots; the lost ranks' state is rebuilt from their data-parallel peers. The whole job waits.",
+      since3: true,
+    },
+    refillMinutes: {
+      smallest: 0.001,
+      kind: "number",
+      min: 0,
+      max: 525_600,
+      label: "Standby refill",
+      unit: "min",
+      help: "Until a used standby's replacement is prepared and ready.",
+      since3: true,
+    },
+  },
 };
 
 // One formatter for every message, made at the first one (it loads ICU's locale data, which a

@@ -3,11 +3,15 @@
  * worker (which transfers its typed arrays, not copies them) and the UI (which draws it).
  * Times are seconds from the start of the run.
  */
-import type { PolicyRecordings } from "./policies.ts";
 import type { PerPolicy, PolicyKey } from "./policyKeys.ts";
-import type { Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario/types.ts";
 
-export type { PolicyKey } from "./policyKeys.ts";
+/**
+ * The policies' keys (policies.ts is the registry; its PolicyRecordings must have exactly these
+ * keys, which it checks at compile time). Named in a leaf module (policyKeys.ts) so that the
+ * result types and the scenario's type need nothing from the engine that fills them.
+ */
+export type { PerPolicy, PolicyKey };
 
 /**
  * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
@@ -163,9 +167,10 @@ export interface Trace {
   policies: PolicyKey[];
   /**
    * Each selected policy's recording by key: its per-failure stall and loss, progress, spare
-   * pool and its own tracks. The fields above are the views the page reads by name.
+   * pool and its own tracks (policies.ts's PolicyRecordings gives each one's full type). The
+   * fields above are the views the page reads by name.
    */
-  recordings: Partial<PolicyRecordings>;
+  recordings: Partial<Record<PolicyKey, CommonRecording>>;
 }
 
 /**
@@ -195,6 +200,17 @@ export const Badput = {
   degraded: 6,
   overhead: 7,
 } as const satisfies Record<BadputCategory, number>;
+
+/** What every policy's recording holds, whatever else it draws: the views read these generically. */
+export interface CommonRecording {
+  progress: ProgressCurve;
+  /** Whole-job stop attributed to each failure (the failure log's stall column). */
+  stallPerFailure: Float64Array;
+  /** Training rolled back at each failure. */
+  lostPerFailure: Float64Array;
+  /** The policy's own spare pool over time; absent with an unlimited pool. */
+  spares?: SparePoolHistory;
+}
 
 export interface PolicyMetrics {
   /** Effective training time ratio: useful full-cluster training time / wall time. */

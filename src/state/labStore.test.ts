@@ -1,8 +1,8 @@
 import { expose } from "comlink";
 import { describe, expect, it, vi } from "vitest";
-import type { FaultReport, KillAnswer, LabProgress } from "../gpu/lab.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
 import type { GpuWorkerApi } from "../worker/gpu.worker.ts";
+import type { FaultReport, KillAnswer, LabProgress } from "../worker/lab.ts";
 import { createLabStore, LATE_KILL_NOTE } from "./labStore.ts";
 import { workerHealth } from "./workerHealth.ts";
 

@@ -8,14 +8,6 @@ import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Ceilings } from "../gpu/ceilings.ts";
 import type { Mode } from "../gpu/executor.ts";
 import type { FtarEvent, Hop } from "../gpu/ftar.ts";
-import {
-  algorithmsFor,
-  type BenchPlan,
-  type BenchReport,
-  type FaultReport,
-  type LabProgress,
-  MiB,
-} from "../gpu/lab.ts";
 import { labRunProblems } from "../gpu/labBudget.ts";
 import type { CaseResult } from "../gpu/runCase.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
@@ -29,6 +21,14 @@ import {
   SIZES,
 } from "../link/labLink.ts";
 import { LinkError } from "../link/linkError.ts";
+import {
+  algorithmsFor,
+  type BenchPlan,
+  type BenchReport,
+  type FaultReport,
+  type LabProgress,
+  MiB,
+} from "../worker/lab.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import {
   type GpuInfo,

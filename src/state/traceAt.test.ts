@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { fixtureTrace } from "../export/traceFixture.ts";
 import { runScenario } from "../sim/engine.ts";
 import { parseScenario } from "../sim/scenario.ts";
 import { FtPhase, type Trace } from "../sim/types.ts";
+import { fixtureTrace } from "../testing/traceFixture.ts";
 import {
   containing,
   ftAt,

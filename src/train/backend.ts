@@ -1,6 +1,6 @@
 /**
  * What a training run needs from the hardware that holds its R replicas: the WebGPU trainer
- * (src/gpu/gpuTrainer.ts), the CPU fallback and the float64 reference (cpuTrainer.ts) all offer it.
+ * (src/train/gpuTrainer.ts), the CPU fallback and the float64 reference (cpuTrainer.ts) all offer it.
  */
 import type { Evaluation } from "./mlp.ts";
 import type { StepRoles } from "./plan.ts";

@@ -1,7 +1,7 @@
 /**
  * The MLP's maths on the CPU, over Float64Array (the reference) or Float32Array (the CPU fallback,
  * where every stored intermediate is rounded to float32 as on the GPU). The WGSL kernels
- * (src/gpu/trainKernels.ts) compute the same sums in the same order.
+ * (src/train/trainKernels.ts) compute the same sums in the same order.
  */
 import { CLASSES, INPUTS, type Split } from "./data.ts";
 import type { Layout } from "./model.ts";

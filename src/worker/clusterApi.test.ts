@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { derived } from "../sim/derived.ts";
 import { runScenario } from "../sim/engine.ts";
-import { everyV2Part } from "../sim/everyV2Part.ts";
 import { monteCarlo } from "../sim/monteCarlo.ts";
 import { buildRecoveryIndex, primeRecoveryIndex } from "../sim/recoveryIndex.ts";
 import { recoveryWaterfall } from "../sim/recoveryWaterfall.ts";
 import { parseScenario } from "../sim/scenario.ts";
+import { everyV2Part } from "../testing/everyV2Part.ts";
 import { clusterApi } from "./clusterApi.ts";
 
 describe("the worker's Monte Carlo", () => {

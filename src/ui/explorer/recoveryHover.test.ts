@@ -1,6 +1,6 @@
 /** The timeline's hover over a failure says its recovery phase by phase (recoveryWaterfall.ts). */
 import { describe, expect, it } from "vitest";
-import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
+import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
 
 describe("timeline hover: a failure's recovery", () => {

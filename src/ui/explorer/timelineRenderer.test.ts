@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
-import { fixtureScenario, fixtureTrace } from "../../export/traceFixture.ts";
 import { derived } from "../../sim/derived.ts";
 import { runScenario } from "../../sim/engine.ts";
-import { everyV2Part } from "../../sim/everyV2Part.ts";
 import { parseScenario } from "../../sim/scenario.ts";
+import { everyV2Part } from "../../testing/everyV2Part.ts";
+import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
 import { FtTrack } from "./ftTrack.ts";
 import { computeLayout } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";

@@ -1,9 +1,9 @@
 /** Pick a collective and run it, or sweep sizes for the chart. */
 import type { Mode } from "../../gpu/executor.ts";
-import { algorithmsFor } from "../../gpu/lab.ts";
 import { LAB_MEMORY_BUDGET, labRunProblems, MAX_LAB_DEVICES, MIN_LAB_DEVICES } from "../../gpu/labBudget.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { algorithmsFor } from "../../worker/lab.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { JobProgressBar } from "./JobProgressBar.tsx";

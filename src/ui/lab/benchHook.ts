@@ -2,8 +2,9 @@
  * `npm run bench:gpu` drives the built app headless: with `?bench` in the URL the lab exposes its
  * bench on `window`, so the runner can call it and collect the rows.
  */
-import type { BenchPlan, BenchReport } from "../../gpu/lab.ts";
+
 import { labStore } from "../../state/labStore.ts";
+import type { BenchPlan, BenchReport } from "../../worker/lab.ts";
 
 declare global {
   interface Window {

@@ -4,22 +4,15 @@
  * of hanging.
  */
 
-import type { RecoveryCosts } from "../train/clock.ts";
-import { checkTrainConfig, type TrainConfig } from "../train/config.ts";
-import { CpuTrainer } from "../train/cpuTrainer.ts";
-import { makeDataSet } from "../train/data.ts";
-import { initialParams, layoutFor } from "../train/model.ts";
-import { runTraining, type TrainProgress } from "../train/session.ts";
-import { type AcquiredDevice, type AdapterReport, acquireDevice, webGpuMissing } from "./adapter.ts";
-import { bestOf, type Ceilings, measureCeilings, measureCpuCeilings } from "./ceilings.ts";
-import { buildSchedule } from "./collectives.ts";
-import { CpuExecutor } from "./cpuBackend.ts";
-import type { Executor, Mode } from "./executor.ts";
-import { Cancelled, type FtarEvent, type FtarResult, runFtar } from "./ftar.ts";
-import type { GpuExecutor } from "./gpuExecutor.ts";
-import { GpuTrainer, TrainDevice } from "./gpuTrainer.ts";
-import { labRunProblems } from "./labBudget.ts";
-import { Pipelines } from "./pipelines.ts";
+import { type AcquiredDevice, type AdapterReport, acquireDevice, webGpuMissing } from "../gpu/adapter.ts";
+import { bestOf, type Ceilings, measureCeilings, measureCpuCeilings } from "../gpu/ceilings.ts";
+import { buildSchedule } from "../gpu/collectives.ts";
+import { CpuExecutor } from "../gpu/cpuBackend.ts";
+import type { Executor, Mode } from "../gpu/executor.ts";
+import { Cancelled, type FtarEvent, type FtarResult, runFtar } from "../gpu/ftar.ts";
+import type { GpuExecutor } from "../gpu/gpuExecutor.ts";
+import { labRunProblems } from "../gpu/labBudget.ts";
+import { Pipelines } from "../gpu/pipelines.ts";
 import {
   type CaseProgress,
   type CaseProgressHook,
@@ -27,11 +20,18 @@ import {
   type CaseResult,
   loadFreshInputs,
   runCase,
-} from "./runCase.ts";
-import type { Algorithm } from "./schedule.ts";
-import { SeparateExecutor } from "./separateExecutor.ts";
-import { SharedExecutor } from "./sharedExecutor.ts";
-import { yieldToMessages } from "./yieldToMessages.ts";
+} from "../gpu/runCase.ts";
+import type { Algorithm } from "../gpu/schedule.ts";
+import { SeparateExecutor } from "../gpu/separateExecutor.ts";
+import { SharedExecutor } from "../gpu/sharedExecutor.ts";
+import { yieldToMessages } from "../gpu/yieldToMessages.ts";
+import type { RecoveryCosts } from "../train/clock.ts";
+import { checkTrainConfig, type TrainConfig } from "../train/config.ts";
+import { CpuTrainer } from "../train/cpuTrainer.ts";
+import { makeDataSet } from "../train/data.ts";
+import { GpuTrainer, TrainDevice } from "../train/gpuTrainer.ts";
+import { initialParams, layoutFor } from "../train/model.ts";
+import { runTraining, type TrainProgress } from "../train/session.ts";
 
 export const MiB = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /** fast-check generators of scenarios, shared by the property tests of several layers. */
 import fc from "fast-check";
-import { parseScenario, type Scenario } from "./scenario.ts";
+import { parseScenario, type Scenario } from "../sim/scenario.ts";
 
 /** Valid scenarios, built so the cross-field rules hold: hosts = replicas · hostsPerReplica. */
 export const validScenario: fc.Arbitrary<Scenario> = fc

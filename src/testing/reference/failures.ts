@@ -4,8 +4,8 @@
  * policy takes to detect it, and a failure generator with dice of its own. Written from the spec
  * alone, beside the engine, so the two can be compared (./independent.test.ts).
  */
-import type { FailureTrace } from "../failureTrace.ts";
-import { derived, type Scenario } from "../scenario.ts";
+import type { FailureTrace } from "../../sim/failureTrace.ts";
+import { derived, type Scenario } from "../../sim/scenario.ts";
 
 export type Scope = "host" | "rack" | "job";
 

@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runOnTrace } from "../engine.ts";
-import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../failureTrace.ts";
-import { monteCarlo } from "../monteCarlo.ts";
-import { PRESETS } from "../presets.ts";
-import { parseScenario, type Scenario } from "../scenario.ts";
+import { runOnTrace } from "../../sim/engine.ts";
+import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../../sim/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo.ts";
+import { PRESETS } from "../../sim/presets.ts";
+import { parseScenario, type Scenario } from "../../sim/scenario.ts";
 import { disagreements, V1_METRICS } from "./agreement.ts";
 import { collidingV1Scenario } from "./collisions.arbitrary.ts";
 import { referenceFailures, v1Knobs } from "./failures.ts";

@@ -3,7 +3,7 @@
  * (src/train/mlp.ts), sizes and offsets baked in as override constants. Weight gradients are
  * written straight into the executor's `in` buffer, so the all-reduce reads them where they are.
  */
-import { CLASSES, INPUTS } from "../train/data.ts";
+import { CLASSES, INPUTS } from "./data.ts";
 
 export const TRAIN_WORKGROUP = 64;
 

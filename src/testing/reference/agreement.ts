@@ -2,7 +2,7 @@
  * How the run-by-run comparisons decide that the engine and the independent reference agree: the
  * same metrics within rounding (1e-9 of the horizon, or of 1 for ETTR), listed by name where not.
  */
-import type { PolicyMetrics } from "../types.ts";
+import type { PolicyMetrics } from "../../sim/types.ts";
 import type { ReferenceMetrics } from "./independent.ts";
 
 /** The metrics SIMULATION.md §1 fixes; §3 adds the rest. */

@@ -10,17 +10,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InputError, loadScenario } from "../cli/simCommand.ts";
-import { LinkError } from "../link/linkError.ts";
-import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
-import { runScenario } from "../sim/engine.ts";
-import { PRESETS } from "../sim/presets.ts";
-import { Rng } from "../sim/rng.ts";
-import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
-import type { PolicyMetrics } from "../sim/types.ts";
-import { ModelListError, parseModelList } from "../step/modelList.ts";
-import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
-import { runStep } from "../step/stepTimeline.ts";
+import { InputError, loadScenario } from "../../cli/simCommand.ts";
+import { LinkError } from "../../link/linkError.ts";
+import { decodeScenarioLink, encodeScenarioHash } from "../../link/scenarioLink.ts";
+import { runScenario } from "../../sim/engine.ts";
+import { PRESETS } from "../../sim/presets.ts";
+import { Rng } from "../../sim/rng.ts";
+import { derived, parseScenario, type Scenario } from "../../sim/scenario.ts";
+import type { PolicyMetrics } from "../../sim/types.ts";
+import { ModelListError, parseModelList } from "../../step/modelList.ts";
+import { DEFAULT_STEP_CONFIG } from "../../step/presetCatalog.ts";
+import { runStep } from "../../step/stepTimeline.ts";
 import { Draw, FUZZ_MAX_FAILURES, linkFrom, pasteText, scenarioObject, scenarioText } from "./generators.ts";
 
 const LINKS = 4000;
@@ -78,7 +78,7 @@ const report = (name: string, t: Tally) =>
 describe("fuzz: hostile input is refused by name or gives finite results", { timeout: 300_000 }, () => {
   it(`${LINKS} share links: mutations of real links (format 1 as recorded, format 2 from presets and generated scenarios)`, () => {
     const recorded = JSON.parse(
-      readFileSync(new URL("../sim/compat/v1-recorded.json", import.meta.url), "utf8"),
+      readFileSync(new URL("../../sim/compat/v1-recorded.json", import.meta.url), "utf8"),
     ) as { cases: { link: string }[] };
     const d = new Draw(new Rng(1201));
     const generated: string[] = [];

@@ -6,11 +6,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { runOnTrace } from "../engine.ts";
-import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../failureTrace.ts";
-import { monteCarlo } from "../monteCarlo.ts";
-import { PRESETS } from "../presets.ts";
-import { parseScenario, type Scenario, type ScenarioInput } from "../scenario.ts";
+import { runOnTrace } from "../../sim/engine.ts";
+import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../../sim/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo.ts";
+import { PRESETS } from "../../sim/presets.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
 import { disagreements, V2_METRICS } from "./agreement.ts";
 import { collidingV2Scenario } from "./collisions.arbitrary.ts";
 import { type Failure, type Knobs, referenceFailures } from "./failures.ts";

@@ -5,18 +5,19 @@
  * `out` and divides, and SGD reads it there. Catch-up and checkpoints are real buffer copies,
  * through the host when the two replicas are on different GPUDevices.
  */
-import type { StepOutcome, TrainBackend } from "../train/backend.ts";
-import { BATCH_PER_REPLICA, MOMENTUM } from "../train/config.ts";
-import { type DataSet, INPUTS, shardStart, TEST_POINTS, TRAIN_POINTS } from "../train/data.ts";
-import { divided } from "../train/divided.ts";
-import type { Evaluation } from "../train/mlp.ts";
-import type { Layout } from "../train/model.ts";
-import type { StepRoles } from "../train/plan.ts";
-import { stateHash } from "../train/stateHash.ts";
-import type { PreparedRun } from "./executor.ts";
-import { nanArray } from "./gpuBuffers.ts";
-import type { GpuExecutor } from "./gpuExecutor.ts";
-import { ringAllReduce } from "./ringSchedule.ts";
+
+import type { PreparedRun } from "../gpu/executor.ts";
+import { nanArray } from "../gpu/gpuBuffers.ts";
+import type { GpuExecutor } from "../gpu/gpuExecutor.ts";
+import { ringAllReduce } from "../gpu/ringSchedule.ts";
+import type { StepOutcome, TrainBackend } from "./backend.ts";
+import { BATCH_PER_REPLICA, MOMENTUM } from "./config.ts";
+import { type DataSet, INPUTS, shardStart, TEST_POINTS, TRAIN_POINTS } from "./data.ts";
+import { divided } from "./divided.ts";
+import type { Evaluation } from "./mlp.ts";
+import type { Layout } from "./model.ts";
+import type { StepRoles } from "./plan.ts";
+import { stateHash } from "./stateHash.ts";
 import {
   CROSS_ENTROPY_WGSL,
   EVALUATE_WGSL,

@@ -4,7 +4,7 @@
  * so a ring that never gave the event loop a turn would finish before any of them landed.
  */
 import { describe, expect, it } from "vitest";
-import type { FtarEvent } from "./ftar.ts";
+import type { FtarEvent } from "../gpu/ftar.ts";
 import { Lab, type LabProgress } from "./lab.ts";
 
 const KiB = 1024;

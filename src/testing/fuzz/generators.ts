@@ -4,8 +4,8 @@
  * generator draws from one Rng, so a seed always gives the same cases; sizes are bounded so that
  * every case has a bounded cost (lists of at most 40 entries, texts of at most a few KB).
  */
-import type { Rng } from "../sim/rng.ts";
-import { FIELD_SPECS, type FieldSpec, GROUPS } from "../sim/scenario.ts";
+import type { Rng } from "../../sim/rng.ts";
+import { FIELD_SPECS, type FieldSpec, GROUPS } from "../../sim/scenario.ts";
 
 export class Draw {
   constructor(readonly rng: Rng) {}
