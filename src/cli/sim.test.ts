@@ -117,6 +117,38 @@ describe("simCommand", () => {
     expect((await simCommand([fromFile.trim(), "--link"])).stdout).toBe(fromFile);
   });
 
+  it("--json: one key per selected policy in display order, badput as {mean, p5, p95}, and each one's closed form", async () => {
+    const four = { ...small, policies: ["hotSpare", "synchronous", "inMemory", "ftHsdp"] };
+    const file = tempFile("four.json", JSON.stringify(four));
+    const out = JSON.parse((await simCommand([file, "--seeds", "3", "--json"])).stdout);
+    expect(Object.keys(out)).toEqual([
+      "scenario",
+      "seeds",
+      "hotSpare",
+      "synchronous",
+      "inMemory",
+      "ftHsdp",
+      "closedForm",
+    ]);
+    const s = parseScenario(four);
+    const run = runScenario(s);
+    for (const key of s.policies) {
+      expect(Object.keys(out[key].badput)).toEqual([...BADPUT_CATEGORIES]);
+      for (const b of BADPUT_CATEGORIES)
+        expect(Object.keys(out[key].badput[b])).toEqual(["mean", "p5", "p95"]);
+      // Seed 0 of the Monte Carlo is the scenario's own run.
+      expect(out[key].ettr.p5).toBeLessThanOrEqual(run[key]!.ettr);
+      expect(out[key].ettr.p95).toBeGreaterThanOrEqual(run[key]!.ettr);
+    }
+    expect(Object.keys(out.closedForm.policies)).toEqual(s.policies);
+    for (const key of s.policies)
+      expect(Object.keys(out.closedForm.policies[key])).toEqual(["value", "note"]);
+    // The table shows the same policies, in the same order, with where the time went.
+    const table = (await simCommand([file, "--seeds", "3"])).stdout;
+    expect(table).toMatch(/^\s+Hot spares\s+Synchronous\s+In-memory checkpoints\s+FT-HSDP$/m);
+    expect(table).toMatch(/^lost: rolled back\s/m);
+  });
+
   it("prints a table of both policies by default", async () => {
     const { code, stdout } = await simCommand([smallFile, "--seeds", "4"]);
     expect(code).toBe(0);
