@@ -247,6 +247,8 @@ export function runFtHsdp(
   // Indexed by phase code; detect's and waitSpare's lengths are set per failure and per replica.
   const duration = Float64Array.of(0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, 0, 0);
   const stallsIn = Uint8Array.of(0, 1, 0, blocking ? 1 : 0, 1, 0, 0);
+  // 1 for the detect phase: counted beside stallsIn, branch-free, so enter() stays small.
+  const detectIn = Uint8Array.of(0, 1, 0, 0, 0, 0, 0);
   // §4: FTAR's per-step overhead slows training by 1 + o/100 (o = 0: a factor of exactly 1, so
   // version-2 numbers keep their bits); "quiet" restrikes leave the quorum alone.
   const speed = 1 / (1 + s.ft.stepOverheadPercent / 100);
@@ -265,6 +267,8 @@ export function runFtHsdp(
   let stallPhases = 0;
   /** Replicas in detect (a stall phase): the stalled time they share is detection, not rejoin. */
   let detectPhases = 0;
+  /** ∫ down dt while training: (R − healthy)/R of it is degraded badput. */
+  let downWhileTraining = 0;
   const bad = badputSeconds();
   /** When the current job restart's detection ends (its restart follows). */
   let jobDetectEnd = 0;
@@ -333,15 +337,15 @@ export function runFtHsdp(
     phase[r] = p;
     phaseEnd[r] = end;
     queue.upsert(r);
-    if (stallsIn[p]) stallPhases++;
-    if (p === FtPhase.detect) detectPhases++;
+    stallPhases += stallsIn[p]!;
+    detectPhases += detectIn[p]!;
     if (observe) observeEnter(r, p, start, end);
   };
 
   /** The current phase of r ends (or is cancelled) at t. */
   const leave = (r: number, t: number) => {
-    if (stallsIn[phase[r]!]) stallPhases--;
-    if (phase[r] === FtPhase.detect) detectPhases--;
+    stallPhases -= stallsIn[phase[r]!]!;
+    detectPhases -= detectIn[phase[r]!]!;
     if (phase[r] === FtPhase.waitSpare) {
       waitingReplicas--;
       longestWait = Math.max(longestWait, t - waitStart[r]!);
@@ -408,11 +412,13 @@ export function runFtHsdp(
         else bad[Badput.degraded]! += dt;
       } else {
         healthyTime += healthy * dt * speed;
-        bad[Badput.degraded]! += (down * dt) / R;
         if (speed !== 1) bad[Badput.overhead]! += ((healthy * dt) / R) * (1 - speed);
         // Exactly C when the checkpoint falls due now, so it is still due if a stall begins first.
         sinceCheckpoint = next === checkpointDue ? C : sinceCheckpoint + dt;
-        if (down > 0) degraded += dt;
+        if (down > 0) {
+          degraded += dt;
+          downWhileTraining += down * dt;
+        }
       }
       t = next;
     }
@@ -552,6 +558,7 @@ export function runFtHsdp(
 
   const useful = healthyTime / R;
   bad[Badput.rolledBack] = lost;
+  bad[Badput.degraded]! += downWhileTraining / R;
   const metrics: PolicyMetrics = assembleMetrics(trace, {
     wallSeconds: H,
     usefulSeconds: useful,
