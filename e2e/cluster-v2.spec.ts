@@ -20,6 +20,9 @@ test("the v2 knobs change the results, and a bad value names its field", async (
   await expect(page.getByTestId("cluster.hostsPerRack")).toBeVisible();
   await expect(page.getByTestId("cluster.placement")).toBeVisible();
   await expect(page.getByTestId("ft.hangTimeoutSeconds")).toBeVisible();
+  // The shape is a Weibull setting: its knob is on only with Weibull arrivals.
+  await expect(page.getByTestId("failures.weibullShape")).toBeDisabled();
+  await page.getByTestId("failures.arrivals").selectOption("weibull");
   await page.getByTestId("failures.weibullShape").fill("9");
   await expect(page.getByText(/Weibull shape.*5/).first()).toBeVisible();
 });

@@ -147,8 +147,11 @@ test("zoom keys pressed while a large run's timeline is still being built apply 
 test("the exported Perfetto trace parses as Trace Event JSON", async ({ page }) => {
   await openTeaching(page);
   const failures = await page.getByTestId("failure-log").getByRole("button").count();
-  const download = page.waitForEvent("download");
   await page.getByRole("button", { name: /Perfetto trace/ }).click();
+  // The size is said before anything is written.
+  await expect(page.getByTestId("perfetto-size")).toHaveText(/\d+ (kB|MB), [\d,]+ events\./);
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: /^Save \d/ }).click();
   const file = await (await download).path();
   const json = JSON.parse(readFileSync(file, "utf8")) as {
     traceEvents: {

@@ -282,3 +282,48 @@ test("Cluster: a sweep's axis, range, points and seeds come back from the copied
   );
   await expect(broken.getByLabel("Sweep axis")).toHaveValue("gpus");
 });
+
+test("the story's chapter 5 bucket size is in the link: a fresh context shows the same size and step", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=story&ch=gradients");
+  const numbers = page.getByTestId("gradients-numbers");
+  await expect(page.getByTestId("gradients-step")).toHaveText(/\d/);
+  const at25 = await numbers.textContent();
+  await page.getByLabel("bucket_cap_mb").selectOption("512");
+  await expect(numbers).not.toHaveText(at25 ?? "");
+  const seen = await numbers.textContent();
+  await expect(page).toHaveURL(/[#&]bk=512(&|$)/);
+  const fresh = await openFresh(browser, page.url());
+  await expect(fresh.getByLabel("bucket_cap_mb")).toHaveValue("512");
+  await expect(fresh.getByTestId("gradients-numbers")).toHaveText(seen ?? "");
+});
+
+test("the lab's results are in the link: a fresh context shows the same table, marked as measured elsewhere", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto("/#v=lab");
+  const run = page.getByRole("region", { name: "Run a collective" });
+  const rows = run.getByRole("table", { name: "Results" }).locator("tbody tr");
+  const button = run.getByRole("button", { name: "Run", exact: true });
+  await expect(button).toBeEnabled({ timeout: 30_000 });
+  for (const n of [1, 2]) {
+    await button.click();
+    await expect(rows).toHaveCount(n, { timeout: 30_000 });
+    await expect(button).toBeEnabled({ timeout: 30_000 });
+  }
+  const seen = await rows.allInnerTexts();
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/[#&]lres=2\./);
+  const fresh = await openFresh(browser, page.url());
+  const freshRows = fresh.getByRole("table", { name: "Results" }).locator("tbody tr");
+  await expect(freshRows).toHaveCount(2);
+  // The same rows, each marked † as measured by the link's maker.
+  expect((await freshRows.allInnerTexts()).map((t) => t.replace(/\s*†$/, ""))).toEqual(seen);
+  await expect(fresh.getByTestId("results-from-link")).toContainText(
+    "by whoever made it, not on this machine",
+  );
+  await expect(page.getByTestId("results-from-link")).toHaveCount(0);
+});

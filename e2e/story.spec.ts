@@ -35,7 +35,7 @@ test("a bare address opens the story; the Cluster view's own address names it", 
   await expect(page.getByRole("tab", { name: /Cluster/ })).toHaveAttribute("aria-selected", "true");
 });
 
-test("presenter mode: the whole story by keyboard, large type, knobs hidden, a step counter", async ({
+test("presenter mode: the whole story by keyboard, large type, each figure and its control on screen, a step counter", async ({
   page,
 }, info) => {
   await page.setViewportSize({ width: 1280, height: 720 });
@@ -57,7 +57,22 @@ test("presenter mode: the whole story by keyboard, large type, knobs hidden, a s
         .first()
         .evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
       expect(size, `body text on ${id}`).toBeGreaterThanOrEqual(20);
-      for (const knob of await chapter(page).locator("[data-control]").all()) await expect(knob).toBeHidden();
+      // The app's knobs are hidden; the chapter's own control stays, on screen with its figure
+      // (issue 18.6: chapter 5's bucket size, chapter 6's ring), and chart text reads from afar.
+      for (const knob of await page.locator("[data-control]:not(.story-chapter [data-control])").all())
+        await expect(knob).toBeHidden();
+      const figure = await chapter(page).locator(".story-figure").first().boundingBox();
+      expect(figure?.y ?? 720, `figure on ${id}`).toBeLessThan(360);
+      for (const knob of await chapter(page).locator("[data-control]").all()) {
+        await expect(knob).toBeVisible();
+        const b = await knob.boundingBox();
+        expect((b?.y ?? 720) + (b?.height ?? 0), `control on ${id}`).toBeLessThanOrEqual(720);
+      }
+      const ticks = await chapter(page)
+        .locator(".story-figure svg text")
+        .evaluateAll((ts) => ts.map((t) => Number.parseFloat(getComputedStyle(t).fontSize)));
+      for (const size of ticks) expect(size, `chart text on ${id}`).toBeGreaterThanOrEqual(18);
+      await expect(chapter(page).getByText("Sources:")).toBeHidden();
       await page.screenshot({ path: info.outputPath(`presenter-${seen.length}-${id}-1280x720.png`) });
     }
     const step = page.getByTestId("story-step");
@@ -69,13 +84,13 @@ test("presenter mode: the whole story by keyboard, large type, knobs hidden, a s
   expect(seen).toEqual([...CHAPTER_IDS]);
   // The replay chapter's phases were stepped through one by one before the page turned.
   const replay = steps.filter((s) => s.startsWith("lose-a-replica"));
+  // (The paper's catch-up lasts 0 s: no step of its own.)
   expect(replay.map((s) => s.replace(/^.*step (\d+) of (\d+).*$/, "$1/$2"))).toEqual([
-    "1/6",
-    "2/6",
-    "3/6",
-    "4/6",
-    "5/6",
-    "6/6",
+    "1/5",
+    "2/5",
+    "3/5",
+    "4/5",
+    "5/5",
   ]);
   // ← walks back, and the replay steps back through its phases.
   for (let i = 0; i < 3; i++) await page.keyboard.press("ArrowLeft");

@@ -12,12 +12,12 @@ import fc from "fast-check";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { traceDigest } from "../src/sim/compat/traceDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
-import { everyV2Part } from "../src/testing/everyV2Part.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
 import { PRESETS } from "../src/sim/presets.ts";
-import { v2Scenario } from "../src/testing/scenario.arbitrary.ts";
 import { parseScenario, type Scenario } from "../src/sim/scenario.ts";
 import type { PolicyMetrics } from "../src/sim/types.ts";
+import { everyV2Part } from "../src/testing/everyV2Part.ts";
+import { v2Scenario } from "../src/testing/scenario.arbitrary.ts";
 
 const MC_SEEDS = 8;
 

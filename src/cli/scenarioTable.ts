@@ -1,6 +1,7 @@
 /**
  * The README's table of scenario fields, generated from FIELD_SPECS so it cannot drift from the
- * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim.
+ * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim,
+ * and knobLayout.test.ts that every scenario field has a row.
  */
 
 import { MAX_POLICIES, POLICY_KEYS } from "../sim/policyKeys.ts";

@@ -58,8 +58,13 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
       "syncRenewal",
       "ftFirstOrder",
       "metaApproximation",
+      "fixedArrivals",
+      "poissonNoRollback",
       "policies",
     ]);
+    // Where a form does not apply its value is null and its note says why (small.json is Poisson).
+    expect(out.closedForm.fixedArrivals.synchronous.value).toBeNull();
+    expect(out.closedForm.fixedArrivals.synchronous.note).toMatch(/Poisson arrivals/);
     expect(Object.keys(out.closedForm.policies)).toEqual(["synchronous", "ftHsdp"]);
   });
 

@@ -20,11 +20,13 @@ import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError 
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,
+  type ClosedFormValue,
   type MetricsSummary,
   type MonteCarloResult,
   type SummarizedMetric,
   type Summary,
 } from "../sim/types.ts";
+import { SIM_HELP, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -212,16 +214,19 @@ export function resultTable(r: MonteCarloResult): string {
     row.map((text, c) => (c === 0 ? text.padEnd(widths[c]!) : text.padStart(widths[c]!))).join("   "),
   );
   const cf = r.closedForm;
+  const form = (v: ClosedFormValue) => (v.value === null ? `— (${v.note})` : `${pct(v.value)} (${v.note})`);
   const closed = [
     "",
     "closed forms:",
-    `  fixed arrivals              synchronous ${pct(cf.fixed.synchronous)}, FT-HSDP ${pct(cf.fixed.ftHsdp)}`,
-    `  Poisson, sync, no rollback  E[e^(−λD)] = ${pct(cf.poissonSyncNoRollback)}`,
-    `  Meta first-order (sync)     ${cf.metaFirstOrder === null ? "— (needs a checkpoint interval)" : pct(cf.metaFirstOrder)}`,
+    `  fixed arrivals, sync        ${form(cf.fixedArrivals.synchronous)}`,
+    `  fixed arrivals, FT-HSDP     ${form(cf.fixedArrivals.ftHsdp)}`,
+    `  Poisson, sync, no rollback  ${form(cf.poissonNoRollback)}`,
+    `  Poisson, sync, renewal      ${form(cf.syncRenewal)}`,
+    `  Poisson, FT-HSDP            ${form(cf.ftFirstOrder)}`,
+    `  Meta first-order (sync)     ${form(cf.metaApproximation)}`,
     ...policies.map((p) => {
       const f = cf.policies?.[p.key];
-      const value = f ? (f.value === null ? "—" : pct(f.value)) : "—";
-      return `  ${p.label.padEnd(26)}  ${value}${f ? ` (${f.note})` : ""}`;
+      return `  ${p.label.padEnd(26)}  ${f ? form(f) : "—"}`;
     }),
   ];
   return [...header, ...lines, ...closed].join("\n");
@@ -276,6 +281,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);

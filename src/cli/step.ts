@@ -14,6 +14,7 @@ import { MIB } from "../step/bucketAssignment.ts";
 import { type Param, parseModelList } from "../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
+import { STEP_HELP, wantsHelp } from "./help.ts";
 import { readInputFile } from "./inputFile.ts";
 
 /** A 200,000-parameter list printed by PyTorch is about 20 MB; past 64 MiB it is not a model list. */
@@ -117,6 +118,10 @@ function report(name: string, params: readonly Param[], config: StepConfig, r: S
 }
 
 function main(argv: readonly string[]): number {
+  if (wantsHelp(argv)) {
+    process.stdout.write(STEP_HELP);
+    return 0;
+  }
   try {
     const opts = parseArgs(argv);
     const params = parseModelList(readInputFile(opts.file, MAX_MODEL_FILE_BYTES, "model file"));

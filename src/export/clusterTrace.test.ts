@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { runOnTrace } from "../sim/engine.ts";
+import { runOnTrace, runScenario } from "../sim/engine.ts";
 import { failureTraceOf } from "../sim/failureTrace.ts";
 import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
 import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";
 import {
+  clusterTraceBlob,
+  clusterTraceEvents,
   clusterTraceJson,
   FT_JOB_PID,
   JOB_TID,
@@ -177,5 +179,71 @@ describe("clusterTrace, version 2: spare waits and job tracks", () => {
     );
     // No instant on a replica that does not exist (a job failure's replica is −1).
     expect(ev.filter((e) => e.ph === "i" && e.pid < SYNC_PID)).toEqual([]);
+  });
+});
+
+describe("clusterTrace of a long run: bounded cost (issue 18.7)", () => {
+  // The longest accepted run on the headline cluster: a year, ~29,000 failures. Spreading its
+  // arrays into push() overflowed the stack ("Maximum call stack size exceeded").
+  const year = parseScenario({ training: { days: 365 } });
+  const run = runScenario(year, { record: true });
+  const trace = run.trace!;
+
+  it("a 365-day run's trace builds, whole, in file order", { timeout: 120_000 }, async () => {
+    expect(trace.failures.time.length).toBeGreaterThan(28_000);
+    let pauses = 0;
+    const built = await clusterTraceBlob(year, trace, null, {
+      sliceMs: 20,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect(built).not.toBeNull();
+    // Built a slice at a time, not in one task.
+    expect(pauses).toBeGreaterThan(10);
+    const text = await built!.blob.text();
+    expect(built!.bytes).toBe(new TextEncoder().encode(text).length);
+    const file = JSON.parse(text) as { traceEvents: TraceEvent[] };
+    expect(file.traceEvents).toHaveLength(built!.events);
+    expect(file.traceEvents.filter((e) => e.ph === "i" && e.pid === SYNC_PID)).toHaveLength(
+      trace.failures.time.length,
+    );
+  });
+
+  it("a window limits the file to what happens inside it, each track still tiling it", () => {
+    const day = 86_400;
+    const from = 100 * day;
+    const to = 102 * day;
+    const ev = (JSON.parse(clusterTraceJson(year, trace, [from, to])) as { traceEvents: TraceEvent[] })
+      .traceEvents;
+    const inWindow = Array.from(trace.failures.time).filter((t) => t >= from && t <= to).length;
+    expect(ev.filter((e) => e.ph === "i" && e.pid === SYNC_PID)).toHaveLength(inWindow);
+    for (const e of ev.filter((x) => x.ph !== "M")) {
+      expect(e.ts).toBeGreaterThanOrEqual(from * 1e6);
+      expect(e.ts + (e.dur ?? 0)).toBeLessThanOrEqual(to * 1e6);
+    }
+    for (const pid of [SYNC_PID, FT_JOB_PID, replicaPid(0)]) {
+      const xs = slices(pid, STATE_TID, ev);
+      expect(xs[0]?.ts).toBe(from * 1e6);
+      for (let i = 1; i < xs.length; i++)
+        expect(xs[i]?.ts).toBe((xs[i - 1]?.ts ?? 0) + (xs[i - 1]?.dur ?? 0));
+      const last = xs.at(-1);
+      expect((last?.ts ?? 0) + (last?.dur ?? 0)).toBe(to * 1e6);
+    }
+    // Two days of a year: about 2/365 of the whole file's events.
+    let whole = 0;
+    for (const _ of clusterTraceEvents(year, trace)) whole++;
+    expect(ev.length).toBeLessThan(whole / 100);
+  });
+
+  it("the whole run's file is the same with or without slicing, and a cancelled build gives nothing", async () => {
+    const json = clusterTraceJson(fixtureScenario, fixtureTrace());
+    const built = await clusterTraceBlob(fixtureScenario, fixtureTrace(), null, { sliceMs: 0 });
+    expect(await built!.blob.text()).toBe(json);
+    const cancelled = await clusterTraceBlob(fixtureScenario, fixtureTrace(), null, {
+      sliceMs: 0,
+      isCancelled: () => true,
+    });
+    expect(cancelled).toBeNull();
   });
 });

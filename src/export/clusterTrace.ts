@@ -13,6 +13,11 @@
  * checkpoint writes, with the progress a job restart rolled back on a third thread (a rollback
  * spans writes, so it cannot share their thread without overlapping them); the synchronous job's
  * restarts, one per failure (every failure restarts it), named for the failure that started it.
+ *
+ * A year-long run has ~29,000 failures and a few hundred thousand events: the events come from a
+ * generator (no array is ever spread into a call, which overflowed the stack), can be limited to a
+ * time window, and `clusterTraceBlob` turns them into a file in slices of a few milliseconds, so the
+ * page stays responsive and can say the file's size before it is saved.
  */
 import { derived, type Scenario } from "../sim/scenario.ts";
 import { FtJobState, FtPhase, SyncState, type Trace } from "../sim/types.ts";
@@ -28,6 +33,9 @@ export interface TraceEvent {
   cat?: string;
   args?: Record<string, string | number>;
 }
+
+/** [from, to] in seconds of the run: only what happens inside it is exported (slices are clipped). */
+export type TraceWindow = readonly [number, number];
 
 export interface TraceFile {
   traceEvents: TraceEvent[];
@@ -69,179 +77,197 @@ const SCOPES = ["host", "rack", "job"] as const;
 
 const us = (seconds: number): number => Math.round(seconds * 1e6);
 
-function meta(pid: number, processName: string, threadName: string, sortIndex: number): TraceEvent[] {
-  return [
-    { name: "process_name", ph: "M", pid, tid: 0, ts: 0, args: { name: processName } },
-    { name: "process_sort_index", ph: "M", pid, tid: 0, ts: 0, args: { sort_index: sortIndex } },
-    threadMeta(pid, STATE_TID, threadName),
-  ];
+function* meta(
+  pid: number,
+  processName: string,
+  threadName: string,
+  sortIndex: number,
+): Generator<TraceEvent> {
+  yield { name: "process_name", ph: "M", pid, tid: 0, ts: 0, args: { name: processName } };
+  yield { name: "process_sort_index", ph: "M", pid, tid: 0, ts: 0, args: { sort_index: sortIndex } };
+  yield threadMeta(pid, STATE_TID, threadName);
 }
 
 function threadMeta(pid: number, tid: number, name: string): TraceEvent {
   return { name: "thread_name", ph: "M", pid, tid, ts: 0, args: { name } };
 }
 
-/** One slice per row on a thread that need not tile the horizon (a job track); clipped to it. */
-function jobSlices(
+/** One slice per row on a thread that need not tile the window (a job track); clipped to it. */
+function* jobSlices(
   pid: number,
   tid: number,
-  rows: readonly number[],
-  start: Float64Array,
-  end: Float64Array,
-  nameOf: (row: number) => string,
-  horizon: number,
-  cat: string,
-  argsOf?: (row: number) => Record<string, string | number>,
-): TraceEvent[] {
-  const out: TraceEvent[] = [];
-  for (const i of rows) {
-    const ts = us(start[i] as number);
-    const dur = us(Math.min(end[i] as number, horizon)) - ts;
-    if (dur <= 0) continue;
-    const e: TraceEvent = { name: nameOf(i), ph: "X", pid, tid, ts, dur, cat };
-    if (argsOf) e.args = argsOf(i);
-    out.push(e);
-  }
-  return out.sort((a, b) => a.ts - b.ts);
-}
-
-/**
- * Slices for sorted, disjoint intervals on one track, with `gapName` slices filling the gaps
- * between them up to the horizon, so every instant of the track has a state.
- */
-function trackSlices(
-  pid: number,
   rows: ArrayLike<number>,
   start: Float64Array,
   end: Float64Array,
   nameOf: (row: number) => string,
-  gapName: string,
-  horizon: number,
+  [from, to]: TraceWindow,
   cat: string,
-): TraceEvent[] {
+  argsOf?: (row: number) => Record<string, string | number>,
+): Generator<TraceEvent> {
+  const make = (i: number): TraceEvent | null => {
+    const ts = us(Math.max(start[i] as number, from));
+    const dur = us(Math.min(end[i] as number, to)) - ts;
+    if (dur <= 0) return null;
+    const e: TraceEvent = { name: nameOf(i), ph: "X", pid, tid, ts, dur, cat };
+    if (argsOf) e.args = argsOf(i);
+    return e;
+  };
+  // Rows in start order (every failure's restart; usually the job track too) stream out one by
+  // one; only rows out of order are gathered and sorted, as the format wants slices in time order.
+  let sorted = true;
+  for (let k = 1; k < rows.length && sorted; k++)
+    sorted = (start[rows[k] as number] as number) >= (start[rows[k - 1] as number] as number);
+  if (sorted) {
+    for (let k = 0; k < rows.length; k++) {
+      const e = make(rows[k] as number);
+      if (e) yield e;
+    }
+    return;
+  }
   const out: TraceEvent[] = [];
-  let cursor = 0;
-  const slice = (name: string, a: number, b: number) => {
+  for (let k = 0; k < rows.length; k++) {
+    const e = make(rows[k] as number);
+    if (e) out.push(e);
+  }
+  out.sort((a, b) => a.ts - b.ts);
+  yield* out;
+}
+
+/**
+ * Slices for sorted, disjoint intervals on one track, with `gapName` slices filling the gaps
+ * between them, so every instant of the window has a state.
+ */
+function* trackSlices(
+  pid: number,
+  rows: ArrayLike<number> | null,
+  start: Float64Array,
+  end: Float64Array,
+  nameOf: (row: number) => string,
+  gapName: string,
+  [from, to]: TraceWindow,
+  cat: string,
+): Generator<TraceEvent> {
+  let cursor = from;
+  const slice = (name: string, a: number, b: number): TraceEvent | null => {
     const ts = us(a);
     const dur = us(b) - ts;
-    if (dur > 0) out.push({ name, ph: "X", pid, tid: STATE_TID, ts, dur, cat });
+    return dur > 0 ? { name, ph: "X", pid, tid: STATE_TID, ts, dur, cat } : null;
   };
-  for (let k = 0; k < rows.length; k++) {
-    const i = rows[k] as number;
-    const a = start[i] as number;
-    const b = Math.min(end[i] as number, horizon);
-    if (a > cursor) slice(gapName, cursor, a);
-    slice(nameOf(i), a, b);
+  const n = rows ? rows.length : start.length;
+  for (let k = 0; k < n; k++) {
+    const i = rows ? (rows[k] as number) : k;
+    const b = Math.min(end[i] as number, to);
+    if (b <= from) continue;
+    const a = Math.max(start[i] as number, from);
+    if (a >= to) break;
+    if (a > cursor) {
+      const gap = slice(gapName, cursor, a);
+      if (gap) yield gap;
+    }
+    const e = slice(nameOf(i), a, b);
+    if (e) yield e;
     cursor = Math.max(cursor, b);
   }
-  if (cursor < horizon) slice(gapName, cursor, horizon);
-  return out;
+  if (cursor < to) {
+    const gap = slice(gapName, cursor, to);
+    if (gap) yield gap;
+  }
 }
 
-function rowsWhere(n: number, keep: (i: number) => boolean): Int32Array {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) if (keep(i)) out.push(i);
-  return Int32Array.from(out);
-}
-
-export function clusterTrace(scenario: Scenario, trace: Trace): TraceFile {
+/** The trace's events in file order; `window` limits them to a part of the run (default: all of it). */
+export function* clusterTraceEvents(
+  scenario: Scenario,
+  trace: Trace,
+  window?: TraceWindow | null,
+): Generator<TraceEvent> {
   const horizon = derived(scenario).horizonSeconds;
+  const w: TraceWindow = window ? [Math.max(0, window[0]), Math.min(horizon, window[1])] : [0, horizon];
+  const [from, to] = w;
   const R = scenario.cluster.replicas;
-  const events: TraceEvent[] = [
-    ...meta(SYNC_PID, "Synchronous job", "job state", 0),
-    threadMeta(SYNC_PID, JOB_TID, "job restarts"),
-    ...meta(FT_JOB_PID, "FT-HSDP job", "job state (global stalls)", 1),
-    threadMeta(FT_JOB_PID, JOB_TID, "job restarts · checkpoint writes"),
-    threadMeta(FT_JOB_PID, ROLLBACK_TID, "rolled back (work lost)"),
-  ];
-  for (let r = 0; r < R; r++)
-    events.push(...meta(replicaPid(r), `FT-HSDP replica ${r}`, "replica state", 2 + r));
+  yield* meta(SYNC_PID, "Synchronous job", "job state", 0);
+  yield threadMeta(SYNC_PID, JOB_TID, "job restarts");
+  yield* meta(FT_JOB_PID, "FT-HSDP job", "job state (global stalls)", 1);
+  yield threadMeta(FT_JOB_PID, JOB_TID, "job restarts · checkpoint writes");
+  yield threadMeta(FT_JOB_PID, ROLLBACK_TID, "rolled back (work lost)");
+  for (let r = 0; r < R; r++) yield* meta(replicaPid(r), `FT-HSDP replica ${r}`, "replica state", 2 + r);
 
   const { sync, ft, ftStalls, ftJob, failures } = trace;
   const causeName = (i: number) => scenario.failures.causes[failures.cause[i] as number]?.name;
-  events.push(
-    ...trackSlices(
-      SYNC_PID,
-      rowsWhere(sync.start.length, () => true),
-      sync.start,
-      sync.end,
-      (i) => SYNC_STATE_NAMES[sync.state[i] as number] ?? "unknown",
-      "training",
-      horizon,
-      "synchronous",
-    ),
-    ...trackSlices(
-      FT_JOB_PID,
-      rowsWhere(ftStalls.start.length, () => true),
-      ftStalls.start,
-      ftStalls.end,
-      () => "global stall",
-      "training",
-      horizon,
-      "ftHsdp",
-    ),
+  yield* trackSlices(
+    SYNC_PID,
+    null,
+    sync.start,
+    sync.end,
+    (i) => SYNC_STATE_NAMES[sync.state[i] as number] ?? "unknown",
+    "training",
+    w,
+    "synchronous",
+  );
+  yield* trackSlices(
+    FT_JOB_PID,
+    null,
+    ftStalls.start,
+    ftStalls.end,
+    () => "global stall",
+    "training",
+    w,
+    "ftHsdp",
   );
 
   // Every failure restarts the synchronous job: its recovery piece, from the failure on.
-  const syncRestarts = Array.from(failures.time, (_, i) => i);
   const syncEnd = Float64Array.from(failures.time, (t, i) => t + (failures.syncStallSeconds[i] as number));
-  events.push(
-    ...jobSlices(
-      SYNC_PID,
-      JOB_TID,
-      syncRestarts,
-      failures.time,
-      syncEnd,
-      (i) => `job restart #${i + 1}${causeName(i) ? ` (${causeName(i)})` : ""}`,
-      horizon,
-      "synchronous",
-      (i) => ({ failure: i, lost_s: failures.syncLostSeconds[i] as number }),
-    ),
+  yield* jobSlices(
+    SYNC_PID,
+    JOB_TID,
+    Int32Array.from(failures.time, (_, i) => i),
+    failures.time,
+    syncEnd,
+    (i) => `job restart #${i + 1}${causeName(i) ? ` (${causeName(i)})` : ""}`,
+    w,
+    "synchronous",
+    (i) => ({ failure: i, lost_s: failures.syncLostSeconds[i] as number }),
   );
   const jobRows = (keep: (state: number) => boolean) =>
-    Array.from(rowsWhere(ftJob.state.length, (i) => keep(ftJob.state[i] as number)));
-  events.push(
-    ...jobSlices(
-      FT_JOB_PID,
-      JOB_TID,
-      jobRows((st) => st !== FtJobState.rolledBack),
-      ftJob.start,
-      ftJob.end,
-      (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
-      horizon,
-      "ftHsdp",
-    ),
-    ...jobSlices(
-      FT_JOB_PID,
-      ROLLBACK_TID,
-      jobRows((st) => st === FtJobState.rolledBack),
-      ftJob.start,
-      ftJob.end,
-      (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
-      horizon,
-      "ftHsdp",
-    ),
+    rowsWhere(ftJob.state.length, (i) => keep(ftJob.state[i] as number));
+  yield* jobSlices(
+    FT_JOB_PID,
+    JOB_TID,
+    jobRows((st) => st !== FtJobState.rolledBack),
+    ftJob.start,
+    ftJob.end,
+    (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
+    w,
+    "ftHsdp",
+  );
+  yield* jobSlices(
+    FT_JOB_PID,
+    ROLLBACK_TID,
+    jobRows((st) => st === FtJobState.rolledBack),
+    ftJob.start,
+    ftJob.end,
+    (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
+    w,
+    "ftHsdp",
   );
 
   // Group the interval rows by replica once (they arrive sorted by start across all replicas).
   const byReplica: number[][] = Array.from({ length: R }, () => []);
   for (let i = 0; i < ft.replica.length; i++) byReplica[ft.replica[i] as number]?.push(i);
-  byReplica.forEach((rows, r) => {
-    events.push(
-      ...trackSlices(
-        replicaPid(r),
-        rows,
-        ft.start,
-        ft.end,
-        (i) => PHASE_NAMES[ft.phase[i] as number] ?? "unknown",
-        "healthy",
-        horizon,
-        "ftHsdp",
-      ),
+  for (let r = 0; r < R; r++)
+    yield* trackSlices(
+      replicaPid(r),
+      byReplica[r] as number[],
+      ft.start,
+      ft.end,
+      (i) => PHASE_NAMES[ft.phase[i] as number] ?? "unknown",
+      "healthy",
+      w,
+      "ftHsdp",
     );
-  });
 
   for (let i = 0; i < failures.time.length; i++) {
+    const time = failures.time[i] as number;
+    if (time < from || time > to) continue;
     const hang = failures.hang[i] === 1;
     const scope = SCOPES[failures.scope[i] as number] ?? "host";
     const args: Record<string, string | number> = {
@@ -262,7 +288,7 @@ export function clusterTrace(scenario: Scenario, trace: Trace): TraceFile {
     const cause = causeName(i);
     if (cause) args.cause = cause;
     const name = hang ? "failure (hang)" : "failure (fail-stop)";
-    const ts = us(failures.time[i] as number);
+    const ts = us(time);
     const instant = (pid: number, tid: number): TraceEvent => ({
       name,
       ph: "i",
@@ -273,37 +299,133 @@ export function clusterTrace(scenario: Scenario, trace: Trace): TraceFile {
       cat: "failure",
       args,
     });
-    events.push(instant(SYNC_PID, STATE_TID));
+    yield instant(SYNC_PID, STATE_TID);
     // A job-scope failure strikes no replica in particular: it is marked on the job track.
-    if (scope === "job") events.push(instant(FT_JOB_PID, JOB_TID));
+    if (scope === "job") yield instant(FT_JOB_PID, JOB_TID);
     const first = failures.replica[i] as number;
     for (let j = 0; j < (failures.replicaCount[i] as number) && first >= 0; j++)
-      events.push(instant(replicaPid((first + j) % R), STATE_TID));
+      yield instant(replicaPid((first + j) % R), STATE_TID);
   }
 
-  const counter = (pid: number, c: { t: Float64Array; useful: Float64Array }) => {
+  function* counter(pid: number, c: { t: Float64Array; useful: Float64Array }): Generator<TraceEvent> {
     for (let i = 0; i < c.t.length; i++) {
-      const hours = (c.useful[i] as number) / 3600;
-      events.push({
+      const t = c.t[i] as number;
+      if (t < from || t > to) continue;
+      yield {
         name: "useful training",
         ph: "C",
         pid,
         tid: 0,
-        ts: us(c.t[i] as number),
-        args: { hours },
-      });
+        ts: us(t),
+        args: { hours: (c.useful[i] as number) / 3600 },
+      };
     }
-  };
-  counter(SYNC_PID, trace.progress.synchronous);
-  counter(FT_JOB_PID, trace.progress.ftHsdp);
+  }
+  yield* counter(SYNC_PID, trace.progress.synchronous);
+  yield* counter(FT_JOB_PID, trace.progress.ftHsdp);
+}
 
+function rowsWhere(n: number, keep: (i: number) => boolean): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if (keep(i)) out.push(i);
+  return Int32Array.from(out);
+}
+
+function fileMetadata(scenario: Scenario, window?: TraceWindow | null): Record<string, unknown> {
+  return window
+    ? { source: "FT-HSDP Explorer", scenario, window: { fromSeconds: window[0], toSeconds: window[1] } }
+    : { source: "FT-HSDP Explorer", scenario };
+}
+
+export function clusterTrace(scenario: Scenario, trace: Trace, window?: TraceWindow | null): TraceFile {
   return {
-    traceEvents: events,
+    traceEvents: Array.from(clusterTraceEvents(scenario, trace, window)),
     displayTimeUnit: "ms",
-    metadata: { source: "FT-HSDP Explorer", scenario },
+    metadata: fileMetadata(scenario, window),
   };
 }
 
-export function clusterTraceJson(scenario: Scenario, trace: Trace): string {
-  return JSON.stringify(clusterTrace(scenario, trace));
+/**
+ * The file as text pieces, events in batches of `batch`: what JSON.stringify(clusterTrace(…))
+ * writes, without one string or one array of the whole file.
+ */
+export function* clusterTraceJsonParts(
+  scenario: Scenario,
+  trace: Trace,
+  window?: TraceWindow | null,
+  batch = 2000,
+): Generator<{ text: string; events: number }> {
+  yield { text: '{"traceEvents":[', events: 0 };
+  let pending: string[] = [];
+  let first = true;
+  const flush = () => {
+    const text = (first ? "" : ",") + pending.join(",");
+    first = false;
+    const part = { text, events: pending.length };
+    pending = [];
+    return part;
+  };
+  for (const e of clusterTraceEvents(scenario, trace, window)) {
+    pending.push(JSON.stringify(e));
+    if (pending.length >= batch) yield flush();
+  }
+  if (pending.length > 0) yield flush();
+  yield {
+    text: `],"displayTimeUnit":"ms","metadata":${JSON.stringify(fileMetadata(scenario, window))}}`,
+    events: 0,
+  };
+}
+
+export function clusterTraceJson(scenario: Scenario, trace: Trace, window?: TraceWindow | null): string {
+  let out = "";
+  for (const p of clusterTraceJsonParts(scenario, trace, window)) out += p.text;
+  return out;
+}
+
+/** What a sliced build made: the file, its size in bytes and its number of events. */
+export interface BuiltTrace {
+  blob: Blob;
+  bytes: number;
+  events: number;
+}
+
+/**
+ * The file built a slice at a time: after each batch that took `sliceMs`, it waits for the event
+ * loop (`pause`), so no task runs long however long the run; `isCancelled` stops it between slices
+ * (a new window chosen, the panel closed) and then it resolves to null.
+ */
+export async function clusterTraceBlob(
+  scenario: Scenario,
+  trace: Trace,
+  window: TraceWindow | null,
+  opts: {
+    sliceMs?: number;
+    pause?: () => Promise<void>;
+    isCancelled?: () => boolean;
+    onProgress?: (events: number) => void;
+  } = {},
+): Promise<BuiltTrace | null> {
+  const sliceMs = opts.sliceMs ?? 30;
+  const pause = opts.pause ?? (() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+  // Each slice's text becomes a Blob at once: the final Blob only references them, so no step
+  // copies the whole file (tens of MB for a year) in one task.
+  const blobs: Blob[] = [];
+  let parts: string[] = [];
+  let events = 0;
+  let sliceStart = performance.now();
+  for (const part of clusterTraceJsonParts(scenario, trace, window, 500)) {
+    parts.push(part.text);
+    events += part.events;
+    if (performance.now() - sliceStart >= sliceMs) {
+      blobs.push(new Blob(parts));
+      parts = [];
+      opts.onProgress?.(events);
+      await pause();
+      if (opts.isCancelled?.()) return null;
+      sliceStart = performance.now();
+    }
+  }
+  blobs.push(new Blob(parts));
+  const blob = new Blob(blobs, { type: "application/json" });
+  return { blob, bytes: blob.size, events };
 }

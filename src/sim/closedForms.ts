@@ -1,11 +1,13 @@
 /**
  * The closed forms shown beside the simulation (SIMULATION.md §1 "Metrics", §3 "Closed forms,
- * version 2"). Each is clamped to [0, 1]: outside it a formula has left the regime it describes
- * (e.g. recoveries longer than the MTBF), and an ETTR below 0 would only mislead.
+ * version 2", as corrected). Each form says what it assumes; where the scenario breaks an
+ * assumption (Weibull or other arrivals, a limited spare pool, job-scope causes, racks striking
+ * several replicas, recoveries that overlap, a rollback the form ignores) its value is null and
+ * its note says why, so the page shows "—" and the reason instead of a number that does not apply.
  *
- * With a hang fraction h (or a cause mix), a failure's detection delay is a mix; the fixed-arrival
- * arithmetic uses its mean, and the Poisson forms use E[e^(−λD)], which is exact for the
- * restart-on-hit recovery and reduces to e^(−λD) when every failure has the same D.
+ * With a hang fraction h (or a cause mix), a failure's detection delay is a mix: the synchronous
+ * forms take their expectation over it (E[e^(−λD)] is exact for the restart-on-hit recovery);
+ * FT-HSDP's use e^(−λ·E[S]) because its stalls overlap instead of restarting each other.
  */
 import { causeTable } from "./causes.ts";
 import { derived } from "./derived.ts";
@@ -19,13 +21,31 @@ export function youngDalySeconds(writeSeconds: number, lambdaPerSecond: number):
   return lambdaPerSecond > 0 ? Math.sqrt((2 * writeSeconds) / lambdaPerSecond) : Number.POSITIVE_INFINITY;
 }
 
-/** Why no Poisson closed form applies to either policy, or null when one may. */
+/** Why no closed form with Poisson arrivals applies, or null when one may. */
 function poissonAssumptionBroken(s: Scenario): string | null {
-  if (s.failures.arrivals === "weibull") return "Weibull arrivals: the forms assume Poisson arrivals";
-  if (s.failures.arrivals === "fixed") return "fixed arrivals: see the fixed-arrival arithmetic";
+  if (s.failures.arrivals === "weibull") return "Weibull arrivals: the form assumes Poisson arrivals";
+  if (s.failures.arrivals === "fixed") return "fixed arrivals: see the fixed-arrival row";
   if (s.spares.pool === "limited") return "a limited spare pool: waits for spares are not in the form";
   return null;
 }
+
+/** Why no fixed-arrival form applies, or null when one may. */
+function fixedAssumptionBroken(s: Scenario, lambda: number): string | null {
+  if (s.failures.arrivals !== "fixed")
+    return `${s.failures.arrivals === "weibull" ? "Weibull" : "Poisson"} arrivals: the form assumes a failure exactly every 1/λ`;
+  if (lambda <= 0) return "no failures";
+  if (s.spares.pool === "limited") return "a limited spare pool: waits for spares are not in the form";
+  return null;
+}
+
+/** Why FT-HSDP's forms do not apply whatever the arrivals, or null. */
+function ftAssumptionBroken(s: Scenario, jobShare: number, rackShare: number): string | null {
+  if (jobShare > 0) return "job-scope causes: a job restart and its rollback are not in the form";
+  if (rackShare > 0 && rackStrikesSeveralReplicas(s)) return "rack failures strike several replicas at once";
+  return null;
+}
+
+const pctText = (x: number) => `${(100 * x).toFixed(1)} %`;
 
 export function closedForms(s: Scenario): ClosedForms {
   const { lambdaPerSecond: lambda, mtbfSeconds: mtbf } = derived(s);
@@ -34,24 +54,29 @@ export function closedForms(s: Scenario): ClosedForms {
   const ft = s.ft;
   const R = s.cluster.replicas;
   const blocking = ft.catchUp === "blocking";
-  const stallAfter = ft.reconfigureSeconds + ft.rejoinSeconds + (blocking ? ft.catchUpSeconds : 0);
   // Per failure, FT-HSDP stalls everyone for S and runs on R−1 replicas for T; if R−1 replicas
   // are fewer than minReplicas, the degraded time is a stall too.
   const downStalls = R - 1 < ft.minReplicas;
   let T = ft.replicaRestartSeconds + (blocking ? 0 : ft.catchUpSeconds);
+  const stallAfter = ft.reconfigureSeconds + ft.rejoinSeconds + (blocking ? ft.catchUpSeconds : 0);
 
-  // Expectations over the cause mix (probabilities sum to 1): detection delays, e^(−λD), e^(−λS).
+  // Expectations over the cause mix (probabilities sum to 1), and the longest recovery of a cause
+  // that happens at all (a fixed-arrival form holds only while recoveries never overlap).
   let meanDetect = 0;
   let meanFtDetect = 0;
   let syncSurvival = 0;
-  let ftSurvival = 0;
+  let maxSyncRecovery = 0;
+  let maxFtRecovery = 0;
   for (let c = 0; c < causes.count; c++) {
     const w = causes.probability[c]!;
     const d = causes.syncDetectSeconds[c]!;
     meanDetect += w * d;
     meanFtDetect += w * causes.ftDetectSeconds[c]!;
     syncSurvival += w * Math.exp(-lambda * (d + restartSeconds));
-    ftSurvival += w * Math.exp(-lambda * (causes.ftDetectSeconds[c]! + stallAfter + (downStalls ? T : 0)));
+    if (w > 0) {
+      maxSyncRecovery = Math.max(maxSyncRecovery, d + restartSeconds);
+      maxFtRecovery = Math.max(maxFtRecovery, causes.ftDetectSeconds[c]! + stallAfter + T);
+    }
   }
   // Summed in version 1's order, so its numbers keep their bits.
   let S = meanFtDetect + ft.reconfigureSeconds + ft.rejoinSeconds + (blocking ? ft.catchUpSeconds : 0);
@@ -60,6 +85,8 @@ export function closedForms(s: Scenario): ClosedForms {
     T = 0;
   }
 
+  // Version 1's arithmetic, kept bit for bit for old consumers of the CLI's JSON (v1Compat pins
+  // it); what the page shows is the forms below, which say where they apply.
   const fixed =
     lambda > 0
       ? {
@@ -67,25 +94,32 @@ export function closedForms(s: Scenario): ClosedForms {
           ftHsdp: clamp01((mtbf - S - T / R) / mtbf),
         }
       : { synchronous: 1, ftHsdp: 1 };
-
   const poissonSyncNoRollback = syncSurvival;
-
-  // Meta's first-order model: u0 the restart overhead, Δt_cp the interval, w_cp the write.
   const C = checkpointMinutes * 60;
   const W = C > 0 ? checkpointWriteSeconds : 0;
-  const metaFirstOrder =
-    C > 0
-      ? clamp01((1 - lambda * (meanDetect + restartSeconds + C / 2)) / (1 + checkpointWriteSeconds / C))
-      : null;
-  const metaApproximation: ClosedFormValue =
-    metaFirstOrder === null
-      ? { value: null, note: "no checkpoint interval (0 = no rollback)" }
-      : {
-          value: metaFirstOrder,
-          note: `first-order approximation, valid while λ(C+W) ≪ 1 (here ${(lambda * (C + W)).toPrecision(2)})`,
-        };
+  const metaRaw =
+    C > 0 ? (1 - lambda * (meanDetect + restartSeconds + C / 2)) / (1 + checkpointWriteSeconds / C) : null;
+  const metaFirstOrder = metaRaw === null ? null : clamp01(metaRaw);
 
   const broken = poissonAssumptionBroken(s);
+  const ftBroken = ftAssumptionBroken(s, causes.jobShare, causes.rackShare);
+
+  // Meta's first-order model: u0 the restart overhead, Δt_cp the interval, w_cp the write.
+  const metaApproximation: ClosedFormValue =
+    metaRaw === null
+      ? { value: null, note: "no checkpoint interval (0 = no rollback)" }
+      : broken
+        ? { value: null, note: broken }
+        : metaRaw <= 0
+          ? {
+              value: null,
+              note: `outside its regime: λ(u₀ + Δt/2) = ${(lambda * (meanDetect + restartSeconds + C / 2)).toPrecision(2)} ≥ 1 (it would read ${pctText(metaRaw)})`,
+            }
+          : {
+              value: Math.min(1, metaRaw),
+              note: `first-order approximation, valid while λ(C+W) ≪ 1 (here ${(lambda * (C + W)).toPrecision(2)})`,
+            };
+
   // Renewal argument: a training run of C + W completes with probability e^(−λ(C+W)); C → 0, W = 0
   // gives E[e^(−λD)], the version-1 form.
   const syncRenewal: ClosedFormValue = broken
@@ -97,18 +131,72 @@ export function closedForms(s: Scenario): ClosedForms {
         note: "exact for this model (renewal argument)",
       };
 
-  const ftBroken =
-    broken ??
-    (causes.jobShare > 0
-      ? "job-scope causes: a job restart is not in the form"
-      : causes.rackShare > 0 && rackStrikesSeveralReplicas(s)
-        ? "rack failures strike several replicas at once"
-        : null);
-  const ftFirstOrder: ClosedFormValue = ftBroken
-    ? { value: null, note: ftBroken }
-    : { value: clamp01(ftSurvival * (1 - (lambda * T) / R)), note: "first order in λ" };
+  const poissonNoRollback: ClosedFormValue = broken
+    ? { value: null, note: broken }
+    : C > 0
+      ? {
+          value: null,
+          note: `checkpoints every ${checkpointMinutes} min: rollback is possible (see the renewal row)`,
+        }
+      : {
+          value: clamp01(syncSurvival),
+          note: "exact for this model (no rollback: a recovery restarts when hit)",
+        };
 
-  return { fixed, poissonSyncNoRollback, metaFirstOrder, syncRenewal, ftFirstOrder, metaApproximation };
+  // FT-HSDP's stalls do not restart each other: they overlap like randomly placed segments, so
+  // the share of time outside every stall is e^(−λ·E[S]) (not E[e^(−λS)], which overstates it
+  // when detection times are mixed). Its own checkpoint writes take C/(C+W) of the rest.
+  const ftC = ft.checkpointMinutes * 60;
+  const ftWriteFactor = ftC > 0 ? ftC / (ftC + ft.checkpointWriteSeconds) : 1;
+  const ftPoissonBroken = broken ?? ftBroken;
+  const ftFirstOrder: ClosedFormValue = ftPoissonBroken
+    ? { value: null, note: ftPoissonBroken }
+    : {
+        value: clamp01(Math.exp(-lambda * S) * (1 - (lambda * T) / R) * ftWriteFactor),
+        note: "first order in λ (one replica per failure)",
+      };
+
+  const fixedBroken = fixedAssumptionBroken(s, lambda);
+  let fixedSync: ClosedFormValue;
+  if (fixedBroken) fixedSync = { value: null, note: fixedBroken };
+  else if (maxSyncRecovery >= mtbf)
+    fixedSync = {
+      value: null,
+      note: "a recovery lasts as long as the interval between failures: they merge",
+    };
+  else if (C > 0) {
+    // Each window τ − D between a recovery and the next failure completes k = ⌊(τ − D)/(C + W)⌋
+    // checkpoints and keeps k·C; the rest rolls back. Averaged over the cause mix.
+    let kept = 0;
+    for (let c = 0; c < causes.count; c++) {
+      const w = causes.probability[c]!;
+      if (w > 0) kept += w * Math.floor((mtbf - causes.syncDetectSeconds[c]! - restartSeconds) / (C + W)) * C;
+    }
+    fixedSync = { value: clamp01(kept / mtbf), note: "exact for this model: k·C/τ, k = ⌊(τ − D)/(C + W)⌋" };
+  } else fixedSync = { value: fixed.synchronous, note: "exact for this model: (τ − D)/τ, no rollback" };
+
+  const ftFixedBroken =
+    fixedBroken ??
+    ftBroken ??
+    (ftC > 0
+      ? "FT-HSDP writes checkpoints: their stalls are not in the form"
+      : maxFtRecovery >= mtbf
+        ? "a replica's recovery lasts as long as the interval between failures: they overlap"
+        : null);
+  const fixedFt: ClosedFormValue = ftFixedBroken
+    ? { value: null, note: ftFixedBroken }
+    : { value: fixed.ftHsdp, note: "exact for this model: (τ − S − T/R)/τ" };
+
+  return {
+    fixed,
+    poissonSyncNoRollback,
+    metaFirstOrder,
+    syncRenewal,
+    ftFirstOrder,
+    metaApproximation,
+    fixedArrivals: { synchronous: fixedSync, ftHsdp: fixedFt },
+    poissonNoRollback,
+  };
 }
 
 /** Whether one rack can hold hosts of two replicas (striped placement, or racks across replica blocks). */

@@ -19,3 +19,6 @@ export type PerPolicy<T> = Record<DefaultPolicyKey, T> & Partial<Record<PolicyKe
 
 /** At most this many policies side by side. */
 export const MAX_POLICIES = 4;
+
+/** `policies`' allowed values, in words: every refusal of the list says it. */
+export const POLICIES_ALLOWED = `a list of 1–${MAX_POLICIES} distinct keys of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")}`;

@@ -171,7 +171,7 @@ export const PRESETS: readonly Preset[] = [
     id: "headline-job-failures",
     title: "Headline with 10 % job-wide software failures",
     description:
-      "The headline cluster where 1 failure in 10 is a software bug that kills every rank: FT-HSDP then restarts the whole job like the synchronous one and rolls back to its last checkpoint (every 30 min, 10 s write).",
+      "The headline cluster where 1 failure in 10 is a software bug that kills every rank: FT-HSDP then restarts the whole job like the synchronous one and rolls back to its last checkpoint. Both jobs checkpoint on the same cadence (every 30 min, 10 s write), so the comparison charges neither a rollback the other is spared.",
     source: V2_SOURCE,
     scenario: {
       name: "Headline, 10 % job-wide failures",
@@ -181,6 +181,7 @@ export const PRESETS: readonly Preset[] = [
           { name: "Software bug", share: 1, scope: "job", hang: false, newHost: false },
         ],
       },
+      sync: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
       ft: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
     },
   },

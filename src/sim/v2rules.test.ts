@@ -153,7 +153,7 @@ describe("closed forms, version 2", () => {
     });
     expect(closedForms(job).ftFirstOrder).toEqual({
       value: null,
-      note: "job-scope causes: a job restart is not in the form",
+      note: "job-scope causes: a job restart and its rollback are not in the form",
     });
   });
 

@@ -43,8 +43,12 @@ export const ADDRESS_KEYS = {
   w: "the timeline's time window",
   st: "the step settings",
   lab: "the lab settings",
+  lres: "the lab's results table",
   t: "the live training settings",
+  tm: "the live training mode",
+  tr: "a finished training run (1: train it again on open)",
   ch: "the story's chapter",
+  bk: "the story's bucket size (chapter 5)",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
 } as const satisfies Record<string, string>;

@@ -20,6 +20,7 @@ import {
   type RunForm,
   SIZES,
 } from "../link/labLink.ts";
+import { decodeLabResults, encodeLabResults, type LinkedRow } from "../link/labResultsLink.ts";
 import { LinkError } from "../link/linkError.ts";
 import {
   algorithmsFor,
@@ -56,6 +57,8 @@ export interface RingView {
 /** A run as the table lists it: the worker's result and a stable row id. */
 export interface LabResult extends CaseResult {
   id: number;
+  /** The adapter of another machine that measured it (the row came with a link); null: measured here. */
+  from: string | null;
 }
 
 export interface LogEntry {
@@ -105,6 +108,8 @@ export interface LabState {
   /** Applies the edit, or refuses it with the problems (naming field and range) and keeps the form. */
   setForm(f: Partial<RunForm>): string[];
   setFault(f: Partial<FaultForm>): void;
+  /** The table's rows that came with a link (measured elsewhere), replacing those of an earlier link. */
+  setLinkedResults(rows: readonly LinkedRow[]): void;
   run(): Promise<void>;
   sweep(): Promise<void>;
   bench(plan: BenchPlan): Promise<BenchReport>;
@@ -140,6 +145,11 @@ export function caseProgress(p: LabProgress, label: string): JobProgress {
   };
 }
 
+/** What identifies one measurement (two runs never agree on all of these). */
+function measurement(r: CaseResult): string {
+  return [r.mode, r.algorithm, r.devices, r.bytesPerDevice, r.seconds, r.algbw, r.reps, r.submits].join("|");
+}
+
 export function createLabStore(
   spawn: () => Worker = () => spawnGpuWorker("gpu-lab"),
   wantsCpu: () => boolean = wantsCpuFallback,
@@ -149,7 +159,7 @@ export function createLabStore(
   let nextId = 0;
   /** The user pressed Cancel during the current job: its end is a cancel, not an error. */
   let cancelled = false;
-  const withId = (r: CaseResult): LabResult => ({ ...r, id: nextId++ });
+  const withId = (r: CaseResult, from: string | null = null): LabResult => ({ ...r, id: nextId++, from });
   const store = createStore<LabState>()((set, get) => {
     const worker = (): GpuWorkerHost => {
       if (!host) throw new Error("the lab worker is not running");
@@ -302,6 +312,16 @@ export function createLabStore(
         return problems;
       },
 
+      setLinkedResults(rows) {
+        set((s) => {
+          const here = s.results.filter((r) => r.from === null);
+          // Back or Forward to an entry of this session brings rows measured here: not twice.
+          const mine = new Set(here.map(measurement));
+          const linked = rows.filter((r) => !mine.has(measurement(r))).map(({ on, ...r }) => withId(r, on));
+          return { results: [...linked, ...here] };
+        });
+      },
+
       setFault(f) {
         const fault = { ...get().fault, ...f };
         fault.victim = Math.min(fault.victim, fault.devices - 1);
@@ -443,10 +463,29 @@ registerAddressPart({
     return { lab: encodeLabParam({ form, fault }) };
   },
 });
+/**
+ * `lres=`: the results table, each row with the adapter that measured it, so a link shows what
+ * its maker saw. Rows measured here stay when the address moves to an entry without them.
+ */
+registerAddressPart({
+  keys: ["lres"],
+  read: (values) => {
+    const raw = values.get("lres");
+    labStore.getState().setLinkedResults(raw ? decodeLabResults(raw) : []);
+  },
+  reset: () => labStore.getState().setLinkedResults([]),
+  write: () => {
+    const { results, adapter } = labStore.getState();
+    const here = adapter?.label ?? "this machine";
+    return { lres: encodeLabResults(results.map(({ id: _, from, ...r }) => ({ ...r, on: from ?? here }))) };
+  },
+});
 labStore.subscribe((s, prev) => {
   // The adapter's arrival may move the forms to a mode this browser has: not an edit of anyone's.
   if (s.form !== prev.form || s.fault !== prev.fault)
     requestAddressWrite(prev.status === "starting" ? "replace" : "edit");
+  // A measured row is not an edit of anyone's: the current entry takes it.
+  if (s.results !== prev.results) requestAddressWrite("replace");
 });
 
 export function useLabStore<T>(selector: (s: LabState) => T): T {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { computeForElements } from "../step/presetCatalog.ts";
 import { stepApi } from "../worker/stepApi.ts";
@@ -122,5 +123,48 @@ describe("step store", () => {
     releaseSweep();
     await settle();
     expect(store.getState().sweep?.points).toHaveLength(40);
+  });
+});
+
+describe("one list, one step (issue 18.4)", () => {
+  it.each([
+    ["resnet50", "resnet50.json"],
+    ["gpt2_medium_like", "gpt2_medium_like.json"],
+  ])("the %s preset and a paste of %s give the same compute times and the same step", async (id, file) => {
+    const text = readFileSync(new URL(`../step/models/${file}`, import.meta.url), "utf8");
+    const w = fakeWorker();
+    const { store } = createStepStore(() => w as unknown as StepWorker);
+    store.getState().pickPreset(id);
+    await settle();
+    const preset = store.getState();
+    expect(preset.model?.preset).toBe(id);
+    const asPreset = { compute: preset.config.compute, metrics: preset.result?.metrics };
+    store.getState().setPasteText(text);
+    store.getState().applyPaste();
+    await settle();
+    await settle();
+    const pasted = store.getState();
+    expect(pasted.source.kind).toBe("paste");
+    expect(pasted.model?.preset).toBe(id);
+    expect(pasted.config.compute).toEqual(asPreset.compute);
+    expect(pasted.result?.metrics).toEqual(asPreset.metrics);
+  });
+
+  it("a list that is no preset's gets times from its size (and the view says so)", async () => {
+    const w = fakeWorker();
+    const { store } = createStepStore(() => w as unknown as StepWorker);
+    // ResNet-50's list less its last parameter: close, but not that preset.
+    const file = JSON.parse(
+      readFileSync(new URL("../step/models/resnet50.json", import.meta.url), "utf8"),
+    ) as {
+      parameters: unknown[];
+    };
+    store.getState().setPasteText(JSON.stringify(file.parameters.slice(0, -1)));
+    store.getState().applyPaste();
+    await settle();
+    await settle();
+    const s = store.getState();
+    expect(s.model?.preset).toBeNull();
+    expect(s.config.compute).toEqual(computeForElements(s.model!.elements));
   });
 });

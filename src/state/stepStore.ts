@@ -74,7 +74,7 @@ export function createStepStore(worker: () => StepWorker) {
       })),
     setPasteText: (pasteText) => set({ pasteText }),
     applyPaste: () => {
-      // The pasted model gets compute times from its own size once the worker has parsed it.
+      // The pasted model gets compute times once the worker has parsed it (see recompute).
       pasteComputeFor = { kind: "paste", text: get().pasteText };
       set({ source: pasteComputeFor });
     },
@@ -108,7 +108,11 @@ export function createStepStore(worker: () => StepWorker) {
       }
       if (pasteComputeFor === req.model) {
         pasteComputeFor = null;
-        const compute = computeForElements(run.model.elements);
+        // A paste of a preset's very list takes that preset's times (one list, one step); any
+        // other list gets times from its own size, and the view says which it got.
+        const compute = run.model.preset
+          ? presetInfo(run.model.preset).compute
+          : computeForElements(run.model.elements);
         // This step was timed with the previous model's compute: it is not drawn (for a big paste,
         // drawing it and then its replacement at once was two long tasks), and no older one is
         // shown under the new model's name. The new times ask the worker again (the subscription).

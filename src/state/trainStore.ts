@@ -24,6 +24,8 @@ import { WorkerDied } from "./workerSupervisor.ts";
 
 export type TrainStatus = "starting" | "ready" | "running" | "lost" | "error";
 
+const MODES: readonly Mode[] = ["shared", "separate", "cpu"];
+
 export interface TrainState {
   status: TrainStatus;
   adapter: AdapterReport | null;
@@ -31,6 +33,11 @@ export interface TrainState {
   mode: Mode;
   config: TrainConfig;
   progress: TrainProgress | null;
+  /** The settings and mode the shown progress was trained with (the link says "finished" only for them). */
+  ranConfig: TrainConfig | null;
+  ranMode: Mode | null;
+  /** Train as soon as the worker is ready: the link named a finished run (`tr=1`). */
+  autoRun: boolean;
   error: string | null;
   start(): Promise<void>;
   /** Applies a change if the whole config stays valid; otherwise throws TrainConfigError. */
@@ -60,6 +67,9 @@ export function createTrainStore(
     mode: "shared",
     config: DEFAULT_TRAIN,
     progress: null,
+    ranConfig: null,
+    ranMode: null,
+    autoRun: false,
     error: null,
 
     async start() {
@@ -85,6 +95,12 @@ export function createTrainStore(
         set({ status: "ready" });
       } catch (e) {
         set({ status: "error", error: message(e) });
+        return;
+      }
+      // A link to a finished run: the class sees what the teacher saw without pressing anything.
+      if (get().autoRun) {
+        set({ autoRun: false });
+        void get().run();
       }
     },
 
@@ -101,8 +117,8 @@ export function createTrainStore(
 
     async run() {
       if (get().status !== "ready" || !worker) return;
-      set({ status: "running", error: null, progress: null });
       const { config, mode } = get();
+      set({ status: "running", error: null, progress: null, ranConfig: config, ranMode: mode });
       // The link names the run being watched.
       requestAddressWrite("replace");
       try {
@@ -111,14 +127,16 @@ export function createTrainStore(
         let alive = () => {};
         const onProgress = proxy((p: TrainProgress) => {
           alive();
-          set({ progress: p });
+          set({ progress: p, ...killedInto(get(), p) });
         });
         const final = await worker.call((api, isAlive) => {
           alive = isAlive;
           return api.train({ config, mode, costs }, onProgress);
         });
-        set({ progress: final });
+        set({ progress: final, ...killedInto(get(), final) });
         if (get().status === "running") set({ status: "ready" });
+        // A finished run is part of what the link reproduces (tr=1).
+        requestAddressWrite("replace");
       } catch (e) {
         // The worker still stands after a failed run: say why, and let the next one start.
         if (get().status !== "lost") set({ status: "ready", error: message(e) });
@@ -135,30 +153,76 @@ export function createTrainStore(
   }));
 }
 
+/**
+ * A replica killed by the button joins the run's failure list in the worker; the settings take
+ * the same list, so the link (t=) names the kill as a scheduled failure and trains the same run.
+ * (A kill lands before the step all runs are at, as a scheduled failure at that step does.)
+ */
+function killedInto(s: TrainState, p: TrainProgress): Partial<TrainState> {
+  if (s.ranConfig !== s.config || p.failures.length === s.config.failures.length) return {};
+  const config = { ...s.config, failures: p.failures.map((f) => ({ ...f })) };
+  return { config, ranConfig: config };
+}
+
 export const trainStore = createTrainStore();
 
+function parseMode(v: string | undefined): Mode {
+  if (v === undefined) return "shared";
+  const m = MODES.find((x) => x === v);
+  if (!m)
+    throw new LinkError(
+      `The link's training mode (tm=) "${v.slice(0, 20)}" must be one of ${MODES.join(", ")}.`,
+    );
+  return m;
+}
+
 registerAddressPart({
-  keys: ["t"],
+  keys: ["t", "tm", "tr"],
   read: (values) => {
     const t = values.get("t");
     // A changed or cut value is refused as such before its settings are read.
     const text = t ? openSealedText(t, "training settings (t=)") : null;
+    let config: TrainConfig;
     try {
-      trainStore.setState({ config: text ? decodeTrainParam(text) : DEFAULT_TRAIN });
+      config = text ? decodeTrainParam(text) : DEFAULT_TRAIN;
     } catch (e) {
       throw new LinkError(`The link's training settings (t=) were not used: ${message(e)}`);
     }
+    const s = trainStore.getState();
+    const asked = parseMode(values.get("tm"));
+    // Once the worker said which modes this browser has, one it lacks falls back (as onReady does).
+    const mode = s.modes.length > 0 && !s.modes.includes(asked) ? (s.modes[0] ?? "cpu") : asked;
+    // Back or Forward to the entry of the run on screen: it is shown already, keep it.
+    const shown =
+      s.ranConfig !== null &&
+      s.ranMode === mode &&
+      s.progress?.finished === true &&
+      !s.progress.stopped &&
+      encodeTrainParam(s.ranConfig) === encodeTrainParam(config);
+    trainStore.setState({ config: shown && s.ranConfig ? s.ranConfig : config, mode });
+    if (values.get("tr") === "1" && !shown) {
+      if (s.status === "ready") void trainStore.getState().run();
+      else if (s.status === "starting") trainStore.setState({ autoRun: true });
+    }
   },
-  reset: () => trainStore.setState({ config: DEFAULT_TRAIN }),
-  // On its own view the settings always show in the link (a copied link reproduces the run).
+  reset: () => trainStore.setState({ config: DEFAULT_TRAIN, autoRun: false }),
+  // On its own view the settings always show in the link (a copied link reproduces the run), with
+  // the mode and, while the view holds a finished run of exactly these settings, tr=1: open it,
+  // train it (the view keeps its run while another is shown, and so does the link).
   write: () => {
-    const { config } = trainStore.getState();
+    const { config, mode, progress, ranConfig, ranMode } = trainStore.getState();
     const own = appStore.getState().tab === "train";
-    return { t: own || config !== DEFAULT_TRAIN ? sealText(encodeTrainParam(config)) : "" };
+    const finished =
+      progress?.finished === true && !progress.stopped && ranConfig === config && ranMode === mode;
+    return {
+      t: own || config !== DEFAULT_TRAIN || finished ? sealText(encodeTrainParam(config)) : "",
+      tm: mode !== "shared" ? mode : "",
+      tr: finished ? "1" : "",
+    };
   },
 });
 trainStore.subscribe((s, prev) => {
-  if (s.config !== prev.config) requestAddressWrite("edit");
+  if (s.config !== prev.config || s.mode !== prev.mode) requestAddressWrite("edit");
 });
 
 export function useTrainStore<T>(selector: (s: TrainState) => T): T {

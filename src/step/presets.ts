@@ -28,3 +28,29 @@ export function presetParams(id: string): Param[] {
   if (load === undefined) throw new Error(`unknown model preset ${id}`);
   return load();
 }
+
+/** Each preset's list as one comparable text, built the first time a paste is compared. */
+let fingerprints: Map<string, { count: number; text: string }> | null = null;
+
+function fingerprint(params: readonly Param[]): string {
+  return params.map((p) => `${p.name}|${p.shape.join("x")}|${p.dtype}`).join("\n");
+}
+
+/**
+ * The preset whose parameter list this is (same names, shapes and dtypes, in order), or null: a
+ * pasted resnet50.json is the ResNet-50 preset, and must give the same step with the same
+ * settings, so it takes that preset's compute times.
+ */
+export function presetOfParams(params: readonly Param[]): string | null {
+  fingerprints ??= new Map();
+  for (const id of LOADERS.keys()) {
+    let f = fingerprints.get(id);
+    if (!f) {
+      const own = presetParams(id);
+      f = { count: own.length, text: fingerprint(own) };
+      fingerprints.set(id, f);
+    }
+    if (f.count === params.length && f.text === fingerprint(params)) return id;
+  }
+  return null;
+}

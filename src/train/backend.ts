@@ -10,6 +10,8 @@ export interface StepOutcome {
   losses: number[];
   /** The state fingerprint of every ring member after its update (null: not computed). */
   hashes: Map<number, string> | null;
+  /** Weights then momentum of the ring's first member after the step (the per-step reference check reads it). */
+  state: Float32Array | Float64Array;
   /** Wall-clock split of the step (the bench's all-reduce share). */
   computeMs: number;
   allReduceMs: number;
@@ -25,6 +27,8 @@ export interface TrainBackend {
   /** Copies weights and momentum from `from` to `to`. */
   catchUp(from: number, to: number): Promise<void>;
   hash(replica: number): Promise<string>;
+  /** Weights then momentum, read back. */
+  state(replica: number): Promise<Float32Array | Float64Array>;
   saveCheckpoint(from: number): Promise<void>;
   /** Every replica gets the checkpoint's weights and momentum. */
   restoreCheckpoint(): Promise<void>;

@@ -15,7 +15,7 @@ import type { Layout } from "./model.ts";
 import type { StepRoles } from "./plan.ts";
 import { stateHash } from "./stateHash.ts";
 
-interface Replica {
+export interface Replica {
   w: Floats;
   v: Floats;
   g: Floats;
@@ -45,7 +45,7 @@ export class CpuTrainer implements TrainBackend {
     this.exec = precision === "float32" ? new CpuExecutor(replicas, layout.count) : null;
   }
 
-  private rep(r: number): Replica {
+  protected rep(r: number): Replica {
     const x = this.reps[r];
     if (!x) throw new RangeError(`no replica ${r}`);
     return x;
@@ -72,11 +72,32 @@ export class CpuTrainer implements TrainBackend {
       sgdMomentum(x.w, x.v, x.g, lr, MOMENTUM);
     }
     const hashes = this.exec ? new Map(roles.ring.map((r) => [r, this.hashOf(r)])) : null;
-    return { losses, hashes, computeMs: t1 - t0, allReduceMs: t2 - t1, totalMs: performance.now() - t0 };
+    const first = roles.ring[0] ?? 0;
+    return {
+      losses,
+      hashes,
+      state: this.stateOf(first),
+      computeMs: t1 - t0,
+      allReduceMs: t2 - t1,
+      totalMs: performance.now() - t0,
+    };
+  }
+
+  private stateOf(r: number): Floats {
+    const x = this.rep(r);
+    const out =
+      x.w instanceof Float64Array ? new Float64Array(2 * x.w.length) : new Float32Array(2 * x.w.length);
+    out.set(x.w);
+    out.set(x.v, x.w.length);
+    return out;
+  }
+
+  async state(replica: number): Promise<Floats> {
+    return this.stateOf(replica);
   }
 
   /** Sum over the ring, ÷ divisor, into every ring member's g. */
-  private async allReduce(roles: StepRoles): Promise<void> {
+  protected async allReduce(roles: StepRoles): Promise<void> {
     const exec = this.exec;
     if (!exec) {
       const sum = new Float64Array(this.layout.count);

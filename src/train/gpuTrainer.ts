@@ -342,12 +342,15 @@ export class GpuTrainer implements TrainBackend {
     }
     const hashes = new Map<number, string>();
     const losses = new Map<number, number>();
+    const first = roles.ring[0] ?? 0;
+    let state = new Float32Array(0);
     await Promise.all(
       roles.ring.map(async (r) => {
         const x = this.rep(r);
         await x.staging.mapAsync(GPUMapMode.READ);
         const a = new Float32Array(x.staging.getMappedRange());
         hashes.set(r, stateHash(a.subarray(0, 2 * this.P)));
+        if (r === first) state = a.slice(0, 2 * this.P);
         let sum = 0;
         for (let k = 0; k < BATCH_PER_REPLICA; k++) sum += a[2 * this.P + k] as number;
         losses.set(r, sum / BATCH_PER_REPLICA);
@@ -357,6 +360,7 @@ export class GpuTrainer implements TrainBackend {
     return {
       losses: roles.compute.map((r) => losses.get(r) ?? Number.NaN),
       hashes,
+      state,
       computeMs: t1 - t0,
       allReduceMs: t2 - t1,
       totalMs: performance.now() - t0,
@@ -424,6 +428,10 @@ export class GpuTrainer implements TrainBackend {
 
   async hash(replica: number): Promise<string> {
     return stateHash(await this.read(replica));
+  }
+
+  state(replica: number): Promise<Float32Array> {
+    return this.read(replica);
   }
 
   async saveCheckpoint(from: number): Promise<void> {

@@ -48,3 +48,21 @@ export function initialParams(layout: Layout, seed: number): Float32Array {
   }
   return p;
 }
+
+/**
+ * The tensor an index of weights‖momentum (a replica's state, 2·count values) falls in, as a
+ * person reads it: "layer 2 weights [3, 17]", "momentum of layer 3 biases [4]".
+ */
+export function tensorAt(layout: Layout, index: number): string {
+  const momentum = index >= layout.count;
+  const at = momentum ? index - layout.count : index;
+  const of = momentum ? "momentum of " : "";
+  for (const [l, L] of layout.layers.entries()) {
+    if (at >= L.w && at < L.b) {
+      const t = at - L.w;
+      return `${of}layer ${l + 1} weights [${Math.floor(t / L.fanOut)}, ${t % L.fanOut}]`;
+    }
+    if (at >= L.b && at < L.b + L.fanOut) return `${of}layer ${l + 1} biases [${at - L.b}]`;
+  }
+  return `element ${index}`;
+}

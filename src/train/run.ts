@@ -7,8 +7,11 @@
 import type { TrainBackend } from "./backend.ts";
 import type { RecoveryCosts } from "./clock.ts";
 import { EVAL_EVERY } from "./config.ts";
-import type { Evaluation } from "./mlp.ts";
+import type { DataSet } from "./data.ts";
+import type { Evaluation, Floats } from "./mlp.ts";
+import { type Layout, tensorAt } from "./model.ts";
 import { type Failure, type LrPolicy, type ReplicaState, rolesAt, scaledLr } from "./plan.ts";
+import { compareStep, referenceStep } from "./stepCheck.ts";
 
 export type RunKind = "baseline" | "ft" | "sync";
 
@@ -50,6 +53,32 @@ export interface RunChecks {
   catchUpsIdentical: number;
   rollbacks: number;
   rollbacksIdentical: number;
+  /** Steps recomputed in float64 from the run's own state (stepCheck.ts), and the worst |error| ÷ bound. */
+  referenceSteps: number;
+  referenceWorst: number;
+  /** The first step whose state left its bound: which step, which tensor, by how much. */
+  referenceFailure: string | null;
+  /** The first time replicas that must be bit-identical were not: when, who, which tensor. */
+  identicalFailure: string | null;
+}
+
+/** What the per-step reference check needs: the model's shape and the data every step reads. */
+export interface StepVerification {
+  layout: Layout;
+  data: DataSet;
+}
+
+const sci = (x: number) => (x === 0 ? "0" : x.toExponential(2));
+
+/** The first element where two states differ, named ("layer 2 weights [3, 17]"), or null. */
+function firstDifference(layout: Layout, a: Floats, b: Floats): string | null {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (x !== y && !(Number.isNaN(x) && Number.isNaN(y)))
+      return `${tensorAt(layout, i)} (${sci(x)} vs ${sci(y)})`;
+  }
+  return null;
 }
 
 export interface RunSnapshot {
@@ -78,7 +107,15 @@ export class TrainRun {
     catchUpsIdentical: 0,
     rollbacks: 0,
     rollbacksIdentical: 0,
+    referenceSteps: 0,
+    referenceWorst: 0,
+    referenceFailure: null,
+    identicalFailure: null,
   };
+  /** The state the next step starts from, as read from the trainer (null: read it first). */
+  private before: Floats | null = null;
+  /** sync, when verifying: the checkpoint's state, to name what a bad restore got wrong. */
+  private checkpointState: Floats | null = null;
   /** sync: failures already suffered (a replayed step does not fail again). */
   private readonly fired = new Set<Failure>();
   private checkpoint: { step: number; hash: string } | null = null;
@@ -96,7 +133,13 @@ export class TrainRun {
     private readonly lr: number,
     private readonly checkpointEvery: number,
     private readonly costs: RecoveryCosts,
+    /** When given, every step is checked against float64 (stepCheck.ts). */
+    private readonly verify: StepVerification | null = null,
   ) {}
+
+  private noteIdentical(what: string): void {
+    this.checks.identicalFailure ??= what;
+  }
 
   get done(): boolean {
     return this.step >= this.steps;
@@ -141,6 +184,14 @@ export class TrainRun {
         await this.backend.catchUp(peer, h);
         this.checks.catchUps++;
         if ((await this.backend.hash(h)) === want) this.checks.catchUpsIdentical++;
+        else if (this.verify) {
+          const d = firstDifference(
+            this.verify.layout,
+            await this.backend.state(h),
+            await this.backend.state(peer),
+          );
+          this.noteIdentical(`catch-up before step ${s}: replica ${h} differs from its peer ${peer} in ${d}`);
+        }
       }
       this.stall(this.costs.ftRejoinStall, (r) =>
         roles.heal.includes(r) || roles.compute.includes(r) ? "stall" : "down",
@@ -157,13 +208,41 @@ export class TrainRun {
     lr: number,
     state: (r: number) => LaneState,
   ): Promise<void> {
+    const v = this.verify;
+    const first = roles.compute[0];
+    if (v && this.before === null && first !== undefined) this.before = await this.backend.state(first);
+    const before = this.before;
     const out = await this.backend.step(this.step, roles, lr);
     this.allReduceMs += out.allReduceMs;
     this.totalMs += out.totalMs;
     if (out.hashes) {
       this.checks.compared++;
-      if (new Set(out.hashes.values()).size !== 1) this.checks.mismatches++;
+      if (new Set(out.hashes.values()).size !== 1) {
+        this.checks.mismatches++;
+        if (v) {
+          const r0 = roles.ring[0] ?? 0;
+          const a = await this.backend.state(r0);
+          for (const r of roles.ring.slice(1)) {
+            const d = firstDifference(v.layout, await this.backend.state(r), a);
+            if (d) {
+              this.noteIdentical(`after step ${this.step}: replica ${r} differs from replica ${r0} in ${d}`);
+              break;
+            }
+          }
+        }
+      }
     }
+    if (v && before) {
+      const ref = referenceStep(v.layout, v.data, this.backend.replicas, this.step, roles, lr, before);
+      const cmp = compareStep(ref, out.state);
+      this.checks.referenceSteps++;
+      this.checks.referenceWorst = Math.max(this.checks.referenceWorst, cmp.worst);
+      if (cmp.miss && this.checks.referenceFailure === null) {
+        const m = cmp.miss;
+        this.checks.referenceFailure = `step ${this.step}: ${tensorAt(v.layout, m.index)} is ${sci(m.got)}, the float64 step gives ${sci(m.want)} (off by ${sci(Math.abs(m.got - m.want))}, bound ${sci(m.bound)})`;
+      }
+    }
+    this.before = v ? out.state : null;
     this.stall(this.costs.stepSeconds, state);
     this.step++;
     const loss = out.losses.reduce((a, b) => a + b, 0) / out.losses.length;
@@ -186,9 +265,19 @@ export class TrainRun {
       const c = this.checkpoint;
       if (!c) throw new Error("synchronous run has no checkpoint");
       await this.backend.restoreCheckpoint();
+      this.before = null;
       this.checks.rollbacks++;
       let same = true;
-      for (let r = 0; r < R; r++) same &&= (await this.backend.hash(r)) === c.hash;
+      for (let r = 0; r < R; r++) {
+        const ok = (await this.backend.hash(r)) === c.hash;
+        same &&= ok;
+        if (!ok && this.verify && this.checkpointState) {
+          const d = firstDifference(this.verify.layout, await this.backend.state(r), this.checkpointState);
+          this.noteIdentical(
+            `rollback at step ${s}: replica ${r} differs from the checkpoint of step ${c.step} in ${d}`,
+          );
+        }
+      }
       if (same) this.checks.rollbacksIdentical++;
       this.redoUntil = Math.max(this.redoUntil, s);
       this.step = c.step;
@@ -198,6 +287,7 @@ export class TrainRun {
     if (s % this.checkpointEvery === 0 && this.checkpoint?.step !== s) {
       await this.backend.saveCheckpoint(0);
       this.checkpoint = { step: s, hash: await this.backend.hash(0) };
+      if (this.verify) this.checkpointState = await this.backend.state(0);
       this.stall(this.costs.checkpointWrite, () => "stall");
     }
     const all = Array.from({ length: R }, (_, r) => r);

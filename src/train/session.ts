@@ -1,46 +1,45 @@
 /**
  * A whole live comparison: the baseline without failures, FT-HSDP once per lr policy and
  * synchronous training with rollback, all on one failure schedule, stepped in lockstep so a Kill
- * lands on every run at the same step. Beside each run, the same run on the float64 reference.
- * It checks, while it runs, the three claims the view's badge makes (see TrainVerdict).
+ * lands on every run at the same step. Every step of a run under test is recomputed in float64
+ * from the run's own state and checked against a float32 rounding bound (stepCheck.ts); beside
+ * each run the same run trains in float64, and the two end states are compared. It checks, while
+ * it runs, the claims the view's badge makes (see TrainVerdict).
  */
 import { yieldToMessages } from "../gpu/yieldToMessages.ts";
 import type { TrainBackend } from "./backend.ts";
 import type { RecoveryCosts } from "./clock.ts";
-import { BATCH_PER_REPLICA, type TrainConfig } from "./config.ts";
-import { type Failure, failureProblem, rolesAt } from "./plan.ts";
-import { type RunSnapshot, type RunSpec, TrainRun } from "./run.ts";
+import { MAX_FAILURES, type TrainConfig } from "./config.ts";
+import { type Failure, failureProblem } from "./plan.ts";
+import { type RunChecks, type RunSnapshot, type RunSpec, type StepVerification, TrainRun } from "./run.ts";
 
-/** float32's unit roundoff. */
-const U = 2 ** -24;
-/** The reference comparison of the loss covers the first this many steps. */
-export const LOSS_STEPS = 50;
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+
+/** A run as the chart's legend names it. */
+export function runName(spec: RunSpec): string {
+  if (spec.kind === "baseline") return "no failures";
+  if (spec.kind === "sync") return "synchronous + rollback";
+  return `FT-HSDP, lr ${spec.policy}`;
+}
+
 /** With no failures, the held-out loss must fall to this (chance is ln 5 ≈ 1.61) … */
 export const TARGET_LOSS = 1.1;
 /** … within this many steps. */
 export const TARGET_STEPS = 150;
 
 /**
- * A float32 rounding can leave a pre-activation within rounding distance of 0 on the other side of
- * its ReLU's kink than float64 does. That one point then adds to (or drops from) one unit's
- * gradient for a step, and momentum carries the change on: a jump far above the rounding drift.
- * Measured (float32 CPU trainer against the reference, h32–h128, R = 4, seeds 1–3, 100–200
- * steps): 4·10⁻³ of the largest weight once in about twenty runs; otherwise ≤ 3·10⁻⁶.
- * A wrong gradient average, lr or momentum moves the weights by tenths of the largest one.
+ * The end state is judged as a person judges training, by the held-out loss and accuracy of the
+ * model each run ends with, against the same run trained in float64 from the same start. Rounding
+ * makes the two trajectories drift apart (each step is checked exactly, stepCheck.ts, but
+ * momentum SGD on ReLUs amplifies a difference), so this is a tolerance, not a bound: the loss
+ * within END_LOSS_TOLERANCE and the accuracy within END_ACCURACY_TOLERANCE (16 of the 512
+ * held-out points). What rounding alone does to an end state, measured: float64 runs on the
+ * defaults (h64, lr 0.1, 200 steps, seeds 1–5, with and without the failure) from starting
+ * weights each one float32 ulp apart end at most 0.0048 apart in loss and 1.4 % (7 points) in
+ * accuracy; on the software adapter the defaults end 7·10⁻⁸ and 0 % from float64.
  */
-export const KINK_ALLOWANCE = 1e-2;
-
-/**
- * Tolerances from float32 rounding. One step's every stored value is a sum of at most
- * hidden + batch products, each off by at most (hidden + batch)·u relative (Higham §3.1); while
- * training is stable such errors add up step after step rather than grow, so after n steps we allow
- * n·(hidden + batch)·u relative to the loss (first LOSS_STEPS steps), and that plus KINK_ALLOWANCE
- * relative to the largest weight at the end.
- */
-export function tolerances(cfg: TrainConfig): { loss: number; weights: number } {
-  const perStep = (cfg.hidden + BATCH_PER_REPLICA) * U;
-  return { loss: Math.min(LOSS_STEPS, cfg.steps) * perStep, weights: cfg.steps * perStep + KINK_ALLOWANCE };
-}
+export const END_LOSS_TOLERANCE = 0.05;
+export const END_ACCURACY_TOLERANCE = 16 / 512;
 
 export interface TrainVerdict {
   identical: {
@@ -51,19 +50,30 @@ export interface TrainVerdict {
     catchUpsIdentical: number;
     rollbacks: number;
     rollbacksIdentical: number;
+    /** The first failure: run, step, replicas, tensor. */
+    failure: string | null;
   };
   reference: {
     ok: boolean;
-    /** Loss points compared so far (over all runs), and the worst relative error. */
-    lossCompared: number;
-    maxLossError: number;
+    /** Steps recomputed in float64 from the trainer's state (over all runs). */
+    steps: number;
+    /** The worst |float32 − float64| ÷ its bound over every element of every step (≤ 1 passes). */
+    worst: number;
+    /** The first step out of bounds: run, step, tensor, values. */
+    failure: string | null;
+  };
+  endState: {
+    /** null until every run has ended. */
+    ok: boolean | null;
     lossTolerance: number;
-    /** Final weights: worst |gpu − ref| ÷ max |ref|, once the runs end (null before). */
-    weightError: number | null;
-    weightTolerance: number;
+    accuracyTolerance: number;
+    /** The worst differences over the runs, once they end. */
+    lossDiff: number | null;
+    accuracyDiff: number | null;
+    failure: string | null;
   };
   converges: { ok: boolean; target: number; withinSteps: number; reachedAt: number | null };
-  /** All three hold and every run has finished. */
+  /** Every check holds and every run has finished. */
   verified: boolean;
 }
 
@@ -104,6 +114,7 @@ export async function runTraining(
   costs: RecoveryCosts,
   makeBackend: (spec: RunSpec) => Promise<TrainBackend>,
   makeReference: (spec: RunSpec) => TrainBackend,
+  verify: StepVerification,
   onProgress: (p: TrainProgress) => void,
   control: TrainControl,
   progressEveryMs = 150,
@@ -112,23 +123,30 @@ export async function runTraining(
   const specs = runSpecs(cfg);
   const runs: TrainRun[] = [];
   const refs: TrainRun[] = [];
-  const tol = tolerances(cfg);
   for (const spec of specs) {
     runs.push(
-      new TrainRun(spec, await makeBackend(spec), failures, cfg.steps, cfg.lr, cfg.checkpointEvery, costs),
+      new TrainRun(
+        spec,
+        await makeBackend(spec),
+        failures,
+        cfg.steps,
+        cfg.lr,
+        cfg.checkpointEvery,
+        costs,
+        verify,
+      ),
     );
     refs.push(
       new TrainRun(spec, makeReference(spec), failures, cfg.steps, cfg.lr, cfg.checkpointEvery, costs),
     );
   }
-  const compared = new Array<number>(runs.length).fill(0);
-  const ref: TrainVerdict["reference"] = {
-    ok: true,
-    lossCompared: 0,
-    maxLossError: 0,
-    lossTolerance: tol.loss,
-    weightError: null,
-    weightTolerance: tol.weights,
+  const endState: TrainVerdict["endState"] = {
+    ok: null,
+    lossTolerance: END_LOSS_TOLERANCE,
+    accuracyTolerance: END_ACCURACY_TOLERANCE,
+    lossDiff: null,
+    accuracyDiff: null,
+    failure: null,
   };
   let notice: string | null = null;
   let testMs = 0;
@@ -136,7 +154,15 @@ export async function runTraining(
   let stopped = false;
 
   const verdict = (): TrainVerdict => {
-    const sum = (k: keyof TrainRun["checks"]) => runs.reduce((a, r) => a + r.checks[k], 0);
+    type Counter = { [K in keyof RunChecks]: RunChecks[K] extends number ? K : never }[keyof RunChecks];
+    const sum = (k: Counter) => runs.reduce((a, r) => a + r.checks[k], 0);
+    const firstOf = (f: (r: TrainRun) => string | null): string | null => {
+      for (const r of runs) {
+        const x = f(r);
+        if (x !== null) return `${runName(r.spec)}, ${x}`;
+      }
+      return null;
+    };
     const identical = {
       compared: sum("compared"),
       mismatches: sum("mismatches"),
@@ -144,9 +170,11 @@ export async function runTraining(
       catchUpsIdentical: sum("catchUpsIdentical"),
       rollbacks: sum("rollbacks"),
       rollbacksIdentical: sum("rollbacksIdentical"),
+      failure: firstOf((r) => r.checks.identicalFailure),
       ok: false,
     };
     identical.ok =
+      identical.failure === null &&
       identical.compared > 0 &&
       identical.mismatches === 0 &&
       identical.catchUps === identical.catchUpsIdentical &&
@@ -161,15 +189,19 @@ export async function runTraining(
       reachedAt,
     };
     const done = runs.every((r) => r.done);
+    const refFailure = firstOf((r) => r.checks.referenceFailure);
     const reference = {
-      ...ref,
-      ok: ref.ok && ref.weightError !== null && ref.weightError <= ref.weightTolerance,
+      steps: sum("referenceSteps"),
+      worst: runs.reduce((a, r) => Math.max(a, r.checks.referenceWorst), 0),
+      failure: refFailure,
+      ok: refFailure === null && sum("referenceSteps") > 0,
     };
     return {
       identical,
       reference,
+      endState: { ...endState },
       converges,
-      verified: done && identical.ok && reference.ok && converges.ok,
+      verified: done && identical.ok && reference.ok && endState.ok === true && converges.ok,
     };
   };
   const report = (finished: boolean): TrainProgress => {
@@ -201,10 +233,13 @@ export async function runTraining(
       const at = runs[0]?.currentStep ?? 0;
       if (asked !== null) {
         const f = { replica: asked, step: Math.max(1, at), down: killDown(cfg) };
+        // A kill joins the settings' failure list (and so the link), which holds at most 16.
         const why =
           at >= cfg.steps
             ? "the FT-HSDP runs have finished"
-            : failureProblem(failures, f, cfg.replicas, cfg.steps);
+            : failures.length >= MAX_FAILURES
+              ? `a run takes at most ${MAX_FAILURES} failures`
+              : failureProblem(failures, f, cfg.replicas, cfg.steps);
         notice = why ? `Kill of replica ${asked} not applied: ${why}` : null;
         if (!why) failures.push(f);
       }
@@ -221,18 +256,6 @@ export async function runTraining(
           testSteps++;
         }
         await refRun.tick();
-        // The i-th loss point of a run and of its reference come from the same step.
-        const a = run.snapshot().points;
-        const b = refRun.snapshot().points;
-        for (let k = compared[i] as number; k < Math.min(a.length, b.length, LOSS_STEPS); k++) {
-          const x = (a[k] as { loss: number }).loss;
-          const y = (b[k] as { loss: number }).loss;
-          const e = Math.abs(x - y) / Math.max(Math.abs(y), 1e-12);
-          ref.maxLossError = Math.max(ref.maxLossError, Number.isFinite(e) ? e : Number.POSITIVE_INFINITY);
-          ref.lossCompared++;
-          compared[i] = k + 1;
-        }
-        if (ref.maxLossError > ref.lossTolerance) ref.ok = false;
       }
       const now = performance.now();
       if (now - lastReport >= progressEveryMs) {
@@ -241,26 +264,23 @@ export async function runTraining(
       }
     }
     if (!stopped) {
-      let worst = 0;
+      let lossDiff = 0;
+      let accuracyDiff = 0;
       for (let i = 0; i < runs.length; i++) {
         const run = runs[i] as TrainRun;
-        const who =
-          run.spec.kind === "sync"
-            ? 0
-            : (rolesAt(run.spec.kind === "baseline" ? [] : failures, cfg.replicas, cfg.steps - 1)
-                .compute[0] ?? 0);
-        const w = await run.backend.weights(who);
-        const v = await (refs[i] as TrainRun).backend.weights(who);
-        let diff = 0;
-        let scale = 0;
-        for (let k = 0; k < v.length; k++) {
-          diff = Math.max(diff, Math.abs((w[k] as number) - (v[k] as number)));
-          scale = Math.max(scale, Math.abs(v[k] as number));
-        }
-        const e = diff / scale;
-        worst = Math.max(worst, Number.isFinite(e) ? e : Number.POSITIVE_INFINITY);
+        const got = run.snapshot().evals.at(-1);
+        const want = (refs[i] as TrainRun).snapshot().evals.at(-1);
+        if (!got || !want) continue;
+        const dl = Math.abs(got.loss - want.loss);
+        const da = Math.abs(got.accuracy - want.accuracy);
+        lossDiff = Math.max(lossDiff, Number.isNaN(dl) ? Number.POSITIVE_INFINITY : dl);
+        accuracyDiff = Math.max(accuracyDiff, Number.isNaN(da) ? Number.POSITIVE_INFINITY : da);
+        if (endState.failure === null && (!(dl <= END_LOSS_TOLERANCE) || !(da <= END_ACCURACY_TOLERANCE)))
+          endState.failure = `${runName(run.spec)} ends at held-out loss ${got.loss.toFixed(3)}, accuracy ${pct(got.accuracy)}; in float64 ${want.loss.toFixed(3)}, ${pct(want.accuracy)}`;
       }
-      ref.weightError = worst;
+      endState.lossDiff = lossDiff;
+      endState.accuracyDiff = accuracyDiff;
+      endState.ok = endState.failure === null;
     }
     const final = report(true);
     onProgress(final);

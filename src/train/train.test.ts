@@ -6,6 +6,7 @@ import {
   DEFAULT_TRAIN,
   decodeTrainParam,
   encodeTrainParam,
+  LINK_BASE,
   TrainConfigError,
 } from "./config.ts";
 import { CpuTrainer } from "./cpuTrainer.ts";
@@ -162,6 +163,13 @@ describe("the training link", () => {
     };
     expect(decodeTrainParam(encodeTrainParam(c))).toEqual(c);
     expect(decodeTrainParam(encodeTrainParam(DEFAULT_TRAIN))).toEqual(DEFAULT_TRAIN);
+  });
+
+  it("keeps a shortened link's meaning when the view's defaults change: missing fields take LINK_BASE's", () => {
+    // Links written before the defaults moved to h64, lr 0.1 read as they did then.
+    expect(decodeTrainParam("r6")).toEqual({ ...LINK_BASE, replicas: 6 });
+    expect(decodeTrainParam("r6")).toMatchObject({ hidden: 128, lr: 0.3 });
+    expect(DEFAULT_TRAIN).toMatchObject({ hidden: 64, lr: 0.1 });
   });
 
   it("names the bad field", () => {

@@ -410,6 +410,7 @@ export class Lab {
               ? new GpuTrainer(exec, deviceOf, layout, R, init)
               : new CpuTrainer(layout, data, R, init, "float32"),
           () => new CpuTrainer(layout, data, R, init, "float64"),
+          { layout, data },
           onProgress,
           {
             pendingKill: () => {

@@ -6,7 +6,7 @@
 import { stepTraceJson } from "../export/stepTrace.ts";
 import { ModelListError, type Param, parseModelList } from "../step/modelList.ts";
 import { presetInfo } from "../step/presetCatalog.ts";
-import { presetParams } from "../step/presets.ts";
+import { presetOfParams, presetParams } from "../step/presets.ts";
 import { reduceTimeline } from "../step/stepLod.ts";
 import {
   type CommSpan,
@@ -36,6 +36,7 @@ export interface ModelInfo {
   name: string;
   params: Param[];
   bytes: number;
+  preset: string | null;
 }
 
 export interface ModelProblem {
@@ -54,6 +55,8 @@ export interface ModelSummary {
   bytes: number;
   /** Elements over all parameters (the optimizer's state scales with these, not with bytes). */
   elements: number;
+  /** The preset whose list this is (a preset's own id; a paste of that very list), or null. */
+  preset: string | null;
 }
 
 /** A bucket as the table and the tooltip show it: its first parameters by name. */
@@ -115,7 +118,8 @@ function load(source: RequestModel): ModelInfo {
     params = parseModelList(text);
   }
   const name = source.kind === "preset" ? presetInfo(source.id).label : "pasted model";
-  const model = { name, params, bytes: params.reduce((s, p) => s + p.bytes, 0) };
+  const preset = source.kind === "preset" ? source.id : presetOfParams(params);
+  const model = { name, params, bytes: params.reduce((s, p) => s + p.bytes, 0), preset };
   cached = { key, model };
   return model;
 }
@@ -173,6 +177,7 @@ export const stepApi = {
         count: model.params.length,
         bytes: model.bytes,
         elements: model.params.reduce((s, p) => s + p.numel, 0),
+        preset: model.preset,
       };
       return { ok: true, model: summary, result: view(model, runStep(model.params, req.config)) };
     } catch (e) {

@@ -234,7 +234,8 @@ export function CauseMixEditor() {
                     ×
                   </button>
                   <label className="cause-share" htmlFor={`${id}-share`} title={ITEM.share?.help}>
-                    <span>Share</span>
+                    {/* A relative weight, not a percentage: the share it gives is beside it. */}
+                    <span>Weight</span>
                     <input
                       id={`${id}-share`}
                       type="number"

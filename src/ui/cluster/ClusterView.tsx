@@ -3,6 +3,7 @@ import { useAppStore } from "../../state/store.ts";
 import { Explorer } from "../explorer/Explorer.tsx";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
+import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
@@ -26,12 +27,12 @@ export function ClusterView() {
           <div className="cluster-intro">
             <p>
               A job on a large cluster fails every few minutes (its <Term id="mtbf" />
-              ). <strong>Synchronous</strong> training stops everyone at each failure and rolls back to its
-              last checkpoint. <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the
-              failed data-parallel <Term id="replica" /> offline; the others keep training through{" "}
-              <Term id="ftar" />, and the replica does a <Term id="catchUp" /> from a healthy peer. Both runs
-              below face the <em>same</em> failures; a <Term id="hang">hang</Term> is found later than a
-              fail-stop.
+              ). <strong>Synchronous</strong> training stops everyone at each failure and{" "}
+              <span data-testid="intro-sync-rollback">{syncRollbackWords(scenario)}</span>.{" "}
+              <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the failed data-parallel{" "}
+              <Term id="replica" /> offline; the others keep training through <Term id="ftar" />, and the
+              replica does a <Term id="catchUp" /> from a healthy peer. Both runs below face the <em>same</em>{" "}
+              failures; a <Term id="hang">hang</Term> is found later than a fail-stop.
             </p>
             <ShareBar opens="this exact scenario, seed included" />
           </div>

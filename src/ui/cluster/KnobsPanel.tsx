@@ -1,7 +1,8 @@
 /**
- * The scenario's knobs, generated from FIELD_SPECS so labels, units and ranges never drift from
- * the validator. An edit reaches the store only when the whole scenario validates; until then the
- * field keeps what the person typed and says, in the validator's words, what is allowed.
+ * The scenario's knobs, generated from FIELD_SPECS so labels, units, ranges, sections, option
+ * labels and when a knob is enabled never drift from the validator (the layout: knobLayout.ts).
+ * An edit reaches the store only when the whole scenario validates; until then the field keeps
+ * what the person typed and says, in the validator's words, what is allowed.
  */
 import { useRef } from "react";
 import { causeTable } from "../../sim/causes.ts";
@@ -11,20 +12,8 @@ import { useAppStore } from "../../state/store.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { CauseMixEditor } from "./CauseMixEditor.tsx";
+import { knobLayout, specOf } from "./knobLayout.ts";
 import { PendingContext, PendingEdits, usePending, withField } from "./pendingEdits.ts";
-
-/** How the enum values read in a menu (the scenario JSON keeps its own spelling). */
-const OPTION_LABELS: Record<string, string> = {
-  poisson: "Poisson",
-  fixed: "Fixed (1/λ)",
-  nonBlocking: "Non-blocking",
-  blocking: "Blocking",
-  weibull: "Weibull",
-  packed: "Packed",
-  striped: "Striped",
-  unlimited: "Unlimited",
-  limited: "Limited",
-};
 
 function EnumSelect({
   group,
@@ -45,7 +34,8 @@ function EnumSelect({
       className="knob"
       value={value}
       testId={`${group}.${field}`}
-      choices={spec.values.map((v) => ({ value: v, text: OPTION_LABELS[v] ?? v }))}
+      choices={spec.values.map((v) => ({ value: v, text: spec.knob.options?.[v] ?? v }))}
+      disabled={spec.knob.enabledWhen ? !spec.knob.enabledWhen(scenario) : false}
       onChange={(v) => pending.apply(`${group}.${field}`, withField(group, field, v))}
     />
   );
@@ -54,8 +44,10 @@ function EnumSelect({
 function Field({ group, field }: { group: ScenarioGroup; field: string }) {
   const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
-  const spec = (FIELD_SPECS[group] as Record<string, FieldSpec>)[field]!;
+  const spec = specOf(group, field);
   if (spec.kind === "enum") return <EnumSelect group={group} field={field} spec={spec} />;
+  // The one list field, the cause mix, has its own editor.
+  if (spec.kind === "list") return <CauseMixEditor />;
   const value = (scenario[group] as unknown as Record<string, number>)[field]!;
   const key = `${group}.${field}`;
   return (
@@ -66,10 +58,22 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
       className="knob"
       value={value}
       integer={spec.kind === "int"}
-      disabled={key === "failures.hangFraction" && scenario.failures.causes.length > 0}
+      disabled={spec.knob.enabledWhen ? !spec.knob.enabledWhen(scenario) : false}
       testId={key}
       onChange={(v) => pending.apply(key, withField(group, field, v))}
     />
+  );
+}
+
+/** Racks and placement matter only through rack-scope failures: say so while there are none. */
+function RackNote() {
+  const rackCause = useAppStore((s) => s.scenario.failures.causes.some((c) => c.scope === "rack"));
+  if (rackCause) return null;
+  return (
+    <p className="muted knobs-note" data-testid="rack-note">
+      Hosts per rack and placement change nothing yet: every failure strikes one host. Add a cause of rack
+      scope under Cause mix to see them matter.
+    </p>
   );
 }
 
@@ -154,97 +158,8 @@ function SeedField() {
   );
 }
 
-const SECTIONS: {
-  /** The section's id in a classroom link's `hide=` (as `knobs.<id>`). */
-  id: string;
-  title: string;
-  note?: string;
-  fields: [ScenarioGroup, string][];
-  extra?: "mtbf" | "seed" | "causes";
-}[] = [
-  {
-    id: "cluster",
-    title: "Cluster",
-    fields: [
-      ["cluster", "gpus"],
-      ["cluster", "gpusPerHost"],
-      ["cluster", "replicas"],
-      ["cluster", "hostsPerRack"],
-      ["cluster", "placement"],
-    ],
-  },
-  {
-    id: "failures",
-    title: "Failures",
-    fields: [
-      ["failures", "perHostDay"],
-      ["failures", "arrivals"],
-      ["failures", "weibullShape"],
-      ["failures", "hangFraction"],
-    ],
-    extra: "mtbf",
-  },
-  {
-    id: "causes",
-    title: "Cause mix",
-    note: "What each failure is, drawn by share: one host, a whole rack, or the whole job. No mix: every failure strikes one host, and the hang fraction says which hang.",
-    fields: [],
-    extra: "causes",
-  },
-  {
-    id: "detection",
-    title: "Detection",
-    fields: [
-      ["detection", "failStopSeconds"],
-      ["detection", "hangSeconds"],
-    ],
-  },
-  {
-    id: "sync",
-    title: "Synchronous job",
-    note: "Any failure stops everyone; work since the last checkpoint is lost.",
-    fields: [
-      ["sync", "restartSeconds"],
-      ["sync", "checkpointMinutes"],
-      ["sync", "checkpointWriteSeconds"],
-    ],
-  },
-  {
-    id: "ft",
-    title: "FT-HSDP",
-    note: "Only the failed replica restarts; the others keep training.",
-    fields: [
-      ["ft", "reconfigureSeconds"],
-      ["ft", "replicaRestartSeconds"],
-      ["ft", "catchUp"],
-      ["ft", "catchUpSeconds"],
-      ["ft", "rejoinSeconds"],
-      ["ft", "minReplicas"],
-      ["ft", "hangTimeoutSeconds"],
-      ["ft", "checkpointMinutes"],
-      ["ft", "checkpointWriteSeconds"],
-    ],
-  },
-  {
-    id: "spares",
-    title: "Spare hosts",
-    note: "Unlimited: a failed host is replaced at once. Limited: recoveries wait for a spare; failed hosts return after repair.",
-    fields: [
-      ["spares", "pool"],
-      ["spares", "hosts"],
-      ["spares", "repairHours"],
-    ],
-  },
-  {
-    id: "run",
-    title: "Run",
-    fields: [
-      ["training", "days"],
-      ["training", "stepSeconds"],
-    ],
-    extra: "seed",
-  },
-];
+/** Built once: the specs do not change while the page runs. */
+const SECTIONS = knobLayout();
 
 /** A knob, and beside a checkpoint interval the button that sets it to Young/Daly. */
 function FieldWithAction({ group, field }: { group: ScenarioGroup; field: string }) {
@@ -303,7 +218,7 @@ export function KnobsPanel() {
             ))}
             {section.extra === "mtbf" ? <MtbfField /> : null}
             {section.extra === "seed" ? <SeedField /> : null}
-            {section.extra === "causes" ? <CauseMixEditor /> : null}
+            {section.extra === "racks" ? <RackNote /> : null}
           </fieldset>
         ))}
       </section>

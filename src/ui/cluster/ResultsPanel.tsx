@@ -98,22 +98,76 @@ function PolicyCard({
   );
 }
 
-/** A v2 closed form: its value and what it is, or "—" and why it does not apply. */
+/** A closed form: its value and what it is, or "—" and why it does not apply here. */
 function ClosedFormCell({ v, testId }: { v: ClosedFormValue; testId: string }) {
   return (
-    <td data-testid={testId}>
+    <td data-testid={testId} data-applies={v.value !== null}>
       {v.value === null ? <span className="muted">—</span> : pct(v.value)}
       <span className="muted small cf-note"> {v.note}</span>
     </td>
   );
 }
 
+/** A row of the card: a formula, what it assumes, and its value (or "—" and why) per policy. */
+function ClosedFormRow({
+  name,
+  formula,
+  assumes,
+  id,
+  synchronous,
+  ftHsdp,
+}: {
+  name: string;
+  formula: string;
+  assumes: string;
+  id: string;
+  synchronous: ClosedFormValue;
+  ftHsdp: ClosedFormValue | null;
+}) {
+  const applies = synchronous.value !== null || (ftHsdp !== null && ftHsdp.value !== null);
+  return (
+    <tr className={applies ? "applies" : undefined}>
+      <th scope="row">
+        {name} <span className="muted">{formula}</span>
+        <span className="muted small cf-assumes">Assumes {assumes}.</span>
+      </th>
+      <ClosedFormCell v={synchronous} testId={`cf-${id}-synchronous`} />
+      {ftHsdp ? <ClosedFormCell v={ftHsdp} testId={`cf-${id}-ftHsdp`} /> : <td className="muted">—</td>}
+    </tr>
+  );
+}
+
+/**
+ * Replicas struck per failure: what placement changes. Striped and packed racks can give the same
+ * stall and degraded time per failure, but not the same blast radius, so the cards show it.
+ */
+function StruckLine() {
+  const run = useAppStore((s) => s.run);
+  const trace = run?.trace;
+  if (!run || !trace || !run.scenario.failures.causes.some((c) => c.scope === "rack")) return null;
+  const struck = trace.failures.replicaCount;
+  let sum = 0;
+  let max = 0;
+  let n = 0;
+  for (let i = 0; i < struck.length; i++) {
+    // A job-scope failure strikes the whole job, no replica in particular: not in this average.
+    if (trace.failures.replica[i]! < 0) continue;
+    sum += struck[i]!;
+    max = Math.max(max, struck[i]!);
+    n++;
+  }
+  return (
+    <p className="muted" data-testid="struck-per-failure">
+      FT-HSDP replicas struck per failure ({run.scenario.cluster.placement} placement):{" "}
+      <strong>{n > 0 ? count(sum / n, 2) : "—"}</strong> on average, at most <strong>{count(max)}</strong>.
+    </p>
+  );
+}
+
 function ClosedFormsCard() {
   const run = useAppStore((s) => s.run);
-  const scenario = useAppStore((s) => s.scenario);
   if (!run) return null;
   const cf = run.closedForm;
-  const arrivals = scenario.failures.arrivals;
   return (
     <article className="closed-forms" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
@@ -126,56 +180,44 @@ function ClosedFormsCard() {
           </tr>
         </thead>
         <tbody>
-          <tr className={arrivals === "fixed" ? "applies" : undefined}>
-            <th scope="row">
-              Fixed arrivals <span className="muted">(1/λ − stall − degraded/R) · λ</span>
-            </th>
-            <td data-testid="cf-fixed-synchronous">{pct(cf.fixed.synchronous)}</td>
-            <td data-testid="cf-fixed-ftHsdp">{pct(cf.fixed.ftHsdp)}</td>
-          </tr>
-          <tr className={arrivals === "poisson" ? "applies" : undefined}>
-            <th scope="row">
-              Poisson, no rollback <span className="muted">e^(−λD)</span>
-            </th>
-            <td data-testid="cf-poisson-synchronous">{pct(cf.poissonSyncNoRollback)}</td>
-            <td className="muted">—</td>
-          </tr>
-          <tr>
-            <th scope="row">
-              Meta first-order <span className="muted">(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)</span>
-            </th>
-            <td>
-              {cf.metaFirstOrder === null ? (
-                <span className="muted">needs a checkpoint interval</span>
-              ) : (
-                pct(cf.metaFirstOrder)
-              )}
-            </td>
-            <td className="muted">—</td>
-          </tr>
-          <tr
-            className={
-              cf.syncRenewal.value !== null || cf.ftFirstOrder.value !== null ? "applies" : undefined
-            }
-          >
-            <th scope="row">
-              Poisson v2 <span className="muted">renewal (sync) · first order (FT-HSDP)</span>
-            </th>
-            <ClosedFormCell v={cf.syncRenewal} testId="cf-v2-synchronous" />
-            <ClosedFormCell v={cf.ftFirstOrder} testId="cf-v2-ftHsdp" />
-          </tr>
-          <tr>
-            <th scope="row">
-              Meta approximation <span className="muted">valid while λ(C+W) ≪ 1</span>
-            </th>
-            <ClosedFormCell v={cf.metaApproximation} testId="cf-meta-synchronous" />
-            <td className="muted">—</td>
-          </tr>
+          <ClosedFormRow
+            id="fixed"
+            name="Fixed arrivals"
+            formula="(τ − D)/τ, k·C/τ with checkpoints · (τ − S − T/R)/τ"
+            assumes="a failure exactly every τ = 1/λ, recoveries shorter than τ, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, no FT-HSDP checkpoints"
+            synchronous={cf.fixedArrivals.synchronous}
+            ftHsdp={cf.fixedArrivals.ftHsdp}
+          />
+          <ClosedFormRow
+            id="poisson"
+            name="Poisson, no rollback"
+            formula="E[e^(−λD)]"
+            assumes="Poisson arrivals, unlimited spares, no checkpoint interval (nothing rolls back)"
+            synchronous={cf.poissonNoRollback}
+            ftHsdp={null}
+          />
+          <ClosedFormRow
+            id="v2"
+            name="Poisson, renewal · first order"
+            formula="E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)"
+            assumes="Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1"
+            synchronous={cf.syncRenewal}
+            ftHsdp={cf.ftFirstOrder}
+          />
+          <ClosedFormRow
+            id="meta"
+            name="Meta first-order"
+            formula="(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)"
+            assumes="Poisson arrivals, unlimited spares, a checkpoint interval, λ(C+W) ≪ 1"
+            synchronous={cf.metaApproximation}
+            ftHsdp={null}
+          />
         </tbody>
       </table>
       <p className="muted">
-        The fixed-arrival arithmetic is exact when failures never overlap; with Poisson arrivals failures
-        sometimes land inside a recovery and merge with it, which is why the simulation can beat it.
+        τ = 1/λ is the mean time between failures, D a synchronous recovery (detect + restart), S
+        FT-HSDP&apos;s global stall and T a replica&apos;s down time per failure, C and W the checkpoint
+        interval and write. A row shows a number only where its assumptions hold for this scenario.
       </p>
     </article>
   );
@@ -249,6 +291,7 @@ export function ResultsPanel() {
           />
         ))}
       </div>
+      <StruckLine />
       <ClosedFormsCard />
     </section>
   );

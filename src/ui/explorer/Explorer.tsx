@@ -4,23 +4,34 @@
  * Each view carries a few lines that say how to read it.
  */
 import { useEffect, useRef } from "react";
-import { clusterTraceJson } from "../../export/clusterTrace.ts";
 import { sweepCsv } from "../../export/csv.ts";
 import { downloadBlob, downloadText } from "../../export/download.ts";
 import { canvasToPng, svgToPng } from "../../export/png.ts";
 import { primeRecoveryIndex } from "../../sim/recoveryIndex.ts";
 import { axisInfo } from "../../sim/sweep.ts";
-import type { MonteCarloResult } from "../../sim/types.ts";
+import type { MonteCarloResult, RunResult } from "../../sim/types.ts";
 import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
 import { useAppStore } from "../../state/store.ts";
+import { failureLogLostWords, syncLossExplainer } from "../scenarioWords.ts";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
 import { Legend } from "./Legend.tsx";
 import { MetricsPanel } from "./MetricsPanel.tsx";
+import { PerfettoExport } from "./PerfettoExport.tsx";
 import { Presets } from "./Presets.tsx";
 import { Sweeps } from "./Sweeps.tsx";
 import { Timeline } from "./Timeline.tsx";
 import "./explorer.css";
+
+/** Why the synchronous job loses more than its stalls, or that it does not: computed from the run on screen. */
+function LossExplainer({ run }: { run: RunResult }) {
+  const { question, answer } = syncLossExplainer(run.scenario, run.synchronous, run.ftHsdp);
+  return (
+    <p className="teach" data-testid="loss-explainer">
+      <strong>{question}</strong> {answer}
+    </p>
+  );
+}
 
 function panelBackground(): string {
   return getComputedStyle(document.documentElement).getPropertyValue("--panel").trim() || "#fff";
@@ -63,20 +74,7 @@ export function Explorer() {
         <div className="panel-head">
           <h2 id="timeline-h">Timeline: the same failures, two policies</h2>
           <div className="panel-actions">
-            <button
-              type="button"
-              disabled={!trace}
-              onClick={() =>
-                run?.trace &&
-                downloadText(
-                  clusterTraceJson(run.scenario, run.trace),
-                  `${stem}.perfetto.json`,
-                  "application/json",
-                )
-              }
-            >
-              Perfetto trace (.json)
-            </button>
+            <PerfettoExport run={run} stem={stem} />
             <button
               type="button"
               disabled={!trace}
@@ -132,12 +130,7 @@ export function Explorer() {
               </div>
             </div>
             <GoodputChart run={run} svgRef={goodputSvg} />
-            <p className="teach">
-              <strong>Why does the synchronous job lose more than its stall?</strong> A failure also throws
-              away everything trained since the last completed checkpoint (hatched on the timeline; the curve
-              drops), and every checkpoint write stops the job too. FT-HSDP rolls nothing back: the healthy
-              replicas hold the current weights, so it only trains with one replica fewer for a few minutes.
-            </p>
+            <LossExplainer run={run} />
           </section>
           <section className="panel" aria-labelledby="metrics-h">
             <h2 id="metrics-h">Details: both policies on this trace</h2>
@@ -151,10 +144,13 @@ export function Explorer() {
           <h2 id="log-h">Failure log</h2>
           <p className="teach">
             Every failure of this run. Its FT-HSDP stall is the new time it made every replica wait; the sync
-            stall is the new time the whole job stopped, and lost work is training rolled back to the last
-            checkpoint. The bars show each failure's recovery phase by phase (detect, wait for a spare host,
-            restart, catch-up, rejoin; hatched: lost work), both policies on one scale per row; hover for the
-            seconds. Click a time to see that failure on the timeline.
+            stall is the new time the whole job stopped, and{" "}
+            {run
+              ? failureLogLostWords(run.scenario)
+              : "lost work is training rolled back to the last checkpoint"}
+            . The bars show each failure's recovery phase by phase (detect, wait for a spare host, restart,
+            catch-up, rejoin), both policies on one scale per row; hover for the seconds. Click a time to see
+            that failure on the timeline.
           </p>
           <FailureLog
             trace={trace}

@@ -4,10 +4,23 @@
  * replicas than pixels allow.
  */
 import type { Trace } from "../../sim/types.ts";
-import { type LaneIndex, laneIndexByKey, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
-import { GUTTER, type Layout, laneLabel } from "./timelineLayout.ts";
-import { drawMarkers, fillRuns } from "./timelineMarks.ts";
+import {
+  LANE_LABEL_PX,
+  LANE_SEPARATOR_PX,
+  LANES_PER_STEP,
+  type LaneIndex,
+  laneIndexByKey,
+  laneRuns,
+  ROWS_PER_STEP,
+  type Runs,
+  singleLane,
+  type View,
+} from "./lod.ts";
+import { hoverReplicaLane } from "./timelineHover.ts";
+import { BUILT_IN_SPACE, FT_GROUP, GUTTER, type Layout, laneLabel, TRACK_IDS } from "./timelineLayout.ts";
+import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
+import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
 import { FT_KIND, failureKind } from "./timelineTracks.ts";
 
 export class FtTrack {
@@ -97,7 +110,7 @@ export class FtTrack {
     const { ft, failures } = this.trace;
     let marks = 0;
     const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
-    const sep = L.laneH >= 6 ? 1 : 0;
+    const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
     for (let lane = from; lane < Math.min(to, L.lanes); lane++) {
       const y = L.ftY + lane * L.laneH;
       runs.clear();
@@ -116,29 +129,23 @@ export class FtTrack {
   }
 }
 
-/** The gutter: the track names and one label per lane (no text under 5 px: thin lanes label every n-th). */
-export function drawLaneLabels(
-  ctx: CanvasRenderingContext2D,
-  L: Layout,
-  replicas: number,
-  p: Palette,
-  syncMid: number,
-) {
-  ctx.fillStyle = p.bg;
-  ctx.fillRect(0, L.syncY, L.plotLeft - 2, L.height - L.syncY);
-  ctx.textAlign = "right";
+/** The gutter: the group's title and one label per lane (no text under LANE_LABEL_PX: thin lanes label every n-th). */
+export function drawLaneLabels(ctx: CanvasRenderingContext2D, L: Layout, replicas: number, p: Palette) {
+  ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillStyle = p.text;
   ctx.font = "600 12px system-ui, sans-serif";
+  // The group's title sits above its first track: the job lane when there is one.
+  ctx.fillText(
+    `FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`,
+    4,
+    (L.groupTop[FT_GROUP] ?? L.ftY) - 9,
+  );
   // A narrow gutter (a phone) gets the short names.
   const short = L.plotLeft < GUTTER;
-  ctx.fillText(short ? "Sync job" : "Synchronous job", L.plotLeft - 8, syncMid);
-  ctx.textAlign = "left";
-  // The track's title sits above its first lane: the job lane when there is one.
-  ctx.fillText(`FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`, 4, (L.jobH > 0 ? L.jobY : L.ftY) - 9);
   ctx.textAlign = "right";
   const size = Math.min(11, L.laneH - 2);
-  const every = size >= 5 ? 1 : Math.ceil(12 / L.laneH);
+  const every = size >= LANE_LABEL_PX ? 1 : Math.ceil(12 / L.laneH);
   const font = Math.max(size, 9);
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.fillStyle = p.muted;
@@ -148,3 +155,70 @@ export function drawLaneLabels(
     ctx.fillText(laneLabel(L, replicas, lane, short), L.plotLeft - 8, y);
   }
 }
+
+/** The FT-HSDP replica lanes as a track. */
+class ReplicaLanes implements Track {
+  readonly id = TRACK_IDS.ft;
+  index: FtTrack | null = null;
+
+  constructor(private readonly run: TrackInput) {}
+
+  private get replicas(): number {
+    return this.run.scenario.cluster.replicas;
+  }
+
+  space() {
+    return BUILT_IN_SPACE.ft(this.replicas);
+  }
+
+  /** The stalls' index, then the lanes' in two steps (each one pass over up to a million rows). */
+  buildSteps(L: Layout) {
+    let lanes: (() => void)[] = [];
+    return [
+      () => {
+        this.index = new FtTrack(this.run.trace, null);
+        lanes = this.index.regroupSteps(L);
+      },
+      () => lanes[0]?.(),
+      () => lanes[1]?.(),
+    ];
+  }
+
+  private built(): FtTrack {
+    if (!this.index) throw new Error("the replica lanes' build steps have not run");
+    return this.index;
+  }
+
+  relayout(L: Layout) {
+    this.built().regroup(L);
+  }
+
+  background(f: TrackFrame) {
+    fillTraining(f, this.run.horizon, f.layout.ftY, f.layout.ftH);
+  }
+
+  /** The stalls, then a few lanes a step (LANES_PER_STEP, ROWS_PER_STEP). */
+  drawSteps(f: TrackFrame) {
+    const ft = this.built();
+    const { ctx, layout: L, view, runs, palette: p } = f;
+    const steps = [() => ft.drawStalls(ctx, L, view, runs, p)];
+    for (const [from, to] of ft.laneSteps(L, LANES_PER_STEP, ROWS_PER_STEP))
+      steps.push(() => ft.drawLanes(ctx, L, view, runs, p, from, to));
+    return steps;
+  }
+
+  drawLabels(f: TrackFrame) {
+    drawLaneLabels(f.ctx, f.layout, this.replicas, f.palette);
+  }
+
+  hover(p: TrackPointer) {
+    const ft = this.built();
+    return hoverReplicaLane(this.run.trace, this.replicas, ft.own, ft.failures, p);
+  }
+
+  describe(L: Layout) {
+    return { ftLanes: `${L.ftY},${L.laneH},${L.lanes}` };
+  }
+}
+
+export const ftTrack: TrackType = { id: TRACK_IDS.ft, create: (run) => new ReplicaLanes(run) };

@@ -9,11 +9,11 @@ import { type FtJobIntervals, FtJobState, ScopeCode, type Trace } from "../../si
 import { duration } from "../format.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
-import type { HoverInfo } from "./timelineHover.ts";
-import type { Layout } from "./timelineLayout.ts";
-import { drawMarkers, fillRuns } from "./timelineMarks.ts";
+import { BUILT_IN_SPACE, GUTTER, type Layout, TRACK_IDS } from "./timelineLayout.ts";
+import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
 import type { TimeScale } from "./timelineScale.ts";
+import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
 import { failureKind } from "./timelineTracks.ts";
 
 /** Larger kinds win a shared pixel column: a restart over a checkpoint over rolled-back work. */
@@ -182,3 +182,65 @@ function topInterval(
   }
   return best;
 }
+
+/** The FT-HSDP job lane as a track (made only when the run has something on it). */
+class JobLane implements Track {
+  readonly id = TRACK_IDS.job;
+  index: JobTrack | null = null;
+
+  constructor(private readonly run: TrackInput) {}
+
+  space() {
+    return BUILT_IN_SPACE.job;
+  }
+
+  buildSteps() {
+    return [
+      () => {
+        this.index = new JobTrack(this.run.trace);
+      },
+    ];
+  }
+
+  private built(): JobTrack {
+    if (!this.index) throw new Error("the job lane's build steps have not run");
+    return this.index;
+  }
+
+  background(f: TrackFrame) {
+    fillTraining(f, this.run.horizon, f.layout.jobY, f.layout.jobH);
+  }
+
+  drawSteps(f: TrackFrame) {
+    const job = this.built();
+    const { ctx, layout: L, view, runs, palette: p, hatch } = f;
+    return [() => job.draw(ctx, L, view, runs, p, hatch)];
+  }
+
+  drawLabels({ ctx, layout: L, palette: p }: TrackFrame) {
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = p.text;
+    ctx.font = "600 11px system-ui, sans-serif";
+    ctx.fillText(L.plotLeft < GUTTER ? "FT job" : "FT-HSDP job", L.plotLeft - 8, L.jobY + L.jobH / 2);
+  }
+
+  hover(p: TrackPointer) {
+    return this.built().hover(p.x, p.px);
+  }
+
+  describe(L: Layout) {
+    return { jobLane: `${L.jobY},${L.jobH}` };
+  }
+
+  summary() {
+    const job = jobLaneCounts(this.run.trace);
+    if (job.jobRestarts + job.checkpoints + job.rolledBack === 0) return null;
+    return `an FT-HSDP job lane (${job.jobRestarts} job restarts, ${job.checkpoints} FT checkpoint writes, ${job.rolledBack} rollbacks)`;
+  }
+}
+
+export const jobTrack: TrackType = {
+  id: TRACK_IDS.job,
+  create: (run) => (hasJobLane(run.trace) ? new JobLane(run) : null),
+};

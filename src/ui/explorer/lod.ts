@@ -7,6 +7,25 @@
  * found by binary search.
  */
 
+/*
+ * The timeline's level-of-detail thresholds, named (Perfetto's UI is the model): each track
+ * reduces what it draws to what its pixels can show, by these.
+ */
+/** Replicas share a lane rather than get one thinner than this. */
+export const MIN_LANE_PX = 3;
+/** Lanes this tall or taller get a 1-px separator. */
+export const LANE_SEPARATOR_PX = 6;
+/** Lane labels need this much height (px of font); thinner lanes label every n-th lane. */
+export const LANE_LABEL_PX = 5;
+/** Fewer visible rack events than plot width / this: each gets its own connector and label. */
+export const SPARSE_EVENT_PX = 10;
+/** A rack's label sits inside its first lane from this lane height, above it below. */
+export const LABEL_IN_LANE_PX = 12;
+/** Replica lanes per draw step: a few ms each however dense the run. */
+export const LANES_PER_STEP = 16;
+/** …and at most this many rows (past one lane): a million-failure run's 12 lanes take a step each. */
+export const ROWS_PER_STEP = 100_000;
+
 /** Interval rows grouped by lane (a replica, or a group of replicas), each lane sorted by start. */
 export interface LaneIndex {
   lanes: number;

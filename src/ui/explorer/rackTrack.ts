@@ -14,15 +14,22 @@ import { rackOf, struckReplicaRanges } from "../../sim/failureTrace.ts";
 import { lowerBound } from "../../sim/sorted.ts";
 import { ScopeCode, type Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
-import { buildLaneIndex, type LaneIndex, laneRuns, type Runs, type View } from "./lod.ts";
+import {
+  buildLaneIndex,
+  LABEL_IN_LANE_PX,
+  LANE_SEPARATOR_PX,
+  type LaneIndex,
+  laneRuns,
+  type Runs,
+  SPARSE_EVENT_PX,
+  type View,
+} from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
-import type { Layout } from "./timelineLayout.ts";
+import { BUILT_IN_SPACE, type Layout, TRACK_IDS } from "./timelineLayout.ts";
 import { drawMarkers } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
+import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
 import { failureKind } from "./timelineTracks.ts";
-
-/** Fewer visible events than plot width / this: each gets its own connector and label. */
-const SPARSE_PX = 10;
 
 /** Failures that struck several replicas at once: rack scope with replicaCount > 1. */
 export function rackEvents(trace: Trace): Int32Array {
@@ -134,7 +141,7 @@ export class RackTrack {
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
     if (this.events.length === 0 || !this.strikes) return 0;
     let marks = 0;
-    const sep = L.laneH >= 6 ? 1 : 0;
+    const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
     const kind = failureKind(this.trace);
     for (let lane = 0; lane < L.lanes; lane++) {
       runs.clear();
@@ -155,7 +162,7 @@ export class RackTrack {
     const from = lowerBound(this.times, t0);
     let to = from;
     while (to < this.times.length && (this.times[to] as number) <= t1) to++;
-    if (to - from <= width / SPARSE_PX)
+    if (to - from <= width / SPARSE_EVENT_PX)
       marks += this.drawSparse(ctx, L, p, from, to, (t) => left + (t - t0) * k);
     else marks += this.drawDense(ctx, L, p, from, to, (t) => left + (t - t0) * k);
     return marks;
@@ -208,7 +215,7 @@ export class RackTrack {
       const w = ctx.measureText(label).width + 6;
       const lx = Math.min(x + 3, L.plotLeft + L.plotWidth - w);
       if (lx > labelEnd && lx >= L.plotLeft) {
-        const ly = L.laneH >= 12 ? top(first[0]) + L.laneH / 2 : top(first[0]) - 6;
+        const ly = L.laneH >= LABEL_IN_LANE_PX ? top(first[0]) + L.laneH / 2 : top(first[0]) - 6;
         ctx.fillStyle = p.bg;
         ctx.fillRect(lx, ly - 6, w, 12);
         ctx.fillStyle = p.text;
@@ -310,3 +317,60 @@ export class RackTrack {
     };
   }
 }
+
+/** Rack marks as a track: drawn over the replica lanes' band, adding to what they say on hover. */
+class RackMarks implements Track {
+  readonly id = TRACK_IDS.racks;
+  index: RackTrack | null = null;
+
+  constructor(private readonly run: TrackInput) {}
+
+  space() {
+    return BUILT_IN_SPACE.racks;
+  }
+
+  /** The events, then their lanes under the layout's grouping: a step each. */
+  buildSteps(L: Layout) {
+    const { scenario, trace } = this.run;
+    return [
+      () => {
+        this.index = new RackTrack(trace, scenario.cluster.replicas, scenario.cluster.hostsPerRack, null);
+      },
+      () => this.index?.regroup(L),
+    ];
+  }
+
+  private built(): RackTrack {
+    if (!this.index) throw new Error("the rack marks' build steps have not run");
+    return this.index;
+  }
+
+  relayout(L: Layout) {
+    this.built().regroup(L);
+  }
+
+  drawSteps(f: TrackFrame) {
+    const racks = this.built();
+    return [() => racks.draw(f.ctx, f.layout, f.view, f.runs, f.palette)];
+  }
+
+  /** A rack event that struck several replicas: say so, on every lane it struck. */
+  hover(p: TrackPointer, below: HoverInfo | null) {
+    const L = p.layout;
+    const lane = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
+    const rack = this.built().hover(lane, p.t, p.tol, below?.failure ?? null);
+    if (!below || !rack) return below;
+    return { ...below, lines: [...below.lines, rack.line], failure: rack.failure };
+  }
+
+  describe() {
+    return { rackMarks: String(this.built().count) };
+  }
+
+  summary() {
+    const racks = rackEvents(this.run.trace).length;
+    return racks > 0 ? `${racks} rack failures marked across the replicas they struck` : null;
+  }
+}
+
+export const rackTrack: TrackType = { id: TRACK_IDS.racks, create: (run) => new RackMarks(run) };

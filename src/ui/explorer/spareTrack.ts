@@ -12,9 +12,9 @@ import type { SparePoolHistory, Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import type { View } from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
-import type { HoverInfo } from "./timelineHover.ts";
-import { GUTTER, type Layout } from "./timelineLayout.ts";
+import { BUILT_IN_SPACE, GUTTER, type Layout, TRACK_IDS } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
+import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
 
 /** A step function as drawable points: value y[i] holds from pixel x[i] to x[i + 1]. */
 export interface StepSeries {
@@ -274,3 +274,67 @@ export class SpareTrack {
     return { title: `Spare hosts at ${formatClock(t)}`, lines, failure: null };
   }
 }
+
+/** The spare-pool chart as a track (made only with a limited pool). */
+class SpareChart implements Track {
+  readonly id = TRACK_IDS.spares;
+  /** Hover answers 2 px above and below the chart: its lines sit on its edges. */
+  readonly hoverPad = 2;
+  index: SpareTrack | null = null;
+
+  constructor(private readonly run: TrackInput) {}
+
+  space() {
+    return BUILT_IN_SPACE.spares;
+  }
+
+  buildSteps() {
+    return [
+      () => {
+        this.index = new SpareTrack(this.run.trace, this.run.horizon);
+      },
+    ];
+  }
+
+  private built(): SpareTrack {
+    if (!this.index) throw new Error("the spare chart's build steps have not run");
+    return this.index;
+  }
+
+  /** The grid, then each pool's waiting requests and available hosts: a step each. */
+  drawSteps(f: TrackFrame) {
+    const spares = this.built();
+    const { ctx, layout: L, view, palette: p } = f;
+    const steps = [
+      () => {
+        spares.drawGrid(ctx, L, p);
+        return 0;
+      },
+    ];
+    for (let k = 0; k < spares.poolCount; k++)
+      for (const part of ["waiting", "available"] as const)
+        steps.push(() => spares.drawPool(ctx, L, view, p, k, part));
+    return steps;
+  }
+
+  drawLabels(f: TrackFrame) {
+    this.built().drawLabels(f.ctx, f.layout, f.palette);
+  }
+
+  hover(p: TrackPointer) {
+    return this.built().hover(p.t);
+  }
+
+  describe(L: Layout) {
+    return { spareChart: `${L.spareY},${L.spareH}` };
+  }
+
+  summary() {
+    return "a chart of each policy's spare hosts";
+  }
+}
+
+export const spareTrack: TrackType = {
+  id: TRACK_IDS.spares,
+  create: (run) => (hasSpareChart(run.trace) ? new SpareChart(run) : null),
+};

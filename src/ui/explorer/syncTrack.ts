@@ -1,9 +1,11 @@
 /** The synchronous job's lane: recoveries, blocking checkpoints, rolled-back work, failures. */
 import type { Trace } from "../../sim/types.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
-import { type Layout, SYNC_H } from "./timelineLayout.ts";
-import { drawMarkers, fillRuns } from "./timelineMarks.ts";
+import { hoverSync } from "./timelineHover.ts";
+import { BUILT_IN_SPACE, GUTTER, type Layout, SYNC_H, TRACK_IDS } from "./timelineLayout.ts";
+import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
+import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
 import { failureKind, SYNC_KIND } from "./timelineTracks.ts";
 
 export class SyncTrack {
@@ -60,3 +62,54 @@ export class SyncTrack {
     return marks;
   }
 }
+
+/** The synchronous job's lane as a track. */
+class SyncLane implements Track {
+  readonly id = TRACK_IDS.sync;
+  index: SyncTrack | null = null;
+
+  constructor(private readonly run: TrackInput) {}
+
+  space() {
+    return BUILT_IN_SPACE.sync;
+  }
+
+  buildSteps() {
+    return [
+      () => {
+        this.index = new SyncTrack(this.run.trace);
+      },
+    ];
+  }
+
+  private built(): SyncTrack {
+    if (!this.index) throw new Error("the synchronous lane's build steps have not run");
+    return this.index;
+  }
+
+  background(f: TrackFrame) {
+    fillTraining(f, this.run.horizon, f.layout.syncY, SYNC_H);
+  }
+
+  /** Two draw steps, the states and the failures: each scans up to a million rows. */
+  drawSteps(f: TrackFrame) {
+    const s = this.built();
+    const { ctx, layout: L, view, runs, palette: p, hatch } = f;
+    return [() => s.drawStates(ctx, L, view, runs, p, hatch), () => s.drawFailures(ctx, L, view, runs, p)];
+  }
+
+  drawLabels({ ctx, layout: L, palette: p }: TrackFrame) {
+    ctx.textAlign = "right";
+    ctx.textBaseline = "middle";
+    ctx.fillStyle = p.text;
+    ctx.font = "600 12px system-ui, sans-serif";
+    // A narrow gutter (a phone) gets the short name.
+    ctx.fillText(L.plotLeft < GUTTER ? "Sync job" : "Synchronous job", L.plotLeft - 8, L.syncY + SYNC_H / 2);
+  }
+
+  hover(p: TrackPointer) {
+    return hoverSync(this.run.trace, this.run.scenario.cluster.replicas, this.built().failures, p);
+  }
+}
+
+export const syncTrack: TrackType = { id: TRACK_IDS.sync, create: (run) => new SyncLane(run) };

@@ -3,21 +3,14 @@ import { longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
 import { containing } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
-import type { FtTrack } from "./ftTrack.ts";
 import type { LaneIndex } from "./lod.ts";
 import { recoveryText } from "./recoveryText.ts";
-import type { SyncTrack } from "./syncTrack.ts";
 import { formatClock } from "./timeAxis.ts";
-import { type Layout, laneLabel, SYNC_H } from "./timelineLayout.ts";
-import type { TimeScale } from "./timelineScale.ts";
+import { laneLabel } from "./timelineLayout.ts";
+import type { HoverInfo, TrackPointer } from "./timelineTrack.ts";
 import { FT_KIND } from "./timelineTracks.ts";
 
-export interface HoverInfo {
-  title: string;
-  lines: string[];
-  /** The failure under the pointer, if any. */
-  failure: number | null;
-}
+export type { HoverInfo };
 
 const SYNC_STATE_LABEL: Record<number, string> = {
   [SyncState.recovering]: "recovering (detect + restart): the whole job is stopped",
@@ -33,55 +26,53 @@ const FT_PHASE_LABEL: Record<number, string> = {
   [FtPhase.waitSpare]: "down: waiting for a spare host (the others train)",
 };
 
-/** What lies under canvas point (px, py) on scale x; null outside the lanes or the run. */
-export function hoverAt(
+/**
+ * The synchronous job's lane at the pointer: its state, and the failure within five pixels
+ * (`failures`: the failures' one-lane index).
+ */
+export function hoverSync(trace: Trace, replicas: number, failures: LaneIndex, p: TrackPointer): HoverInfo {
+  const { t, tol } = p;
+  const i = containing(trace.sync.start, trace.sync.end, t);
+  const state = i >= 0 ? SYNC_STATE_LABEL[trace.sync.state[i] as number] : "training";
+  const lines = [
+    i >= 0 ? spanText(trace.sync.start[i] as number, trace.sync.end[i] as number) : formatClock(t),
+  ];
+  const f = nearestFailure(failures, 0, trace.failures.time, t, tol);
+  if (f !== null) lines.push(...failureLines(trace, f, "sync"), recoveryLine(trace, f, replicas, "sync"));
+  return { title: `Synchronous job — ${state}`, lines, failure: f };
+}
+
+/**
+ * An FT-HSDP replica lane at the pointer: the lane's own recovery, else a global stall, else
+ * training, and the failure within five pixels (`own`, `failures`: the lanes' indexes).
+ */
+export function hoverReplicaLane(
   trace: Trace,
-  L: Layout,
   replicas: number,
-  horizon: number,
-  tracks: { sync: SyncTrack; ft: FtTrack },
-  x: TimeScale,
-  px: number,
-  py: number,
-): HoverInfo | null {
-  if (px < L.plotLeft || px > L.plotLeft + L.plotWidth) return null;
-  const t = x.invert(px);
-  if (t < 0 || t > horizon) return null;
-  // Five pixels either side, in seconds.
-  const tol = x.invert(px + 5) - t;
-  const near = (idx: LaneIndex, lane: number) => nearestFailure(idx, lane, trace.failures.time, t, tol);
-  if (py >= L.syncY && py < L.syncY + SYNC_H) {
-    const i = containing(trace.sync.start, trace.sync.end, t);
-    const state = i >= 0 ? SYNC_STATE_LABEL[trace.sync.state[i] as number] : "training";
-    const lines = [
-      i >= 0 ? spanText(trace.sync.start[i] as number, trace.sync.end[i] as number) : formatClock(t),
-    ];
-    const f = near(tracks.sync.failures, 0);
-    if (f !== null) lines.push(...failureLines(trace, f, "sync"), recoveryLine(trace, f, replicas, "sync"));
-    return { title: `Synchronous job — ${state}`, lines, failure: f };
+  own: LaneIndex,
+  failures: LaneIndex,
+  p: TrackPointer,
+): HoverInfo {
+  const { layout: L, t, tol } = p;
+  const lane = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
+  const row = ownInterval(trace, own, lane, t);
+  const stall = containing(trace.ftStalls.start, trace.ftStalls.end, t);
+  let state: string;
+  let lines: string[];
+  if (row >= 0) {
+    state = FT_PHASE_LABEL[trace.ft.phase[row] as number] ?? "recovering";
+    const who = L.group > 1 ? ` (replica ${trace.ft.replica[row]})` : "";
+    lines = [spanText(trace.ft.start[row] as number, trace.ft.end[row] as number) + who];
+  } else if (stall >= 0) {
+    state = "stalled: healthy, waiting for another replica's recovery";
+    lines = [spanText(trace.ftStalls.start[stall] as number, trace.ftStalls.end[stall] as number)];
+  } else {
+    state = "training";
+    lines = [formatClock(t)];
   }
-  if (py >= L.ftY && py < L.ftY + L.ftH) {
-    const lane = Math.min(L.lanes - 1, Math.floor((py - L.ftY) / L.laneH));
-    const own = ownInterval(trace, tracks.ft.own, lane, t);
-    const stall = containing(trace.ftStalls.start, trace.ftStalls.end, t);
-    let state: string;
-    let lines: string[];
-    if (own >= 0) {
-      state = FT_PHASE_LABEL[trace.ft.phase[own] as number] ?? "recovering";
-      const who = L.group > 1 ? ` (replica ${trace.ft.replica[own]})` : "";
-      lines = [spanText(trace.ft.start[own] as number, trace.ft.end[own] as number) + who];
-    } else if (stall >= 0) {
-      state = "stalled: healthy, waiting for another replica's recovery";
-      lines = [spanText(trace.ftStalls.start[stall] as number, trace.ftStalls.end[stall] as number)];
-    } else {
-      state = "training";
-      lines = [formatClock(t)];
-    }
-    const f = near(tracks.ft.failures, lane);
-    if (f !== null) lines.push(...failureLines(trace, f, "ft"), recoveryLine(trace, f, replicas, "ft"));
-    return { title: `${laneLabel(L, replicas, lane)} — ${state}`, lines, failure: f };
-  }
-  return null;
+  const f = nearestFailure(failures, lane, trace.failures.time, t, tol);
+  if (f !== null) lines.push(...failureLines(trace, f, "ft"), recoveryLine(trace, f, replicas, "ft"));
+  return { title: `${laneLabel(L, replicas, lane)} — ${state}`, lines, failure: f };
 }
 
 /** The row of an own-recovery interval covering t in this lane (the most severe one), or −1. */

@@ -4,6 +4,7 @@
  */
 import type { Runs } from "./lod.ts";
 import type { Palette } from "./timelinePalette.ts";
+import type { TrackFrame } from "./timelineTrack.ts";
 
 /** Fill the runs of each kind in draw order (a larger kind wins a shared column); returns rectangles issued. */
 export function fillRuns(
@@ -97,4 +98,16 @@ export function drawMarkers(
     ctx.fill();
   }
   ctx.globalAlpha = 1;
+}
+
+/**
+ * A lane's background, "training", across the run's part of the window (both jobs train unless a
+ * mark says otherwise).
+ */
+export function fillTraining(f: TrackFrame, horizon: number, y: number, h: number): void {
+  const { ctx, layout: L, x, palette: p } = f;
+  const x0 = Math.max(L.plotLeft, x(0));
+  const x1 = Math.min(L.plotLeft + L.plotWidth, x(horizon));
+  ctx.fillStyle = p.training;
+  ctx.fillRect(x0, y, x1 - x0, h);
 }

@@ -5,26 +5,31 @@
  */
 import { type ScaleLinear, scaleLinear } from "d3-scale";
 import { type ZoomTransform, zoomIdentity } from "d3-zoom";
-import type { Layout } from "./timelineLayout.ts";
 
 export type TimeScale = ScaleLinear<number, number>;
 
+/** Where the plot sits across the canvas: all a time scale needs of a layout. */
+export interface PlotSpan {
+  plotLeft: number;
+  plotWidth: number;
+}
+
 /** Seconds [t0, t1] onto the plot's pixels. */
-export function windowScale(layout: Layout, t0: number, t1: number): TimeScale {
+export function windowScale(layout: PlotSpan, t0: number, t1: number): TimeScale {
   return scaleLinear()
     .domain([t0, t1])
     .range([layout.plotLeft, layout.plotLeft + layout.plotWidth]);
 }
 
 /** The visible window [t0, t1] under a zoom transform, clamped to the run. */
-export function windowOf(layout: Layout, horizon: number, transform: ZoomTransform): [number, number] {
+export function windowOf(layout: PlotSpan, horizon: number, transform: ZoomTransform): [number, number] {
   const [a, b] = transform.rescaleX(windowScale(layout, 0, horizon)).domain() as [number, number];
   return [Math.max(0, a), Math.min(horizon, b)];
 }
 
 /** The zoom transform that shows window [t0, t1] (at least `minSeconds` wide, inside the run). */
 export function transformFor(
-  layout: Layout,
+  layout: PlotSpan,
   horizon: number,
   window: readonly [number, number] | null,
   minSeconds: number,

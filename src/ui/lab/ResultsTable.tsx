@@ -1,6 +1,7 @@
 import type { Ceilings } from "../../gpu/ceilings.ts";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
+import { MAX_LINKED_ROWS } from "../../link/labResultsLink.ts";
 import type { LabResult } from "../../state/labStore.ts";
 import { bytes, formatGBps, time } from "./labFormat.ts";
 
@@ -36,8 +37,20 @@ export function CeilingsLine({ ceilings }: { ceilings: Partial<Record<Mode, Ceil
 
 export function ResultsTable({ results }: { results: LabResult[] }) {
   if (results.length === 0) return <p className="lab-empty">No runs yet: pick a collective and press Run.</p>;
+  const elsewhere = [...new Set(results.flatMap((r) => (r.from === null ? [] : [r.from])))];
   return (
     <div className="lab-table-wrap">
+      {results.length > MAX_LINKED_ROWS && (
+        <p className="lab-note">
+          The link carries the latest {MAX_LINKED_ROWS} of these {results.length} rows.
+        </p>
+      )}
+      {elsewhere.length > 0 && (
+        <p className="lab-note" data-testid="results-from-link">
+          † Came with the link: measured on {elsewhere.join(", ")} by whoever made it, not on this machine.
+          Run adds this machine&apos;s.
+        </p>
+      )}
       <table className="lab-table" aria-label="Results">
         <thead>
           <tr>
@@ -67,6 +80,12 @@ export function ResultsTable({ results }: { results: LabResult[] }) {
               <td className="num">{(r.efficiency * 100).toFixed(0)}%</td>
               <td>
                 <Verdict r={r} />
+                {r.from !== null && (
+                  <span className="from-link" title={`measured on ${r.from}, not here`}>
+                    {" "}
+                    †
+                  </span>
+                )}
               </td>
             </tr>
           ))}

@@ -24,6 +24,14 @@ function controlsOnPage(): Control[] {
   return [...seen.values()];
 }
 
+/** A control without a label, in words: "story.capMb" → "story: cap mb" (never the raw id alone). */
+function wordsOf(id: string): string {
+  return id
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/\./g, ": ")
+    .toLowerCase();
+}
+
 export function ClassroomLink() {
   const hidden = useAppStore((s) => s.hidden);
   const [controls, setControls] = useState<Control[]>([]);
@@ -50,7 +58,7 @@ export function ClassroomLink() {
                 checked={hidden.includes(c.id)}
                 onChange={(e) => toggle(c.id, e.target.checked)}
               />{" "}
-              {c.label || c.id} <span className="muted mono">{c.id}</span>
+              {c.label || wordsOf(c.id)}
             </label>
           </li>
         ))}

@@ -2,8 +2,10 @@ import { useId, useMemo } from "react";
 import { useStepStore } from "../../state/stepStore.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
 import { MAX_PASTE_CHARS } from "../../step/modelList.ts";
-import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
+import { computeForElements, PRESET_CATALOG, presetInfo } from "../../step/presetCatalog.ts";
+import type { ComputeConfig } from "../../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
+import type { ModelSource, ModelSummary } from "../../worker/stepApi.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { mib } from "./units.ts";
 
@@ -174,12 +176,39 @@ function BucketKnobs() {
   );
 }
 
+const sameCompute = (a: ComputeConfig, b: ComputeConfig) =>
+  a.forwardMs === b.forwardMs && a.backwardMs === b.backwardMs && a.optimizerMs === b.optimizerMs;
+
+/** Where the compute times on screen come from: a preset's figures, an estimate from the list's size, or a person. */
+export function computeOrigin(
+  source: ModelSource,
+  model: ModelSummary | null,
+  compute: ComputeConfig,
+): string {
+  const presetId = source.kind === "preset" ? source.id : model?.preset;
+  if (presetId) {
+    const p = presetInfo(presetId);
+    if (sameCompute(compute, p.compute))
+      return source.kind === "preset"
+        ? `${p.label}'s times: ${p.id.startsWith("llama3") ? "2·P·8,192 tokens at 400 TFLOP/s per GPU" : "plausible per-GPU figures, not measurements"}. Set your own here.`
+        : `${p.label}'s times: your pasted list is that preset's list, so it gets the same step. Set your own here.`;
+  }
+  if (model && source.kind !== "preset" && sameCompute(compute, computeForElements(model.elements)))
+    return `Estimated from the list's ${model.elements.toLocaleString("en-US")} elements as for an LLM (forward 2·P·8,192 tokens at 400 TFLOP/s, backward twice that). Set your own here.`;
+  return "Set here (by you, or by the link you opened).";
+}
+
 function ComputeKnobs() {
   const compute = useStepStore((s) => s.config.compute);
   const setCompute = useStepStore((s) => s.setCompute);
+  const source = useStepStore((s) => s.source);
+  const model = useStepStore((s) => s.model);
   return (
     <fieldset className="step-group">
       <legend>Compute per step (one GPU)</legend>
+      <p className="muted step-small" data-testid="compute-origin">
+        {computeOrigin(source, model, compute)}
+      </p>
       <NumberField
         className="step-field"
         min={0}

@@ -191,7 +191,7 @@ function PasteLeftOut() {
   );
   if (!leftOut || source.kind !== "paste") return null;
   return (
-    <p className="share-note muted" data-testid="paste-left-out">
+    <p className="muted step-small step-paste-left-out" data-testid="paste-left-out">
       Your pasted list is too long for a link (its part would pass{" "}
       {MAX_STEP_PARAM_CHARS.toLocaleString("en-US")} characters), so the link opens {PRESET_CATALOG[0]!.label}{" "}
       with your other settings.{" "}
@@ -239,12 +239,12 @@ export function StepView() {
             </p>
           </div>
           <div className="view-actions">
-            <ShareBar opens="this step: the model, buckets, parallelism and links">
-              <PasteLeftOut />
-            </ShareBar>
+            <ShareBar opens="this step: the model, buckets, parallelism and links" />
             <ExportButton />
           </div>
         </section>
+        {/* Under the intro, full width: beside Copy link it squeezed the heading into a narrow column. */}
+        <PasteLeftOut />
         {model && (
           <p className="muted step-small step-model-line" aria-live="polite">
             {model.name}: {model.count.toLocaleString("en-US")} parameters, {bytes(model.bytes)} of gradients

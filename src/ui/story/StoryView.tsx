@@ -8,6 +8,7 @@ import { readHash, writeHash } from "../../link/hashParams.ts";
 import { composeAddress } from "../../state/address.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { CHAPTER_IDS, type ChapterId, stepChapter } from "../../state/storyChapters.ts";
+import { ClassroomLink } from "../share/ClassroomLink.tsx";
 import { CHAPTERS } from "./chapters.tsx";
 import {
   followFullscreen,
@@ -167,6 +168,9 @@ export function StoryView() {
             link to this chapter
           </a>
         </p>
+        <div className="story-hint">
+          <ClassroomLink />
+        </div>
       </div>
     </div>
   );

@@ -6,6 +6,7 @@
 import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 import type { EvalPoint, LaneState, RunSnapshot } from "../../train/run.ts";
+import { runName } from "../../train/session.ts";
 
 const W = 640;
 const H = 260;
@@ -20,9 +21,7 @@ export const RUN_COLOR: Record<string, string> = {
 };
 
 export function runLabel(r: RunSnapshot): string {
-  if (r.spec.kind === "baseline") return "no failures";
-  if (r.spec.kind === "sync") return "synchronous + rollback";
-  return `FT-HSDP, lr ${r.spec.policy}`;
+  return runName(r.spec);
 }
 
 const LANE_COLOR: Record<LaneState, string> = {

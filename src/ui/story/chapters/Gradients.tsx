@@ -7,14 +7,13 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { useStore } from "zustand";
 import { stepWorker } from "../../../state/stepClient.ts";
 import { createStepStore } from "../../../state/stepStore.ts";
+import { STORY_CAPS, storyBucketStore, useStoryCap } from "../../../state/storyBucket.ts";
 import { pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { StepGantt } from "../../step/StepGantt.tsx";
 import { ms } from "../../step/units.ts";
 import "../../step/step.css";
 import { Figure, Prose, Sources, SRC } from "../parts.tsx";
-
-const CAPS = [1, 25, 512] as const;
 
 function useStoryStepStore() {
   // One store for the chapter's lifetime, computed on arrival.
@@ -29,8 +28,9 @@ function StepFigure() {
   const store = useStoryStepStore();
   const result = useStore(store, (s) => s.result);
   const model = useStore(store, (s) => s.model);
-  const cap = useStore(store, (s) => s.config.capMb);
-  const setCapMb = useStore(store, (s) => s.setCapMb);
+  // The size lives in the link (bk=); the chapter's own step store follows it.
+  const cap = useStoryCap();
+  useEffect(() => store.getState().setCapMb(cap), [store, cap]);
   const [hovered, setHovered] = useState<number | null>(null);
   const id = useId();
   if (!result || !model) return <p className="muted">Computing…</p>;
@@ -41,8 +41,15 @@ function StepFigure() {
       <div className="story-knobs">
         <div className="knob" data-control="story.capMb">
           <label htmlFor={id}>bucket_cap_mb</label>
-          <select id={id} value={cap} onChange={(e) => setCapMb(Number(e.target.value))}>
-            {CAPS.map((c) => (
+          <select
+            id={id}
+            value={cap}
+            onChange={(e) => {
+              const c = STORY_CAPS.find((x) => String(x) === e.target.value);
+              if (c !== undefined) storyBucketStore.setState({ cap: c });
+            }}
+          >
+            {STORY_CAPS.map((c) => (
               <option key={c} value={c}>
                 {c} MiB{c === 25 ? " (PyTorch's default)" : ""}
               </option>

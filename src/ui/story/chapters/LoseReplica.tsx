@@ -74,15 +74,28 @@ function replayOf(run: RunResult): Replay | null {
 
 const LANE = 16;
 
-function Lanes({ r, step }: { r: Replay; step: number }) {
+function Lanes({
+  r,
+  step,
+  cursorPhase,
+  last,
+  steps,
+}: {
+  r: Replay;
+  step: number;
+  /** The phase this step shows (null before the failure and after recovery). */
+  cursorPhase: Phase | null;
+  last: boolean;
+  steps: number;
+}) {
   const box = useRef<HTMLDivElement>(null);
   // Drawn at the container's own width, so the lane labels keep their size on a phone.
   const W = Math.min(768, useWidth(box, 720));
   const from = r.t0 - 120;
   const to = Math.max(r.syncEnd, r.phases[3]?.end ?? r.t0) + 120;
   const x = (t: number) => ((t - from) / (to - from)) * W;
-  // Steps: 0 before the failure, 1–4 each phase, 5 after.
-  const cursor = step === 0 ? r.t0 : step >= 5 ? to : (r.phases[step - 1]?.end ?? r.t0);
+  // Steps: before the failure, each phase that lasts, after.
+  const cursor = step === 0 ? r.t0 : last ? to : (cursorPhase?.end ?? r.t0);
   const top = 22;
   const height = top + (r.replicas + 2) * LANE + 20;
   const stall = (p: Phase) => p.key === "detect" || p.key === "rejoin";
@@ -93,9 +106,10 @@ function Lanes({ r, step }: { r: Replay; step: number }) {
         height={height}
         className="story-lanes"
         role="img"
-        aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step} of 5.`}
+        aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step + 1} of ${steps}.`}
       >
-        <text x={0} y={12} className="lane-label">
+        <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
+        <text x={0} y={12} className="lane-label lane-label-halo">
           Synchronous job
         </text>
         <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
@@ -106,7 +120,7 @@ function Lanes({ r, step }: { r: Replay; step: number }) {
           height={LANE - 4}
           className="st-recovering"
         />
-        <text x={0} y={top + LANE + 14} className="lane-label">
+        <text x={0} y={top + LANE + 14} className="lane-label lane-label-halo">
           FT-HSDP: {r.replicas} replicas
         </text>
         {Array.from({ length: r.replicas }, (_, k) => {
@@ -138,7 +152,6 @@ function Lanes({ r, step }: { r: Replay; step: number }) {
             </g>
           );
         })}
-        <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
         <text x={x(r.t0)} y={height - 4} className="lane-label" textAnchor="middle">
           failure
         </text>
@@ -198,22 +211,48 @@ function Waterfall({ r }: { r: Replay }) {
   );
 }
 
-const STEP_TEXT = [
-  "All replicas train. A host in one of them is about to fail.",
-  "Detect: the dead replica stops answering. The others wait inside FTAR until it is declared dead and the quorum shrinks. The synchronous job has stopped too.",
-  "Restart: only the failed replica restarts. The others train on, each step averaging the gradients of the survivors.",
-  "Catch-up: the restarted replica fetches weights and optimizer state from a healthy peer while the others keep training (0 s in the paper's arithmetic).",
-  "Rejoin: it joins the next step with a zero gradient; a short global stall while the ring re-forms.",
-  "Back to full strength. The synchronous job, meanwhile, was stopped the whole time.",
-];
+const FIRST_TEXT = "All replicas train. A host in one of them is about to fail.";
+const PHASE_TEXT: Record<Phase["key"], string> = {
+  detect:
+    "Detect: the dead replica stops answering. The others wait inside FTAR until it is declared dead and the quorum shrinks. The synchronous job has stopped too.",
+  restart:
+    "Restart: only the failed replica restarts. The others train on, each step averaging the gradients of the survivors.",
+  catchUp:
+    "Catch-up: the restarted replica fetches weights and optimizer state from a healthy peer while the others keep training.",
+  rejoin:
+    "Rejoin: it joins the next step with a zero gradient; a short global stall while the ring re-forms.",
+};
+const LAST_TEXT = "Back to full strength. The synchronous job, meanwhile, was stopped the whole time.";
+
+/**
+ * The replay's steps: before, each phase that lasts (a phase of 0 s, like the paper's catch-up, is
+ * no step: "Catch-up (0.0 s)" showed nothing happening), after.
+ */
+function stepsOf(r: Replay): { phase: Phase | null; text: string }[] {
+  const lasting = r.phases.filter((p) => p.end > p.start);
+  const skipped = r.phases.filter((p) => p.end <= p.start).map((p) => p.label.toLowerCase());
+  const note =
+    skipped.length > 0
+      ? ` (This run spends no time in ${skipped.join(" or ")}: 0 s, so it has no step.)`
+      : "";
+  return [
+    { phase: null, text: FIRST_TEXT },
+    ...lasting.map((p, i) => ({
+      phase: p,
+      text: PHASE_TEXT[p.key] + (i === lasting.length - 1 ? note : ""),
+    })),
+    { phase: null, text: LAST_TEXT },
+  ];
+}
 
 function ReplayFigure({ run }: { run: RunResult }) {
   const r = replayOf(run);
+  const steps = r ? stepsOf(r) : [{ phase: null, text: "" }];
   const [step, setStep] = useState(0);
   const go = useCallback((i: number) => setStep(i), []);
-  useChapterSteps(step, STEP_TEXT.length, go);
+  useChapterSteps(step, steps.length, go);
   if (!r) return <p className="muted">This run had no failure.</p>;
-  const phase = step >= 1 && step <= 4 ? r.phases[step - 1] : null;
+  const phase = steps[step]?.phase ?? null;
   return (
     <>
       <div className="story-replay-controls">
@@ -222,14 +261,14 @@ function ReplayFigure({ run }: { run: RunResult }) {
         </button>
         <button
           type="button"
-          onClick={() => setStep((s) => Math.min(STEP_TEXT.length - 1, s + 1))}
-          disabled={step === STEP_TEXT.length - 1}
+          onClick={() => setStep((s) => Math.min(steps.length - 1, s + 1))}
+          disabled={step === steps.length - 1}
           data-testid="replay-next"
         >
           Next phase ▶
         </button>
         <span className="muted">
-          step {step + 1} of {STEP_TEXT.length}
+          step {step + 1} of {steps.length}
         </span>
       </div>
       <p className="story-step-text" aria-live="polite" data-testid="replay-text">
@@ -238,9 +277,9 @@ function ReplayFigure({ run }: { run: RunResult }) {
             {phase.label} ({duration(phase.end - phase.start)}):{" "}
           </strong>
         ) : null}
-        {STEP_TEXT[step]}
+        {steps[step]?.text}
       </p>
-      <Lanes r={r} step={step} />
+      <Lanes r={r} step={step} cursorPhase={phase} last={step === steps.length - 1} steps={steps.length} />
       <Waterfall r={r} />
     </>
   );

@@ -117,6 +117,18 @@ function HostGrid({ run, hosts, replicas }: { run: RunResult; hosts: number; rep
         aria-label={`${count(hosts)} hosts in ${replicas} replicas; ${f.failures} failures so far; the synchronous job is ${f.stopped ? "stopped" : "training"}.`}
       />
       <div className="story-readout" aria-live="off">
+        <ul className="story-grid-legend" aria-label="Legend">
+          <li>
+            <span className="lg lg-training" aria-hidden="true" /> training
+          </li>
+          <li>
+            <span className="lg lg-stopped" aria-hidden="true" /> stopped: every host waits
+          </li>
+          <li>
+            <span className="lg lg-failed" aria-hidden="true" /> the host that failed (lit for 10 min)
+          </li>
+          <li>one block: {count(perReplica)} hosts (a replica)</li>
+        </ul>
         <span className="mono">
           t = {(t / 3600).toFixed(2)} h of {HOURS} h
         </span>
@@ -146,9 +158,9 @@ export function OneFailureChapter() {
     <>
       <Prose>
         <p>
-          A host is a machine with {s.cluster.gpusPerHost} GPUs. Each one fails rarely:{" "}
-          {(s.failures.perHostDay * 1000).toFixed(2)} times per 1,000 days. But a job on{" "}
-          {count(s.cluster.gpus)} GPUs runs on {count(hosts)} hosts at once, and their failures add up: the
+          A host is a machine with {s.cluster.gpusPerHost} GPUs. Each host fails rarely:{" "}
+          {(s.failures.perHostDay * 1000).toFixed(2)} times per 1,000 days (per host, not per GPU). But a job
+          on {count(s.cluster.gpus)} GPUs runs on {count(hosts)} hosts at once, and their failures add up: the
           job's <Term id="mtbf" /> is 1 / (hosts · rate) ={" "}
           <strong data-testid="story-mtbf">{duration(mtbfSeconds)}</strong>.
         </p>

@@ -81,7 +81,7 @@ export function RealClustersChapter() {
       <Sources
         items={[
           "Llama 3 herd of models, arXiv 2407.21783, §3.3.4: 16,384 H100 GPUs, 54 days, 419 unexpected interruptions; software bug 54, network switch/cable 35.",
-          "The cases are the explorer's presets of the same names: their shares (10 % job-wide, 20 % racks), racks of 8 hosts, FT-HSDP's 30-minute checkpoints, 12 spares and 4 h repairs are our choices, for illustration (cluster model v2, SIMULATION.md §3).",
+          "The cases are the explorer's presets of the same names: their shares (10 % job-wide, 20 % racks), racks of 8 hosts, the 30-minute checkpoints of the job-wide case (both jobs), 12 spares and 4 h repairs are our choices, for illustration (cluster model v2, docs/model.md §3).",
         ]}
       />
     </>

@@ -30,7 +30,7 @@ export const REAL_CLUSTER_CASES: readonly RealClusterCase[] = [
   {
     id: "headline-job-failures",
     label: "10 % of failures job-wide",
-    why: "A job-wide software failure stops every replica at once, so FT-HSDP restarts the whole job and rolls back to its last checkpoint (every 30 min).",
+    why: "A job-wide software failure stops every replica at once, so FT-HSDP restarts the whole job and rolls back to its last checkpoint. Both jobs checkpoint every 30 min here (10 s writes), so the synchronous job now rolls back at every failure too: most of its drop from the plain headline is that rollback, not the bug.",
     scenario: preset("headline-job-failures"),
   },
   {

@@ -1,0 +1,81 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_SCENARIO,
+  type FieldSpec,
+  GROUPS,
+  parseScenario,
+  type Scenario,
+} from "../../sim/scenario.ts";
+import { knobLayout, specOf } from "./knobLayout.ts";
+
+/** Every field of a scenario, as "group.field", read from the defaults (the shape the engine runs). */
+const FIELDS = GROUPS.flatMap((g) => Object.keys(DEFAULT_SCENARIO[g]).map((f) => `${g}.${f}`));
+
+const enabled = (s: Scenario, key: string) => {
+  const [g, f] = key.split(".") as [(typeof GROUPS)[number], string];
+  const rule = specOf(g, f).knob.enabledWhen;
+  return rule ? rule(s) : true;
+};
+
+describe("the knobs panel's layout (built from the field specs)", () => {
+  it("has a knob for every scenario field, exactly once", () => {
+    const knobs = knobLayout().flatMap((s) => s.fields.map(([g, f]) => `${g}.${f}`));
+    expect(FIELDS.length).toBeGreaterThan(25);
+    expect([...knobs].sort()).toEqual([...FIELDS].sort());
+  });
+
+  it("shows the sections in the panel's order, each field in its section in the tables' order", () => {
+    const layout = knobLayout();
+    expect(layout.map((s) => s.id)).toEqual([
+      "cluster",
+      "failures",
+      "causes",
+      "detection",
+      "sync",
+      "ft",
+      "spares",
+      "run",
+    ]);
+    expect(layout.find((s) => s.id === "failures")?.fields.map(([, f]) => f)).toEqual([
+      "perHostDay",
+      "arrivals",
+      "weibullShape",
+      "hangFraction",
+    ]);
+    expect(layout.find((s) => s.id === "causes")?.fields).toEqual([["failures", "causes"]]);
+    expect(layout.find((s) => s.id === "run")?.fields).toEqual([
+      ["training", "days"],
+      ["training", "stepSeconds"],
+    ]);
+  });
+
+  it("labels every value of every menu", () => {
+    for (const key of FIELDS) {
+      const [g, f] = key.split(".") as [(typeof GROUPS)[number], string];
+      const spec: FieldSpec = specOf(g, f);
+      if (spec.kind !== "enum") continue;
+      expect(Object.keys(spec.knob.options ?? {}).sort(), key).toEqual([...spec.values].sort());
+    }
+  });
+
+  it("enables the Weibull shape only with Weibull arrivals, and the hang fraction only without a cause mix", () => {
+    const d = DEFAULT_SCENARIO;
+    expect(enabled(d, "failures.weibullShape")).toBe(false);
+    expect(enabled(parseScenario({ failures: { arrivals: "weibull" } }), "failures.weibullShape")).toBe(true);
+    expect(enabled(d, "failures.hangFraction")).toBe(true);
+    const mix = parseScenario({ failures: { causes: [{ name: "host", share: 1, scope: "host" }] } });
+    expect(enabled(mix, "failures.hangFraction")).toBe(false);
+    // Every other knob is always on.
+    const rest = FIELDS.filter((k) => k !== "failures.weibullShape" && k !== "failures.hangFraction");
+    expect(rest.filter((k) => !enabled(d, k) || !enabled(mix, k))).toEqual([]);
+  });
+});
+
+describe("the README", () => {
+  it("has a row in the scenario table for every scenario field", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const missing = FIELDS.filter((k) => !readme.includes(`| \`${k}\` |`));
+    expect(missing).toEqual([]);
+  });
+});
