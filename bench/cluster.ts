@@ -6,7 +6,9 @@
  *   - the failure bound: a million expected failures in one run (MAX_EXPECTED_FAILURES);
  *   - every v2 part at once on 100,000 replicas: striped racks, a cause mix of every scope,
  *     FT checkpoints and a limited spare pool (many lanes, rack marks and pool events).
- * BENCH_DIST measures an already built app. Writes bench/cluster-results.json. A bench, never a
+ * Then 32 "Add cause" clicks on the default scenario, the most rows a mix may have (each click
+ * validates the mix and reruns the scenario): the largest task from the first click until the
+ * last row's run is shown. BENCH_DIST measures an already built app. Writes bench/cluster-results.json. A bench, never a
  * pass/fail test: its figures depend on the machine and its load (printed beside them).
  */
 import { spawn } from "node:child_process";
@@ -56,6 +58,23 @@ async function measure(page: Page, url: string) {
   return { shownMs, longTasks: tasks.length, largestTaskMs: Math.max(0, ...tasks) };
 }
 
+/** 32 "Add cause" clicks, one after the other as fast as a person double-clicks. */
+async function causeAdds(page: Page, url: string) {
+  await page.goto("about:blank");
+  await page.goto(url);
+  await page.getByTestId("ettr-ftHsdp").filter({ hasText: /%/ }).waitFor({ timeout: 600_000 });
+  await page.waitForTimeout(1500);
+  await page.evaluate(() => {
+    (window as unknown as { __longTasks: number[] }).__longTasks.length = 0;
+  });
+  const add = page.getByTestId("causes.add");
+  for (let i = 0; i < 32; i++) await add.click();
+  await page.getByTestId("causes.31.name").waitFor();
+  await page.waitForTimeout(2000);
+  const tasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+  return { longTasks: tasks.length, largestTaskMs: Math.max(0, ...tasks) };
+}
+
 async function main() {
   if (!process.env.BENCH_DIST) buildIfNeeded(DIST);
   const server = spawn("npx", ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST], {
@@ -89,6 +108,12 @@ async function main() {
           `${r.longTasks} long tasks, largest ${r.largestTaskMs.toFixed(0)} ms (target < ${TARGET_MS}); load ${load.toFixed(2)}`,
       );
     }
+    const load = loadavg()[0] ?? 0;
+    const adds = await causeAdds(page, `http://localhost:${PORT}/#v=cluster`);
+    rows.push({ name: "32 cause adds", ...adds, loadAverage: load });
+    console.log(
+      `32 cause adds: ${adds.longTasks} long tasks, largest ${adds.largestTaskMs.toFixed(0)} ms (target < ${TARGET_MS}); load ${load.toFixed(2)}`,
+    );
     await browser.close();
     writeFileSync(
       join(import.meta.dirname, "cluster-results.json"),

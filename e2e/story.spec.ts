@@ -257,8 +257,10 @@ test("a teacher builds a classroom link by ticking controls, and it opens with t
   await page.goto("/#v=cluster");
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
   await page.getByText("Classroom link: hide controls").click();
-  await page.getByRole("checkbox", { name: /presets/ }).check();
-  await page.getByRole("checkbox", { name: /knobs\.detection/ }).check();
+  // The checklist names controls in words (issue 18.6), never by their internal ids.
+  await expect(page.locator(".classroom-link ul")).not.toContainText("knobs.");
+  await page.getByRole("checkbox", { name: /^Presets/ }).check();
+  await page.getByRole("checkbox", { name: "Detection", exact: true }).check();
   await expect(page.locator('[data-control="presets"]')).toBeHidden();
   await expect(page).toHaveURL(/hide=presets,knobs\.detection/);
   const fresh = await browser.newContext();

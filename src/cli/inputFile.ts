@@ -6,6 +6,7 @@
  * buffer one byte larger than the limit, so a file that grows meanwhile is still caught.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { echo } from "./echo.ts";
 
 /** A file the command refuses to read; the message names the file and why, for stderr. */
 export class InputFileError extends Error {
@@ -31,6 +32,7 @@ export function formatBytes(n: number): string {
  * mark (some Windows editors write one; JSON does not allow it). `what` names the file in errors.
  */
 export function readInputFile(path: string, maxBytes: number, what: string): string {
+  const shown = echo(path);
   const only = `only regular files up to ${formatBytes(maxBytes)} are read`;
   let fd: number;
   try {
@@ -39,13 +41,13 @@ export function readInputFile(path: string, maxBytes: number, what: string): str
     const code = (e as NodeJS.ErrnoException).code;
     const why =
       code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (e as Error).message;
-    throw new InputFileError(`cannot read ${what} ${path}: ${why}`);
+    throw new InputFileError(`cannot read ${what} ${shown}: ${why}`);
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw new InputFileError(`cannot read ${what} ${path}: it is ${kindOf(st)}; ${only}`);
+    if (!st.isFile()) throw new InputFileError(`cannot read ${what} ${shown}: it is ${kindOf(st)}; ${only}`);
     const tooBig = () =>
-      new InputFileError(`cannot read ${what} ${path}: it is larger than ${formatBytes(maxBytes)}; ${only}`);
+      new InputFileError(`cannot read ${what} ${shown}: it is larger than ${formatBytes(maxBytes)}; ${only}`);
     if (st.size > maxBytes) throw tooBig();
     let buf = Buffer.alloc(st.size + 1);
     let length = 0;

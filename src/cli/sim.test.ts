@@ -297,3 +297,29 @@ describe("simCommand: bounded inputs", () => {
     expect(outputs[2]).toBe(outputs[0]);
   });
 });
+
+describe("a key given twice is refused by name, never decided silently", () => {
+  it("in a scenario file: a field, the seed, the name, a cause's scope", async () => {
+    for (const [text, named] of [
+      ['{"cluster":{"replicas":-5,"replicas":16}}', /"replicas" is given twice in cluster/],
+      ['{"seed":1,"seed":2}', /"seed" is given twice/],
+      ['{"name":"a","name":"b"}', /"name" is given twice/],
+      [
+        '{"failures":{"causes":[{"name":"x","share":1,"scope":"job","scope":"host"}]}}',
+        /"scope" is given twice in failures\.causes\[0\]/,
+      ],
+    ] as const) {
+      const r = await simCommand([tempFile("twice.json", text)]);
+      expect(r.code, text).toBe(2);
+      expect(r.stderr, text).toMatch(named);
+    }
+  });
+
+  it("in a share link: #v=cluster&s=A&s=B opens neither", async () => {
+    const a = encodeScenarioHash(parseScenario({ cluster: { replicas: 16 } })).slice(1);
+    const b = encodeScenarioHash(parseScenario({ cluster: { replicas: 24 } })).slice(1);
+    const r = await simCommand([`${APP_URL}#v=cluster&${a}&${b}`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/"s=" more than once/);
+  });
+});

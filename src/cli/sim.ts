@@ -12,6 +12,7 @@ const argv = process.argv.slice(2);
 if (argv.some((a) => a === "--seeds" || a.startsWith("--seeds=")))
   prestartWorkers(availableParallelism() - 1);
 const { simCommand } = await import("./simCommand.ts");
+const { terminalLine } = await import("./echo.ts");
 
 try {
   const { code, stdout, stderr } = await simCommand(argv, {
@@ -21,6 +22,6 @@ try {
   process.stderr.write(stderr);
   process.exitCode = code;
 } catch (e) {
-  process.stderr.write(`sim: internal error: ${String(e).replace(/\s*\n\s*/g, " ")}\n`);
+  process.stderr.write(`sim: internal error: ${terminalLine(String(e))}\n`);
   process.exitCode = 1;
 }

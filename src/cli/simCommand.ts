@@ -15,6 +15,7 @@
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { selectedPolicies } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import {
@@ -26,6 +27,8 @@ import {
   type SummarizedMetric,
   type Summary,
 } from "../sim/types.ts";
+import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
+import { echo, terminalLine, terminalText } from "./echo.ts";
 import { SIM_HELP, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
@@ -35,12 +38,8 @@ export const USAGE =
 export const MAX_SEEDS = 100_000;
 /** A scenario is a few hundred bytes; anything past this is not one. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
-/**
- * Failures the Monte Carlo may simulate (seeds × expected failures per run, each run at least 1):
- * a thousand runs of the largest scenario the validator accepts. `npm run bench:budget` times
- * it (bench/budget-results.json): minutes on a quiet core, more than an hour on a loaded one.
- */
-export const SEED_BUDGET_FAILURES = 1e9;
+/** Failures the Monte Carlo may simulate without --no-budget: the page's budget too (budget.ts). */
+export const SEED_BUDGET_FAILURES = MONTE_CARLO_BUDGET_FAILURES;
 /** Below this many failures in all, threads would cost more to start than they save. */
 export const PARALLEL_FROM_FAILURES = 500_000;
 /** Progress goes to stderr once a Monte Carlo has run this long, then at most this often. */
@@ -66,7 +65,7 @@ function integerValue(flag: string, raw: string | undefined, max: number): numbe
   const n = raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(n >= 1 && n <= max)) {
     throw new InputError(
-      `${flag} must be an integer in [1, ${max.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+      `${flag} must be an integer in [1, ${max.toLocaleString("en-US")}], got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
     );
   }
   return n;
@@ -89,9 +88,9 @@ export function parseArgs(argv: readonly string[]): SimOptions {
     else if (flag === "--no-budget" && inline === undefined) noBudget = true;
     else if (flag === "--seeds") seeds = integerValue("--seeds", inline ?? argv[++i], MAX_SEEDS);
     else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
-    else if (flag.startsWith("-")) throw new InputError(`unknown option ${arg}; ${USAGE}`);
+    else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
     else if (input === null) input = arg;
-    else throw new InputError(`one scenario expected, got a second: ${arg}`);
+    else throw new InputError(`one scenario expected, got a second: ${echo(arg)}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
   return { input, seeds, json, link, threads, noBudget };
@@ -127,14 +126,26 @@ export function scenarioFromText(text: string, name: string): Scenario {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    throw new InputError(`${name} is not valid JSON: ${(e as Error).message}`);
+    throw new InputError(`${echo(name)} is not valid JSON: ${(e as Error).message}`);
   }
+  const twice = firstDuplicateKey(text);
+  if (twice) throw new InputError(`invalid scenario in ${echo(name)}: ${describeDuplicateKey(twice)}`);
   try {
     return parseScenario(value);
   } catch (e) {
-    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${name}: ${e.message}`);
+    if (e instanceof ScenarioError) throw new InputError(`invalid scenario in ${echo(name)}: ${e.message}`);
     throw e;
   }
+}
+
+/**
+ * ETTR as printed: at most 1. The engine sums R·Δt over every piece of a run, and that sum's
+ * rounding can pass R·H by a few ulps (a 0.001-day run with no failure: 1.0000000000000002). The
+ * excess is float rounding only, never time; the engine keeps those bits (version-1 links give
+ * the numbers they were recorded with, src/sim/compat), the output does not show them.
+ */
+function atMostOne(s: Summary): Summary {
+  return { mean: Math.min(1, s.mean), p5: Math.min(1, s.p5), p95: Math.min(1, s.p95) };
 }
 
 /**
@@ -143,7 +154,10 @@ export function scenarioFromText(text: string, name: string): Scenario {
  */
 export function resultJson(r: MonteCarloResult): MonteCarloResult {
   const out = { scenario: r.scenario, seeds: r.seeds } as MonteCarloResult;
-  for (const { key } of selectedPolicies(r.scenario)) out[key] = r[key] as MetricsSummary;
+  for (const { key } of selectedPolicies(r.scenario)) {
+    const m = r[key] as MetricsSummary;
+    out[key] = { ...m, ettr: atMostOne(m.ettr) };
+  }
   out.closedForm = r.closedForm;
   return out;
 }
@@ -191,7 +205,7 @@ export function resultTable(r: MonteCarloResult): string {
   const seeds =
     r.seeds === 1 ? `seed ${s.seed}` : `${fmt(r.seeds)} seeds from ${s.seed}: mean [p5, p95], nearest rank`;
   const header = [
-    `${s.name}`,
+    echo(s.name),
     `${fmt(s.cluster.gpus)} GPUs = ${fmt(d.hosts)} hosts × ${s.cluster.gpusPerHost}, ${fmt(s.cluster.replicas)} replicas; ` +
       `${fmt(s.training.days)} days; ${s.failures.perHostDay} failures per host-day (${mtbf}, ${s.failures.arrivals} arrivals)`,
     seeds,
@@ -233,11 +247,6 @@ export function resultTable(r: MonteCarloResult): string {
 }
 
 const count = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
-
-/** Failures a Monte Carlo of `seeds` runs simulates: the figure the budget bounds. */
-export function monteCarloCost(s: Scenario, seeds: number): number {
-  return seeds * Math.max(1, derived(s).expectedFailures);
-}
 
 function checkBudget(s: Scenario, seeds: number, budget: number): void {
   const cost = monteCarloCost(s, seeds);
@@ -294,9 +303,9 @@ export async function simCommand(
       onProgress: progressReporter(io),
     });
     const out = opts.json ? JSON.stringify(resultJson(result), null, 2) : resultTable(result);
-    return { code: 0, stdout: `${out}\n`, stderr: "" };
+    return { code: 0, stdout: `${terminalText(out)}\n`, stderr: "" };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    return { code: 2, stdout: "", stderr: `sim: ${e.message.replace(/\s*\n\s*/g, " ")}\n` };
+    return { code: 2, stdout: "", stderr: `sim: ${terminalLine(e.message)}\n` };
   }
 }

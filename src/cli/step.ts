@@ -14,6 +14,7 @@ import { MIB } from "../step/bucketAssignment.ts";
 import { type Param, parseModelList } from "../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
+import { echo, terminalLine, terminalText } from "./echo.ts";
 import { STEP_HELP, wantsHelp } from "./help.ts";
 import { readInputFile } from "./inputFile.ts";
 
@@ -35,7 +36,7 @@ function positiveNumber(flag: string, raw: string | undefined): number {
   const n = Number(raw);
   if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n <= 0) {
     throw new UsageError(
-      `${flag} needs a positive number of MiB, got ${raw === undefined ? "nothing" : `"${raw}"`}`,
+      `${flag} needs a positive number of MiB, got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
     );
   }
   return n;
@@ -53,9 +54,9 @@ export function parseArgs(argv: readonly string[]): Options {
     if (flag === "--json") json = true;
     else if (flag === "--cap-mb") capMb = positiveNumber("--cap-mb", value());
     else if (flag === "--first-bucket-mb") firstBucketMb = positiveNumber("--first-bucket-mb", value());
-    else if (flag?.startsWith("-")) throw new UsageError(`unknown option ${flag}; ${USAGE}`);
+    else if (flag?.startsWith("-")) throw new UsageError(`unknown option ${echo(flag)}; ${USAGE}`);
     else if (file === null) file = arg;
-    else throw new UsageError(`one model file expected, got a second: ${arg}`);
+    else throw new UsageError(`one model file expected, got a second: ${echo(arg)}`);
   }
   if (file === null) throw new UsageError(USAGE);
   return { file, capMb, firstBucketMb, json };
@@ -98,12 +99,12 @@ const mib = (bytes: number) => `${(bytes / MIB).toFixed(2)} MiB`;
 function report(name: string, params: readonly Param[], config: StepConfig, r: StepResult): string {
   const total = params.reduce((s, p) => s + p.bytes, 0);
   const lines = [
-    `${name}: ${params.length} parameters, ${mib(total)} of gradients`,
+    `${echo(name)}: ${params.length} parameters, ${mib(total)} of gradients`,
     `bucket_cap_mb ${config.capMb}, first bucket ${config.firstBucketMb} MiB → ${r.buckets.length} buckets, in all-reduce order:`,
     ...r.buckets.map((b, i) => {
       const first = params[b.params[0] as number]?.name;
       const last = params[b.params.at(-1) as number]?.name;
-      const span = b.params.length > 1 ? `${first} … ${last}` : first;
+      const span = b.params.length > 1 ? `${echo(first ?? "")} … ${echo(last ?? "")}` : echo(first ?? "");
       return `  ${String(i).padStart(3)}  ${b.dtype.padEnd(9)} ${String(b.params.length).padStart(4)} params  ${mib(b.bytes).padStart(12)}  ${span}`;
     }),
   ];
@@ -134,11 +135,11 @@ function main(argv: readonly string[]): number {
     const out = opts.json
       ? JSON.stringify(stepJson(params, result))
       : report(basename(opts.file), params, config, result);
-    process.stdout.write(`${out}\n`);
+    process.stdout.write(`${terminalText(out)}\n`);
     return 0;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`step: ${message.replaceAll("\n", " ")}\n`);
+    process.stderr.write(`step: ${terminalLine(message)}\n`);
     return 2;
   }
 }

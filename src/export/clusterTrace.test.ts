@@ -210,7 +210,9 @@ describe("clusterTrace of a long run: bounded cost (issue 18.7)", () => {
     );
   });
 
-  it("a window limits the file to what happens inside it, each track still tiling it", () => {
+  it("a window limits the file to what happens inside it, each track still tiling it", {
+    timeout: 120_000,
+  }, () => {
     const day = 86_400;
     const from = 100 * day;
     const to = 102 * day;

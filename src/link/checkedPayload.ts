@@ -9,6 +9,7 @@
  * key has its own fixed dictionary; changing one means a new format tag.
  */
 import { deflateSync, inflateSync, strFromU8, strToU8 } from "fflate";
+import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { crc32 } from "./crc32.ts";
 import { LinkError } from "./linkError.ts";
@@ -49,9 +50,18 @@ export function decodeChecked(body: string, dictionary: Uint8Array, what: string
   } catch (e) {
     throw new LinkError(`The link's ${what} could not be decoded: ${(e as Error).message}.`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(json);
+    value = JSON.parse(json);
   } catch {
     throw new LinkError(`The link's ${what} is not valid JSON.`);
   }
+  refuseDuplicateKeys(json, what);
+  return value;
+}
+
+/** JSON.parse keeps the last of a key given twice; a link that says two things is refused instead. */
+export function refuseDuplicateKeys(json: string, what: string): void {
+  const twice = firstDuplicateKey(json);
+  if (twice) throw new LinkError(`The link's ${what} is refused: ${describeDuplicateKey(twice)}.`);
 }

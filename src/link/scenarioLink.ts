@@ -11,7 +11,14 @@
 import { strToU8 } from "fflate";
 import { diffFromDefaults, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import { fromBase64Url } from "./base64url.ts";
-import { CHECKED_FORMAT, decodeChecked, encodeChecked, inflateBounded } from "./checkedPayload.ts";
+import {
+  CHECKED_FORMAT,
+  decodeChecked,
+  encodeChecked,
+  inflateBounded,
+  refuseDuplicateKeys,
+} from "./checkedPayload.ts";
+import { repeatedHashKeys } from "./hashParams.ts";
 import { LinkError } from "./linkError.ts";
 
 /**
@@ -80,11 +87,14 @@ function decodeFormat1(body: string): unknown {
       `The link's scenario could not be decoded (truncated or altered?): ${(e as Error).message}.`,
     );
   }
+  let value: unknown;
   try {
-    return JSON.parse(json);
+    value = JSON.parse(json);
   } catch {
     throw new LinkError("The link's scenario is not valid JSON (truncated or altered?).");
   }
+  refuseDuplicateKeys(json, WHAT);
+  return value;
 }
 
 /**
@@ -117,6 +127,9 @@ export function decodeScenarioParam(param: string): Scenario {
 function scenarioParam(link: string): string | null {
   const hashAt = link.indexOf("#");
   const fragment = hashAt >= 0 ? link.slice(hashAt + 1) : link;
+  // The page refuses a link that gives s= twice (address.ts); so does the CLI, rather than open the first.
+  if (repeatedHashKeys(fragment).includes("s"))
+    throw new LinkError('The link gives "s=" more than once; each key may be given once.');
   for (const part of fragment.split("&")) {
     if (part.startsWith("s=")) return part.slice(2);
   }

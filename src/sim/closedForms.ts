@@ -87,8 +87,10 @@ export function closedForms(s: Scenario): ClosedForms {
 
   // Version 1's arithmetic, kept bit for bit for old consumers of the CLI's JSON (v1Compat pins
   // it); what the page shows is the forms below, which say where they apply.
+  // A rate so small (1e-310 per host-day) that 1/λ overflows has an MTBF of Infinity: every
+  // failure-free fraction is 1 to the last bit, where the formula would give ∞/∞ = NaN.
   const fixed =
-    lambda > 0
+    lambda > 0 && Number.isFinite(mtbf)
       ? {
           synchronous: clamp01((mtbf - (meanDetect + restartSeconds)) / mtbf),
           ftHsdp: clamp01((mtbf - S - T / R) / mtbf),

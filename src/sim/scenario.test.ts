@@ -254,7 +254,9 @@ describe("scenario version 2 (SIMULATION.md §3)", () => {
   it("a 10 KB cause name is refused and not echoed whole", () => {
     const [p, ...rest] = problemsOf({ failures: { causes: [cause({ name: "x".repeat(10_240) })] } });
     expect(rest).toEqual([]);
-    expect(p).toMatch(/^failures\.causes\[0\]\.name: got "x{40}…"; must be a string of 1–40 characters$/);
+    expect(p).toMatch(
+      /^failures\.causes\[0\]\.name: got "x{40}…" \(10240 characters\); must be a string of 1–40 characters$/,
+    );
   });
 
   it("Weibull shape, hang timeout, spares: ranges from the field table", () => {

@@ -175,6 +175,15 @@ describe("the address", () => {
     expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
   });
 
+  it("refuses a key given twice by name and uses neither value", () => {
+    const a = encodeScenarioHash(parseScenario({ cluster: { replicas: 16 } })).slice(1);
+    const b = encodeScenarioHash(parseScenario({ cluster: { replicas: 24 } })).slice(1);
+    opensWithError(`#v=cluster&${a}&${b}`, /"s=" more than once/);
+    expect(snapshot()).toMatchObject({ tab: "cluster", scenario: DEFAULT_SCENARIO });
+    opensWithError("#v=story&ch=predict&ch=one-failure", /"ch=" more than once/);
+    expect(snapshot().chapter).toBe("one-failure");
+  });
+
   it("reports bad step and lab settings, and shows their defaults", () => {
     stepStore().getState().setCapMb(100);
     opensWithError("#v=step&st=2.AAAAAAAA", /step settings could not be decoded: .*integrity check/);

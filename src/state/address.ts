@@ -30,7 +30,7 @@
  * - "replace": update the current entry, debounced (the timeline's pan and zoom).
  */
 import { createStore } from "zustand/vanilla";
-import { type HashParams, readHash, writeHash } from "../link/hashParams.ts";
+import { type HashParams, readHash, repeatedHashKeys, writeHash } from "../link/hashParams.ts";
 import { LinkError } from "../link/linkError.ts";
 
 /**
@@ -168,6 +168,14 @@ export function readAddress(hash: string): string | null {
   if (hash.length > MAX_ADDRESS_CHARS) {
     problems.push(`The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`);
     params = new Map();
+  }
+  const repeated = repeatedHashKeys(hash).filter((k) => params.has(k));
+  if (repeated.length > 0) {
+    // Which of the two was meant cannot be known: neither is used (their parts show the defaults).
+    for (const k of repeated) params.delete(k);
+    problems.push(
+      `The link gives ${repeated.map((k) => `"${k}="`).join(", ")} more than once; each key may be given once, so ${repeated.length === 1 ? "it was" : "they were"} not used.`,
+    );
   }
   const unknown = [...params.keys()].filter((k) => !isAddressKey(k));
   if (unknown.length > 0) {

@@ -12,6 +12,7 @@ import {
   sweepParam,
 } from "../link/sweepLink.ts";
 import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
+import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import { buildSweep, type SweepAxisId, type SweepRange, sweepRangeProblem } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
@@ -42,6 +43,8 @@ export interface SweepState {
   baseName: string;
   elapsedMs: number | null;
   error: string | null;
+  /** A link's sweep past the Monte Carlo budget, waiting for the person's yes: its cost in failures. */
+  confirm: { failures: number } | null;
 }
 
 export interface ExplorerState {
@@ -59,6 +62,8 @@ export interface ExplorerState {
   setSweepRange(range: SweepRange | null): string[];
   runSweep(): void;
   cancelSweep(): void;
+  /** Run (yes) or drop (no) the sweep a link asked for past the budget. */
+  answerSweep(run: boolean): void;
 }
 
 function initialTheme(): Theme {
@@ -87,6 +92,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     baseName: "",
     elapsedMs: null,
     error: null,
+    confirm: null,
   },
   setWindow: (window) => set({ window }),
   focusFailure: (i, time, span) =>
@@ -122,6 +128,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
       baseName: base.name,
       elapsedMs: null,
       error: null,
+      confirm: null,
     });
     const mine = runSweepInPool(pts, seeds, {
       onProgress: (done, total) => patch({ progress: { done, total } }),
@@ -147,7 +154,31 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     current?.cancel();
     set({ sweep: { ...get().sweep, status: "cancelled" } });
   },
+  answerSweep: (run) => {
+    if (!get().sweep.confirm) return;
+    set({ sweep: { ...get().sweep, confirm: null } });
+    if (run) runLinkSweep();
+  },
 }));
+
+/** Failures the sweep as set now would simulate: every point's runs (the Monte Carlo budget's measure). */
+export function sweepCost(): number {
+  const { axis, points, seeds, range } = explorerStore.getState().sweep;
+  return buildSweep(appStore.getState().scenario, axis, points, range).reduce(
+    (sum, p) => sum + monteCarloCost(p.scenario, seeds),
+    0,
+  );
+}
+
+/** Runs the sweep a link asked for; its start replaces the link's history entry (it is the link's). */
+function runLinkSweep(): void {
+  runFromAddress = true;
+  try {
+    explorerStore.getState().runSweep();
+  } finally {
+    runFromAddress = false;
+  }
+}
 
 export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
   return useStore(explorerStore, selector);
@@ -196,14 +227,15 @@ registerAddressPart({
     // A link that ran its sweep shows the curve: run it once the whole address (its scenario
     // too) is applied, unless this very sweep is already on screen (Back and Forward).
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
+    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
       setTimeout(() => {
-        runFromAddress = true;
-        try {
-          explorerStore.getState().runSweep();
-        } finally {
-          runFromAddress = false;
-        }
+        // Work a link starts obeys the CLI's budget: past it, the page asks first, saying the cost
+        // (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started 10¹¹ failures on open).
+        const failures = sweepCost();
+        if (failures > MONTE_CARLO_BUDGET_FAILURES)
+          explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
+        else runLinkSweep();
       }, 0);
   },
   reset: () => {

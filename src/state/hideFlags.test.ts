@@ -9,8 +9,14 @@ describe("classroom links' hide flags", () => {
     expect(parseHideParam("a,a,b")).toEqual(["a", "b"]);
   });
 
-  it("drops ids that could escape the CSS selector they end up in", () => {
-    expect(parseHideParam('ok,"]{x}%20,a b,.dot,%22')).toEqual(["ok"]);
+  it("refuses, by name, ids that could escape the CSS selector they end up in", () => {
+    expect(() => parseHideParam('ok,"]{x}%20,a b,.dot,%22')).toThrow(
+      /hide= names "\\"]\{x\} ", "a b", ".dot" and 1 more, not control ids/,
+    );
+    expect(() => parseHideParam("a%E0%A4%A")).toThrow(/broken %-escape/);
+    expect(() => parseHideParam(Array.from({ length: 65 }, (_, i) => `c${i}`).join(","))).toThrow(
+      /at most 64/,
+    );
     expect(hideStyle(['x"]', "y"])).toBe('[data-control="y"] { display: none !important; }');
     expect(hideStyle([])).toBe("");
   });

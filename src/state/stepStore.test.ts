@@ -36,10 +36,38 @@ describe("step store", () => {
     expect(w.stepSweep).toHaveBeenCalledTimes(2);
   });
 
-  it("reports a bad paste with its entry and clears the result", async () => {
+  it("a refused paste keeps the previous model, its results and its settings, and names the entry", async () => {
     const w = fakeWorker();
-    const { store, start } = createStepStore(() => w as unknown as StepWorker);
-    await start();
+    const { store } = createStepStore(() => w as unknown as StepWorker);
+    store.getState().pickPreset("llama3-8b");
+    await settle();
+    const before = store.getState();
+    expect(before.result?.bucketCount).toBeGreaterThan(100);
+    expect(before.sweep).not.toBeNull();
+    const changes: string[] = [];
+    const stop = store.subscribe((s, prev) => {
+      if (s.source !== prev.source) changes.push("source");
+      if (s.config !== prev.config) changes.push("config");
+    });
+    for (const bad of [
+      '[{"name":"w","shape":[64],"dtype":"torch.float33"}]',
+      '[{"name": "w", "shape": [4], "dtype": "float32"}, {"name": "b", "dtype": "float32"}]',
+      "[{",
+    ]) {
+      store.getState().setPasteText(bad);
+      store.getState().applyPaste();
+      await settle();
+      const after = store.getState();
+      expect(after.problem?.error, bad).toBeTruthy();
+      // What the link and history are written from never moved, and what is shown is still Llama's.
+      expect(after.source).toBe(before.source);
+      expect(after.config).toBe(before.config);
+      expect(after.model).toBe(before.model);
+      expect(after.result).toBe(before.result);
+      expect(after.sweep).toBe(before.sweep);
+      expect(after.busy).toBe(false);
+    }
+    expect(changes).toEqual([]);
     store
       .getState()
       .setPasteText('[{"name": "w", "shape": [4], "dtype": "float32"}, {"name": "b", "dtype": "float32"}]');
@@ -47,7 +75,7 @@ describe("step store", () => {
     await settle();
     expect(store.getState().problem).toMatchObject({ entry: 1 });
     expect(store.getState().problem?.error).toMatch(/"b"/);
-    expect(store.getState().result).toBeNull();
+    stop();
   });
 
   it("takes a preset's compute times when it is picked", async () => {

@@ -55,8 +55,7 @@ export function createStepStore(worker: () => StepWorker) {
   // The sweep does not depend on the cap: it is redone when the model or another knob changes.
   // (Compared by identity and the config's text, never by the paste's text, which may be 15 MB.)
   let sweepFor: { source: ModelSource; config: string } | null = null;
-  /** A paste just applied by hand, waiting for its parse to set its compute times (not a link's). */
-  let pasteComputeFor: ModelSource | null = null;
+  let pasteSeq = 0;
 
   const store = createStore<StepState>()((set, get) => ({
     source: DEFAULT_STEP_SETTINGS.model,
@@ -73,11 +72,7 @@ export function createStepStore(worker: () => StepWorker) {
         config: { ...s.config, compute: presetInfo(id).compute },
       })),
     setPasteText: (pasteText) => set({ pasteText }),
-    applyPaste: () => {
-      // The pasted model gets compute times once the worker has parsed it (see recompute).
-      pasteComputeFor = { kind: "paste", text: get().pasteText };
-      set({ source: pasteComputeFor });
-    },
+    applyPaste: () => void tryPaste({ kind: "paste", text: get().pasteText }),
     setCapMb: (capMb) => set((s) => ({ config: { ...s.config, capMb } })),
     setFirstBucketMb: (firstBucketMb) => set((s) => ({ config: { ...s.config, firstBucketMb } })),
     setCompute: (patch) =>
@@ -106,24 +101,6 @@ export function createStepStore(worker: () => StepWorker) {
         store.setState({ problem: run, model: null, result: null, sweep: null, busy: false });
         return;
       }
-      if (pasteComputeFor === req.model) {
-        pasteComputeFor = null;
-        // A paste of a preset's very list takes that preset's times (one list, one step); any
-        // other list gets times from its own size, and the view says which it got.
-        const compute = run.model.preset
-          ? presetInfo(run.model.preset).compute
-          : computeForElements(run.model.elements);
-        // This step was timed with the previous model's compute: it is not drawn (for a big paste,
-        // drawing it and then its replacement at once was two long tasks), and no older one is
-        // shown under the new model's name. The new times ask the worker again (the subscription).
-        store.setState((st) => ({
-          problem: null,
-          model: run.model,
-          result: null,
-          config: { ...st.config, compute },
-        }));
-        return;
-      }
       // Another model's sweep is not shown beside this step while its own is computed.
       const otherModel = sweepFor?.source !== req.model;
       store.setState({
@@ -141,6 +118,49 @@ export function createStepStore(worker: () => StepWorker) {
       if (mySweep === sweepSeq && sweep.ok) store.setState({ sweep: sweep.sweep });
     } catch (e) {
       if (seq !== runSeq) return;
+      const error = `The step worker failed: ${e instanceof Error ? e.message : String(e)}`;
+      store.setState({ problem: { ok: false, error, entry: null }, busy: false });
+    }
+  }
+
+  /**
+   * A paste applied by hand is parsed before it becomes the model: a refused one changes nothing
+   * (model, results, sweep, and so the link and the history) but the message beside the paste box.
+   */
+  async function tryPaste(candidate: ModelSource): Promise<void> {
+    const seq = ++pasteSeq;
+    const from = store.getState().source;
+    store.setState({ busy: true });
+    const current = () => seq === pasteSeq && store.getState().source === from;
+    try {
+      const run = await worker().stepRun({ model: candidate, config: store.getState().config });
+      if (!current()) return;
+      if (!run.ok) {
+        store.setState({ problem: run, busy: false });
+        return;
+      }
+      // The pasted model gets compute times from its own size. The step just timed used the
+      // previous model's: it is not drawn (for a big paste, drawing it and then its replacement
+      // at once was two long tasks), and no older step or sweep is shown under the new model's
+      // name. The new source and times ask the worker again (the subscription).
+      sweepFor = null;
+      store.setState((st) => ({
+        source: candidate,
+        problem: null,
+        model: run.model,
+        result: null,
+        sweep: null,
+        // A paste of a preset's very list takes that preset's times (one list, one step); any
+        // other list gets times from its own size, and the view says which it got.
+        config: {
+          ...st.config,
+          compute: run.model.preset
+            ? presetInfo(run.model.preset).compute
+            : computeForElements(run.model.elements),
+        },
+      }));
+    } catch (e) {
+      if (!current()) return;
       const error = `The step worker failed: ${e instanceof Error ? e.message : String(e)}`;
       store.setState({ problem: { ok: false, error, entry: null }, busy: false });
     }

@@ -130,3 +130,77 @@ export function firstSyntaxError(text: string): JsonSyntaxError | null {
     }
   }
 }
+
+/** A key given twice in one JSON object: JSON.parse keeps the last, silently. */
+export interface DuplicateKey {
+  /** The object's path as the schema names fields (`cluster`, `failures.causes[2]`; "" at the top). */
+  path: string;
+  key: string;
+  /** 1-based line and column of the second occurrence. */
+  line: number;
+  column: number;
+}
+
+interface Open {
+  /** The keys seen so far (an object), or null (a list). */
+  keys: Set<string> | null;
+  path: string;
+  /** Objects: whether the next string is a key. Lists: the index of the current element. */
+  expectKey: boolean;
+  index: number;
+  lastKey: string;
+}
+
+/**
+ * The first key given twice in one object of `text`, which must be valid JSON (JSON.parse
+ * accepted it), or null. One pass, no recursion; a key is decoded only when it holds an escape,
+ * so `"a"` and `"\u0061"` are the same key, as they are to JSON.parse.
+ */
+export function firstDuplicateKey(text: string): DuplicateKey | null {
+  const stack: Open[] = [];
+  const n = text.length;
+  const childPath = (): string => {
+    const top = stack.at(-1);
+    if (!top) return "";
+    if (top.keys === null) return `${top.path}[${top.index}]`;
+    return top.path === "" ? top.lastKey : `${top.path}.${top.lastKey}`;
+  };
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      const path = childPath();
+      stack.push({ keys: c === 0x7b ? new Set() : null, path, expectKey: c === 0x7b, index: 0, lastKey: "" });
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      const top = stack.at(-1);
+      if (top?.keys) top.expectKey = true;
+      else if (top) top.index++;
+    } else if (c === 0x22 /* " */) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) {
+          escaped = true;
+          i++;
+        } else if (d === 0x22) break;
+      }
+      const top = stack.at(-1);
+      if (top?.keys && top.expectKey) {
+        top.expectKey = false;
+        const raw = text.slice(start, i + 1);
+        const key = escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+        if (top.keys.has(key)) return { path: top.path, key, ...position(text, start) };
+        top.keys.add(key);
+        top.lastKey = key;
+      }
+    }
+  }
+  return null;
+}
+
+/** A duplicate key in words: `"replicas" is given twice in cluster (line 1, column 30)`. */
+export function describeDuplicateKey(d: DuplicateKey): string {
+  return `${JSON.stringify(d.key)} is given twice${d.path ? ` in ${d.path}` : ""} (line ${d.line}, column ${d.column}); a field may be given once`;
+}

@@ -176,3 +176,19 @@ describe("parseModelList", () => {
     expect(errorOf('{"name": "a"}').message).toMatch(/Expected a JSON list/);
   });
 });
+
+describe("duplicate keys", () => {
+  it("an entry that gives a key twice is refused by name, not read as its last value", () => {
+    const paste =
+      '[{"name":"w","shape":[4],"dtype":"float32"},{"name":"b","shape":[4],"shape":[8],"dtype":"float32"}]';
+    expect(() => parseModelList(paste)).toThrow(/entry 1.*"shape" is given twice in \[1\]/);
+    try {
+      parseModelList(paste);
+    } catch (e) {
+      expect((e as ModelListError).entry).toBe(1);
+    }
+    expect(() => parseModelList("{'parameters': [], 'parameters': []}")).toThrow(
+      /"parameters" is given twice/,
+    );
+  });
+});

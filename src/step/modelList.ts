@@ -4,7 +4,7 @@
  * prints. Pasted text is checked entry by entry so a mistake is reported where it is.
  */
 import { canonicalDtype, elementBytes, KNOWN_DTYPES } from "./dtypes.ts";
-import { firstSyntaxError } from "./jsonSyntax.ts";
+import { describeDuplicateKey, firstDuplicateKey, firstSyntaxError } from "./jsonSyntax.ts";
 
 /**
  * The largest gradient one parameter may have: 1 PiB, about 250,000 times Llama 3 405B's largest
@@ -198,6 +198,16 @@ export function parseModelList(pasted: string): Param[] {
     throw new ModelListError(
       `Malformed JSON at line ${syntax.line}, column ${syntax.column}${where}: ${syntax.message}.`,
       at?.index ?? null,
+    );
+  }
+  // JSON.parse keeps the last of a key given twice: the paste would mean something it does not say.
+  const twice = firstDuplicateKey(json);
+  if (twice) {
+    const index = /\[(\d+)\]$/.exec(twice.path);
+    const at = index ? Number(index[1]) : null;
+    throw new ModelListError(
+      `${at === null ? "" : `${entryLabel(at, null)}: `}${describeDuplicateKey(twice)}.`,
+      at,
     );
   }
   return validateModelList(value);

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { ADDRESS_KEYS } from "../state/address.ts";
 import { CHAPTER_IDS } from "../state/storyChapters.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -36,6 +37,11 @@ describe("README.md", () => {
 
   it("gives the story's chapter count the app has", () => {
     expect(readme).toContain(`${NUMBERS[CHAPTER_IDS.length]} short chapters`);
+  });
+
+  it("describes every key a link may hold (src/state/address.ts's ADDRESS_KEYS)", () => {
+    const links = readme.split("## Share links")[1]?.split("\n## ")[0] ?? "";
+    expect(Object.keys(ADDRESS_KEYS).filter((k) => !links.includes(`| \`${k}=\` |`))).toEqual([]);
   });
 
   it("gives each benchmark figure with the command that prints it", () => {

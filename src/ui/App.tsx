@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
-import { hideStyle } from "../state/hideFlags.ts";
-import { TABS, type Tab, useAppStore } from "../state/store.ts";
+import { addressStore, isApplyingAddress } from "../state/address.ts";
+import { hideStyle, unknownControls } from "../state/hideFlags.ts";
+import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
@@ -25,6 +26,33 @@ const TAB_LABELS: Record<Tab, string> = {
  * A classroom link's hidden controls (`hide=`), hidden wherever they appear. A constructed style
  * sheet, not a <style> element: the Content-Security-Policy allows no inline styles.
  */
+/**
+ * A link's `hide=` ids that no control of the page carries (`knobs.faalures`) are named in the
+ * link banner, as a bad `ch=` is: silently ignored, they left shown what the teacher meant to
+ * hide. Only ids that came from a link are checked (a teacher's own ticks come from the page),
+ * and only once the view has had time to load and draw its controls.
+ */
+const HIDE_CHECK_EVERY_MS = 500;
+const HIDE_CHECK_FOR_MS = 5000;
+let hideCheck: ReturnType<typeof setInterval> | undefined;
+appStore.subscribe((s, prev) => {
+  if (s.hidden === prev.hidden) return;
+  clearInterval(hideCheck);
+  if (!isApplyingAddress() || s.hidden.length === 0) return;
+  const ids = s.hidden;
+  const started = performance.now();
+  hideCheck = setInterval(() => {
+    const unknown = unknownControls(ids, document);
+    if (unknown.length > 0 && performance.now() - started < HIDE_CHECK_FOR_MS) return;
+    clearInterval(hideCheck);
+    if (unknown.length === 0 || appStore.getState().hidden !== ids) return;
+    const named = unknown.map((id) => `"${id}"`).join(", ");
+    const problem = `The link's hide= names ${named}, which ${unknown.length === 1 ? "is" : "are"} not a control on this page; the other controls it names are hidden.`;
+    const before = addressStore.getState().linkError;
+    addressStore.setState({ linkError: before ? `${before} ${problem}` : problem });
+  }, HIDE_CHECK_EVERY_MS);
+});
+
 function useHiddenControls(): void {
   const hidden = useAppStore((s) => s.hidden);
   useEffect(() => {

@@ -133,7 +133,14 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
 
 export function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
-  if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (typeof v === "string") {
+    if (v.length <= 40) return JSON.stringify(v);
+    // Cut where it is said, and never between the two halves of a surrogate pair (an emoji).
+    const end = /[\ud800-\udbff]/.test(v[39] ?? "") ? 39 : 40;
+    return `${JSON.stringify(`${v.slice(0, end)}…`)} (${v.length} characters)`;
+  }
+  // JSON's 1e999 parses to Infinity: what was written was a number too large, not "Infinity".
+  if (typeof v === "number" && !Number.isFinite(v)) return "a number too large to represent";
   if (v === null || typeof v !== "object") return String(v);
   return Array.isArray(v) ? "an array" : "an object";
 }

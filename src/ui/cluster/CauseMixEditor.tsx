@@ -19,7 +19,6 @@ const SCOPES: readonly CauseScope[] = ["host", "rack", "job"];
 const SCOPE_TEXT: Record<CauseScope, string> = { host: "one host", rack: "a rack", job: "the job" };
 const ITEM = (FIELD_SPECS.failures.causes as FieldSpec & { kind: "list" }).item;
 const MAX_ROWS = (FIELD_SPECS.failures.causes as FieldSpec & { kind: "list" }).maxItems;
-const MAX_NAME = (ITEM.name as { maxLength: number }).maxLength;
 
 /** A row as typed: the share keeps its text so it can be cleared and retyped. */
 interface Row {
@@ -207,11 +206,12 @@ export function CauseMixEditor() {
                   </legend>
                   <label className="cause-name" htmlFor={`${id}-name`}>
                     <span>Name</span>
+                    {/* No maxLength: the browser cut a longer name without a word (and could
+                        split an emoji); the validator refuses it by name beside the row. */}
                     <input
                       id={`${id}-name`}
                       type="text"
                       value={row.name}
-                      maxLength={MAX_NAME}
                       aria-invalid={invalid("name")}
                       aria-describedby={errorId}
                       data-testid={`causes.${i}.name`}

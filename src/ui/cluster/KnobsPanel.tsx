@@ -13,6 +13,7 @@ import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { CauseMixEditor } from "./CauseMixEditor.tsx";
 import { knobLayout, specOf } from "./knobLayout.ts";
+import { mtbfProblem } from "./mtbf.ts";
 import { PendingContext, PendingEdits, usePending, withField } from "./pendingEdits.ts";
 
 function EnumSelect({
@@ -92,7 +93,8 @@ function MtbfField() {
       value={minutes}
       testId="mtbfMinutes"
       onChange={(m) => {
-        if (!(m > 0)) return ["Job MTBF: must be a number of minutes above 0."];
+        const problem = mtbfProblem(m, derived(scenario).hosts);
+        if (problem) return [problem];
         // The rate follows the hosts of the scenario it lands in (GPUs may be changing too).
         return pending.apply("mtbf", (s) =>
           withField("failures", "perHostDay", 86_400 / (derived(s).hosts * m * 60))(s),

@@ -8,6 +8,7 @@ import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { POLICIES, type PolicyKey } from "../../sim/policies.ts";
 import {
   axisInfo,
@@ -41,7 +42,7 @@ const M = { top: 34, right: 20, bottom: 44, left: 56 };
 
 export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
   const sweep = useExplorerStore((s) => s.sweep);
-  const { setSweepOptions, setSweepRange, runSweep, cancelSweep } = explorerStore.getState();
+  const { setSweepOptions, setSweepRange, runSweep, cancelSweep, answerSweep } = explorerStore.getState();
   const scenario = useAppStore((s) => s.scenario);
   // The axis's own range, shown until the person types one.
   const auto = useMemo(() => {
@@ -133,6 +134,20 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           {statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)}
         </span>
       </div>
+      {sweep.confirm && (
+        <p className="sweep-confirm" role="alert" data-testid="sweep-confirm">
+          This link runs its sweep: {sweep.points} points × {sweep.seeds.toLocaleString("en-US")} seeds, about{" "}
+          {sweep.confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate,
+          past the budget of {MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} (the command line's too):
+          minutes to hours with every core busy.{" "}
+          <button type="button" onClick={() => answerSweep(true)}>
+            Run it
+          </button>{" "}
+          <button type="button" onClick={() => answerSweep(false)}>
+            Not now
+          </button>
+        </p>
+      )}
       <p className="muted small">
         Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
         seeds, so differences between points are the knob's doing, not luck.

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Field } from "./Field.tsx";
 
 export interface NumberFieldProps {
@@ -19,6 +19,13 @@ export interface NumberFieldProps {
    */
   onChange: (v: number) => unknown;
 }
+
+/**
+ * A typed value is handed on after this pause in typing, or at once on Enter or on leaving the
+ * field: never a prefix the person is still typing (the "1" of "1e308" was applied, ran, and
+ * became a history entry before the whole number was refused).
+ */
+export const COMMIT_PAUSE_MS = 600;
 
 // One formatter, made at first use: toLocaleString with options makes one per call (every field, every render).
 let numberFormat: Intl.NumberFormat | undefined;
@@ -67,17 +74,29 @@ export function NumberField({
 }: NumberFieldProps) {
   const [draft, setDraft] = useState(String(value));
   const [problems, setProblems] = useState<readonly string[] | null>(null);
+  /** Text typed and not yet handed on, and the pause timer that will hand it on. */
+  const typed = useRef<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
+    // A new value from elsewhere (a preset, a link) replaces what was being typed.
     setDraft((d) => (d.trim() !== "" && Number(d) === value ? d : String(value)));
     setProblems(null);
   }, [value]);
+  useEffect(() => () => clearTimeout(timer.current), []);
   const bounds = {
     ...(min !== undefined && { min }),
     ...(max !== undefined && { max }),
     ...(integer !== undefined && { integer }),
   };
-  const edit = (text: string) => {
-    setDraft(text);
+  // The pause timer commits with what the field is at its last render, not at the keystroke.
+  const latest = useRef({ label, bounds, onChange });
+  latest.current = { label, bounds, onChange };
+  const commit = () => {
+    clearTimeout(timer.current);
+    const text = typed.current;
+    if (text === null) return;
+    typed.current = null;
+    const { label, bounds, onChange } = latest.current;
     const v = text.trim() === "" ? Number.NaN : Number(text);
     const out = boundsProblem(label, v, bounds);
     if (out) {
@@ -86,6 +105,15 @@ export function NumberField({
     }
     const refused = onChange(v);
     setProblems(Array.isArray(refused) && refused.length > 0 ? (refused as string[]) : null);
+  };
+  const edit = (text: string) => {
+    setDraft(text);
+    // The message was about the text before this edit; it comes back at the commit if it still holds.
+    // (Left up while typing, it went away at the commit: the page moved under the pointer on its way to a button.)
+    setProblems(null);
+    typed.current = text;
+    clearTimeout(timer.current);
+    timer.current = setTimeout(commit, COMMIT_PAUSE_MS);
   };
   const error = problems?.length ? problems.join(" ") : null;
   return (
@@ -104,6 +132,10 @@ export function NumberField({
           aria-describedby={errorId}
           data-testid={testId}
           onChange={(e) => edit(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === "Enter") commit();
+          }}
         />
       )}
     </Field>
