@@ -78,6 +78,9 @@ const llama = parseScenario({
   spares: { pool: "limited", hosts: 8, repairHours: 48 },
 });
 
+// §4: all four policies on the headline cluster (issue 17's ratio: at most 3× the default run).
+const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+
 const cases: Case[] = [
   {
     name: "failure trace only (default, 30 days)",
@@ -93,6 +96,13 @@ const cases: Case[] = [
     repeats: 301,
     run: () => runScenario(s),
     target: { ms: 2, label: "< 2 ms" },
+  },
+  {
+    name: "one run, all four policies (default cluster)",
+    failures: failuresOf(four),
+    warmUp: 300,
+    repeats: 301,
+    run: () => runScenario(four),
   },
   {
     name: "one run, recorded (timelines, log, curves)",

@@ -6,12 +6,17 @@
  */
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS, type SummarizedMetrics, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
-import { POLICIES } from "../sim/policies.ts";
+import { selectedPolicies } from "../sim/policies.ts";
 import type { Scenario } from "../sim/scenario.ts";
+import { BADPUT_CATEGORIES, type BadputCategory, type PolicyMetrics } from "../sim/types.ts";
 
-/** A row per run: per policy (registry order), the summarized metrics, then each cause's count and stall. */
-function widthOf(causes: number): number {
-  return POLICIES.length * (SUMMARIZED_METRICS.length + 2 * causes);
+/**
+ * A row per run: per selected policy (display order), the summarized metrics, each cause's count
+ * and stall, then each badput share.
+ */
+function widthOf(s: Scenario): number {
+  const causes = s.failures.causes.length;
+  return s.policies.length * (SUMMARIZED_METRICS.length + 2 * causes + BADPUT_CATEGORIES.length);
 }
 
 export interface Chunk {
@@ -21,37 +26,42 @@ export interface Chunk {
 
 export function runChunk(s: Scenario, { start, count }: Chunk): Float64Array<ArrayBuffer> {
   const causes = s.failures.causes.length;
-  const rows = new Float64Array(count * widthOf(causes));
+  const policies = selectedPolicies(s);
+  const rows = new Float64Array(count * widthOf(s));
   let k = 0;
   for (let i = start; i < start + count; i++) {
     const run = runScenario(s, { seed: seedOf(s, i) });
-    for (const { key } of POLICIES) {
-      const m = run[key];
+    for (const { key } of policies) {
+      const m = run[key] as PolicyMetrics;
       for (const name of SUMMARIZED_METRICS) rows[k++] = m[name];
       for (let c = 0; c < causes; c++) rows[k++] = m.causeCount[c]!;
       for (let c = 0; c < causes; c++) rows[k++] = m.causeStallSeconds[c]!;
+      for (const b of BADPUT_CATEGORIES) rows[k++] = m.badput[b];
     }
   }
   return rows;
 }
 
-export function rowCount(rows: Float64Array, causes: number): number {
-  return rows.length / widthOf(causes);
+export function rowCount(rows: Float64Array, s: Scenario): number {
+  return rows.length / widthOf(s);
 }
 
 /** Row j of a chunk's result, as the accumulator takes it. */
-export function rowAt(rows: Float64Array, j: number, causes: number): SummarizedRun {
-  let k = j * widthOf(causes);
+export function rowAt(rows: Float64Array, j: number, s: Scenario): SummarizedRun {
+  const causes = s.failures.causes.length;
+  let k = j * widthOf(s);
   const policy = (): SummarizedMetrics => {
     const m = {} as SummarizedMetrics;
     for (const name of SUMMARIZED_METRICS) m[name] = rows[k++]!;
     m.causeCount = rows.slice(k, k + causes);
     m.causeStallSeconds = rows.slice(k + causes, k + 2 * causes);
     k += 2 * causes;
+    m.badput = {} as Record<BadputCategory, number>;
+    for (const b of BADPUT_CATEGORIES) m.badput[b] = rows[k++]!;
     return m;
   };
-  // In registry order, as runChunk wrote them.
-  const run = {} as SummarizedRun;
-  for (const { key } of POLICIES) run[key] = policy();
+  // In display order, as runChunk wrote them.
+  const run: SummarizedRun = {};
+  for (const { key } of selectedPolicies(s)) run[key] = policy();
   return run;
 }

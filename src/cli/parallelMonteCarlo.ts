@@ -125,8 +125,7 @@ export async function parallelMonteCarlo(
     waiting.set(start, rows);
     for (let r = waiting.get(acc.added); r !== undefined; r = waiting.get(acc.added)) {
       waiting.delete(acc.added);
-      const causes = s.failures.causes.length;
-      for (let j = 0; j < rowCount(r, causes); j++) acc.add(rowAt(r, j, causes));
+      for (let j = 0; j < rowCount(r, s); j++) acc.add(rowAt(r, j, s));
     }
     onProgress?.(acc.added, seeds);
     if (acc.added === seeds) settle?.resolve();

@@ -3,6 +3,8 @@
  * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim,
  * and knobLayout.test.ts that every scenario field has a row.
  */
+
+import { MAX_POLICIES, POLICY_KEYS } from "../sim/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   describeAllowed,
@@ -20,6 +22,9 @@ function row(path: string, value: string, spec: FieldSpec | ScalarSpec): string 
 export function scenarioTable(): string {
   const rows = ["| field | default | allowed | meaning |", "|---|---|---|---|"];
   rows.push(`| \`seed\` | ${DEFAULT_SCENARIO.seed} | an integer in [0, 4,294,967,295] | the random seed |`);
+  rows.push(
+    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")} | the strategies to run and show, in display order (SIMULATION.md §4) |`,
+  );
   for (const g of GROUPS) {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
       const value = (DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>)[k];

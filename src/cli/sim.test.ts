@@ -7,6 +7,7 @@ import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario.ts";
+import { BADPUT_CATEGORIES } from "../sim/types.ts";
 import { APP_URL, simCommand } from "./simCommand.ts";
 
 /** The real entry point in a child process, as `npm run sim` runs it: the bundled CLI (built when a source changed). */
@@ -45,8 +46,10 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
     expect(out.scenario).toEqual(parseScenario(small));
     expect(out.seeds).toBe(5);
     for (const policy of [out.synchronous, out.ftHsdp]) {
-      expect(Object.keys(policy).sort()).toEqual(["causes", ...SUMMARIZED_METRICS].sort());
+      expect(Object.keys(policy).sort()).toEqual(["badput", "causes", ...SUMMARIZED_METRICS].sort());
       for (const m of SUMMARIZED_METRICS) expect(Object.keys(policy[m])).toEqual(["mean", "p5", "p95"]);
+      expect(Object.keys(policy.badput)).toEqual([...BADPUT_CATEGORIES]);
+      for (const b of BADPUT_CATEGORIES) expect(Object.keys(policy.badput[b])).toEqual(["mean", "p5", "p95"]);
     }
     expect(Object.keys(out.closedForm)).toEqual([
       "fixed",
@@ -57,10 +60,12 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
       "metaApproximation",
       "fixedArrivals",
       "poissonNoRollback",
+      "policies",
     ]);
     // Where a form does not apply its value is null and its note says why (small.json is Poisson).
     expect(out.closedForm.fixedArrivals.synchronous.value).toBeNull();
     expect(out.closedForm.fixedArrivals.synchronous.note).toMatch(/Poisson arrivals/);
+    expect(Object.keys(out.closedForm.policies)).toEqual(["synchronous", "ftHsdp"]);
   });
 
   it("a share link and the scenario file it came from give the same output, byte for byte", () => {
@@ -115,6 +120,38 @@ describe("simCommand", () => {
     const fromFile = (await simCommand([smallFile, "--link"])).stdout;
     expect(fromFile).toBe(`${APP_URL}${encodeScenarioHash(parseScenario(small))}\n`);
     expect((await simCommand([fromFile.trim(), "--link"])).stdout).toBe(fromFile);
+  });
+
+  it("--json: one key per selected policy in display order, badput as {mean, p5, p95}, and each one's closed form", async () => {
+    const four = { ...small, policies: ["hotSpare", "synchronous", "inMemory", "ftHsdp"] };
+    const file = tempFile("four.json", JSON.stringify(four));
+    const out = JSON.parse((await simCommand([file, "--seeds", "3", "--json"])).stdout);
+    expect(Object.keys(out)).toEqual([
+      "scenario",
+      "seeds",
+      "hotSpare",
+      "synchronous",
+      "inMemory",
+      "ftHsdp",
+      "closedForm",
+    ]);
+    const s = parseScenario(four);
+    const run = runScenario(s);
+    for (const key of s.policies) {
+      expect(Object.keys(out[key].badput)).toEqual([...BADPUT_CATEGORIES]);
+      for (const b of BADPUT_CATEGORIES)
+        expect(Object.keys(out[key].badput[b])).toEqual(["mean", "p5", "p95"]);
+      // Seed 0 of the Monte Carlo is the scenario's own run.
+      expect(out[key].ettr.p5).toBeLessThanOrEqual(run[key]!.ettr);
+      expect(out[key].ettr.p95).toBeGreaterThanOrEqual(run[key]!.ettr);
+    }
+    expect(Object.keys(out.closedForm.policies)).toEqual(s.policies);
+    for (const key of s.policies)
+      expect(Object.keys(out.closedForm.policies[key])).toEqual(["value", "note"]);
+    // The table shows the same policies, in the same order, with where the time went.
+    const table = (await simCommand([file, "--seeds", "3"])).stdout;
+    expect(table).toMatch(/^\s+Hot spares\s+Synchronous\s+In-memory checkpoints\s+FT-HSDP$/m);
+    expect(table).toMatch(/^lost: rolled back\s/m);
   });
 
   it("prints a table of both policies by default", async () => {

@@ -16,14 +16,16 @@ import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
-import { POLICIES } from "../sim/policies.ts";
+import { selectedPolicies } from "../sim/policies.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
-import type {
-  ClosedFormValue,
-  MetricsSummary,
-  MonteCarloResult,
-  SummarizedMetric,
-  Summary,
+import {
+  BADPUT_CATEGORIES,
+  type BadputCategory,
+  type ClosedFormValue,
+  type MetricsSummary,
+  type MonteCarloResult,
+  type SummarizedMetric,
+  type Summary,
 } from "../sim/types.ts";
 import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
@@ -146,13 +148,31 @@ function atMostOne(s: Summary): Summary {
   return { mean: Math.min(1, s.mean), p5: Math.min(1, s.p5), p95: Math.min(1, s.p95) };
 }
 
-/** The --json object: the contract of DESIGN.md, keys in this order (policies in registry order). */
+/**
+ * The --json object: the contract of DESIGN.md, keys in this order (the scenario's selected
+ * policies in display order, each with `badput.<category>`; `closedForm.policies.<key>`).
+ */
 export function resultJson(r: MonteCarloResult): MonteCarloResult {
   const out = { scenario: r.scenario, seeds: r.seeds } as MonteCarloResult;
-  for (const { key } of POLICIES) out[key] = { ...r[key], ettr: atMostOne(r[key].ettr) };
+  for (const { key } of selectedPolicies(r.scenario)) {
+    const m = r[key] as MetricsSummary;
+    out[key] = { ...m, ettr: atMostOne(m.ettr) };
+  }
   out.closedForm = r.closedForm;
   return out;
 }
+
+/** Where the time goes (§4), one row per badput category, as a share of wall time. */
+const BADPUT_LABEL: Record<BadputCategory, string> = {
+  detection: "lost: detection",
+  recovery: "lost: recovery",
+  spareWait: "lost: waiting for spares",
+  rejoin: "lost: rejoin",
+  checkpointWrite: "lost: checkpoint writes",
+  rolledBack: "lost: rolled back",
+  degraded: "lost: degraded",
+  overhead: "lost: step overhead",
+};
 
 const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [
   { metric: "ettr", label: "ETTR", format: (v) => `${(100 * v).toFixed(1)}%` },
@@ -191,11 +211,16 @@ export function resultTable(r: MonteCarloResult): string {
     seeds,
     "",
   ];
+  const policies = selectedPolicies(s);
   const table: string[][] = [
-    ["", ...POLICIES.map((p) => p.label)],
+    ["", ...policies.map((p) => p.label)],
     ...ROWS.map(({ metric, label, format }) => [
       label,
-      ...POLICIES.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
+      ...policies.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
+    ]),
+    ...BADPUT_CATEGORIES.map((b) => [
+      BADPUT_LABEL[b],
+      ...policies.map((p) => cell((r[p.key] as MetricsSummary).badput[b], pct, r.seeds)),
     ]),
   ];
   const widths = table[0]!.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
@@ -213,6 +238,10 @@ export function resultTable(r: MonteCarloResult): string {
     `  Poisson, sync, renewal      ${form(cf.syncRenewal)}`,
     `  Poisson, FT-HSDP            ${form(cf.ftFirstOrder)}`,
     `  Meta first-order (sync)     ${form(cf.metaApproximation)}`,
+    ...policies.map((p) => {
+      const f = cf.policies?.[p.key];
+      return `  ${p.label.padEnd(26)}  ${f ? form(f) : "—"}`;
+    }),
   ];
   return [...header, ...lines, ...closed].join("\n");
 }

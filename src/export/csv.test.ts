@@ -3,7 +3,14 @@ import { closedForms } from "../sim/closedForms.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
 import { axisInfo } from "../sim/sweep.ts";
-import type { MetricsSummary, MonteCarloResult, SummarizedMetric, Summary } from "../sim/types.ts";
+import {
+  BADPUT_CATEGORIES,
+  type BadputCategory,
+  type MetricsSummary,
+  type MonteCarloResult,
+  type SummarizedMetric,
+  type Summary,
+} from "../sim/types.ts";
 import { csvField, sweepCsv, toCsv } from "./csv.ts";
 
 describe("csv", () => {
@@ -30,6 +37,10 @@ describe("csv", () => {
         Summary
       >),
       causes: [],
+      badput: Object.fromEntries(BADPUT_CATEGORIES.map((k, i) => [k, band(i / 100)])) as Record<
+        BadputCategory,
+        Summary
+      >,
     });
     const mc = (gpus: number): MonteCarloResult => ({
       scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } },
@@ -45,14 +56,24 @@ describe("csv", () => {
     const lines = text.trimEnd().split("\r\n");
     expect(lines).toHaveLength(3);
     // The header is a public contract: the policies' columns keep their v1 names and order.
-    expect(lines[0]).toBe(
-      "Cluster size (GPUs),gpus,replicas,failures_per_host_day,job_mtbf_minutes,seeds," +
-        "sync_ettr_mean,sync_ettr_p5,sync_ettr_p95,ft_hsdp_ettr_mean,ft_hsdp_ettr_p5,ft_hsdp_ettr_p95,scenario_json",
-    );
+    expect(
+      lines[0]?.startsWith(
+        "Cluster size (GPUs),gpus,replicas,failures_per_host_day,job_mtbf_minutes,seeds," +
+          "sync_ettr_mean,sync_ettr_p5,sync_ettr_p95,ft_hsdp_ettr_mean,ft_hsdp_ettr_p5,ft_hsdp_ettr_p95,scenario_json,",
+      ),
+    ).toBe(true);
+    // Then each policy's mean badput shares (§4), after the scenario so no earlier column moves.
+    expect(lines[0]?.split(",").slice(13)).toEqual([
+      ...BADPUT_CATEGORIES.map((b) => `sync_badput_${b}_mean`),
+      ...BADPUT_CATEGORIES.map((b) => `ft_hsdp_badput_${b}_mean`),
+    ]);
+    expect(
+      lines[1]?.endsWith(`,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07`),
+    ).toBe(true);
     expect(lines[1]?.split(",").slice(0, 3)).toEqual(["960", "960", "12"]);
     expect(lines[2]).toContain(",200,0.5,0.49,0.51,0.8,");
     // The scenario JSON has commas and quotes: it must come back whole from an RFC 4180 reader.
-    const quoted = lines[1]?.slice(lines[1].indexOf('"{'));
+    const quoted = lines[1]?.slice(lines[1].indexOf('"{'), lines[1].indexOf('}",') + 2);
     expect(JSON.parse((quoted ?? "").slice(1, -1).replace(/""/g, '"')).cluster.gpus).toBe(960);
   });
 });

@@ -3,10 +3,10 @@
  * a line break or edge spaces, quotes doubled. Numbers keep full precision.
  */
 
-import { POLICIES } from "../sim/policies.ts";
+import { selectedPolicies } from "../sim/policies.ts";
 import { derived } from "../sim/scenario.ts";
 import type { SweepAxisInfo } from "../sim/sweep.ts";
-import type { MonteCarloResult } from "../sim/types.ts";
+import { BADPUT_CATEGORIES, type MetricsSummary, type MonteCarloResult } from "../sim/types.ts";
 
 export type CsvCell = string | number | null;
 
@@ -27,8 +27,15 @@ export interface SweepCsvRow {
 
 const ETTR_BAND = ["mean", "p5", "p95"] as const;
 
-/** One row per sweep point: the swept value, the scenario's shape, every policy's ETTR band (registry order). */
+/**
+ * One row per sweep point: the swept value, the scenario's shape, each selected policy's ETTR
+ * band (display order), the scenario, then each policy's mean badput shares (SIMULATION.md §4).
+ * The columns up to scenario_json are version 1's, in its order, for the default selection; the
+ * badput columns come after it so that no earlier column moves.
+ */
 export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): string {
+  // A sweep varies one field of one scenario: every point selects the same policies.
+  const policies = rows.length > 0 ? selectedPolicies(rows[0]!.mc.scenario) : [];
   const header = [
     `${axis.label}${axis.unit ? ` (${axis.unit})` : ""}`,
     "gpus",
@@ -36,8 +43,9 @@ export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): str
     "failures_per_host_day",
     "job_mtbf_minutes",
     "seeds",
-    ...POLICIES.flatMap(({ csvPrefix }) => ETTR_BAND.map((stat) => `${csvPrefix}_ettr_${stat}`)),
+    ...policies.flatMap(({ csvPrefix }) => ETTR_BAND.map((stat) => `${csvPrefix}_ettr_${stat}`)),
     "scenario_json",
+    ...policies.flatMap(({ csvPrefix }) => BADPUT_CATEGORIES.map((b) => `${csvPrefix}_badput_${b}_mean`)),
   ];
   const body = rows.map(({ x, mc }) => {
     const s = mc.scenario;
@@ -48,8 +56,11 @@ export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): str
       s.failures.perHostDay,
       derived(s).mtbfSeconds / 60,
       mc.seeds,
-      ...POLICIES.flatMap(({ key }) => ETTR_BAND.map((stat) => mc[key].ettr[stat])),
+      ...policies.flatMap(({ key }) => ETTR_BAND.map((stat) => (mc[key] as MetricsSummary).ettr[stat])),
       JSON.stringify(s),
+      ...policies.flatMap(({ key }) =>
+        BADPUT_CATEGORIES.map((b) => (mc[key] as MetricsSummary).badput[b].mean),
+      ),
     ];
   });
   return toCsv(header, body);

@@ -2,11 +2,21 @@
  * One run of the cluster model: draw the failures once, run every policy of the registry
  * (policies.ts) on them, and (when asked) keep the timelines. A pure function of (scenario, seed).
  */
-import { closedForms } from "./closedForms.ts";
+
 import { type FailureTrace, generateFailureTrace } from "./failureTrace.ts";
-import { byPolicy, POLICIES, type Policy, type PolicyKey, type PolicyRecordings } from "./policies.ts";
+import { byPolicy, type Policy, type PolicyRecordings, selectedPolicies } from "./policies.ts";
+import { closedFormsOf } from "./policyForms.ts";
+import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
-import type { PolicyMetrics, RunResult, Trace } from "./types.ts";
+import type {
+  FtIntervals,
+  FtJobIntervals,
+  PolicyMetrics,
+  RunResult,
+  Spans,
+  SyncIntervals,
+  Trace,
+} from "./types.ts";
 
 export interface RunOptions {
   /** Defaults to the scenario's own seed. */
@@ -31,32 +41,48 @@ function runPolicy<K extends PolicyKey>(
 ): void {
   const out = p.run(s, failures, recordings !== null);
   (result as Record<PolicyKey, PolicyMetrics>)[p.key] = out.metrics;
-  if (recordings && out.recording) recordings[p.key] = out.recording;
+  if (recordings && out.recording) (recordings as Record<K, PolicyRecordings[K]>)[p.key] = out.recording;
 }
 
 /**
- * Every policy of the registry on a given failure trace: the engine's core, open to tests and the
- * independent reference that place failures by hand (failureTraceOf).
+ * The scenario's selected policies on a given failure trace: the engine's core, open to tests
+ * and the independent reference that place failures by hand (failureTraceOf).
  */
 export function runOnTrace(s: Scenario, failures: FailureTrace, record = false): RunResult {
-  // Keys in the order of the contract: scenario, the policies in registry order, closedForm.
+  // Keys in the order of the contract: scenario, the selected policies in display order, closedForm.
   const result = { scenario: s } as RunResult;
   const recordings: Partial<PolicyRecordings> | null = record ? {} : null;
-  for (const p of POLICIES) runPolicy(p, s, failures, result, recordings);
-  result.closedForm = closedForms(s);
-  if (recordings) result.trace = traceOf(failures, recordings);
+  const policies = selectedPolicies(s);
+  for (const p of policies) runPolicy(p, s, failures, result, recordings);
+  result.closedForm = closedFormsOf(s);
+  if (recordings) result.trace = traceOf(failures, recordings, policies);
   return result;
 }
 
+const noIntervals = (): SyncIntervals & FtJobIntervals => ({
+  state: new Uint8Array(0),
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+});
+const noFtIntervals = (): FtIntervals => ({
+  replica: new Int32Array(0),
+  phase: new Uint8Array(0),
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+});
+const noSpans = (): Spans => ({ start: new Float64Array(0), end: new Float64Array(0) });
+
 /**
- * The recorded trace: the failure log, then each policy's progress and spare pool by key, and the
- * policy-specific tracks (sync states; FT-HSDP phases, stalls and job track) by name.
+ * The recorded trace: the failure log, each selected policy's recording by key (`recordings`,
+ * with its per-failure stall and loss, progress and spare pool), and the views the page reads
+ * by name today (the synchronous and FT-HSDP tracks and failure-log columns), which are empty
+ * when the scenario does not select that policy.
  */
-function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>): Trace | undefined {
+function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policies: readonly Policy[]): Trace {
+  const n = failures.count;
   const sync = rec.synchronous;
   const ft = rec.ftHsdp;
-  if (!sync || !ft) return undefined;
-  const n = failures.count;
+  const zeros = () => new Float64Array(n);
   const all = rec as PolicyRecordings;
   return {
     failures: {
@@ -70,21 +96,38 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>): Trace 
       hostCount: failures.hostCount.slice(0, n),
       replicaCount: failures.replicaCount.slice(0, n),
       ftDetectSeconds: failures.ftDetectSeconds.slice(0, n),
-      ftLostSeconds: ft.lostPerFailure,
-      ftStallSeconds: ft.stallPerFailure,
-      syncStallSeconds: sync.stallPerFailure,
-      syncLostSeconds: sync.lostPerFailure,
+      ftLostSeconds: ft ? ft.lostPerFailure : zeros(),
+      ftStallSeconds: ft ? ft.stallPerFailure : zeros(),
+      syncStallSeconds: sync ? sync.stallPerFailure : zeros(),
+      syncLostSeconds: sync ? sync.lostPerFailure : zeros(),
     },
-    ft: ft.intervals,
-    ftStalls: ft.stalls,
-    ftJob: ft.job,
-    sync: sync.intervals,
-    progress: byPolicy((p) => all[p.key].progress),
-    spares: byPolicy((p) => all[p.key].spares ?? emptyPool()),
+    ft: ft ? ft.intervals : noFtIntervals(),
+    ftStalls: ft ? ft.stalls : noSpans(),
+    ftJob: ft ? ft.job : noIntervals(),
+    sync: sync ? sync.intervals : noIntervals(),
+    progress: byPolicy((p) => all[p.key].progress, policies),
+    spares: byPolicy((p) => all[p.key].spares ?? emptyPool(), policies),
+    policies: policies.map((p) => p.key),
+    recordings: rec,
   };
 }
 
 export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? s.seed;
   return runOnTrace(s, generateFailureTrace(s, seed), opts.record ?? false);
+}
+
+/**
+ * Every buffer of a recorded trace, once each: what a worker transfers instead of copying. It
+ * walks the trace, so a policy's recording is transferred whatever its shape, and a buffer that
+ * two views share (a policy's stall column is also the failure log's) is listed once.
+ */
+export function traceBuffers(trace: Trace): ArrayBuffer[] {
+  const out = new Set<ArrayBuffer>();
+  const walk = (v: unknown) => {
+    if (ArrayBuffer.isView(v)) out.add(v.buffer as ArrayBuffer);
+    else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walk(x);
+  };
+  walk(trace);
+  return [...out];
 }

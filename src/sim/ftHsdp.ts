@@ -14,9 +14,13 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { Layout } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
+import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSparePool, type SpareRequests } from "./spares.ts";
 import {
+  Badput,
+  type ClosedForms,
+  type ClosedFormValue,
   type FtIntervals,
   type FtJobIntervals,
   FtJobState,
@@ -27,6 +31,20 @@ import {
   type Spans,
   type SparePoolHistory,
 } from "./types.ts";
+
+/**
+ * §4: the §3 first-order form (base.ftFirstOrder) with training slowed by FTAR's step overhead o:
+ * divided by 1 + o/100.
+ */
+export function ftHsdpClosedForm(s: Scenario, base: ClosedForms): ClosedFormValue {
+  const f = base.ftFirstOrder;
+  const o = s.ft.stepOverheadPercent;
+  if (f.value === null || o === 0) return f;
+  return {
+    value: f.value / (1 + o / 100),
+    note: `${f.note}, divided by 1 + ${o}/100 (FTAR's step overhead)`,
+  };
+}
 
 export interface FtRecording {
   intervals: FtIntervals;
@@ -42,8 +60,11 @@ export interface FtRecording {
 
 const HEALTHY = 0;
 /** "Healthy again": the step after rejoin. */
-const DONE = 6;
-/** The phase after each (indexed by FtPhase code): detect → waitSpare → restart → catch-up → rejoin. */
+const DONE = 7;
+/**
+ * The phase after each (indexed by FtPhase code): detect → waitSpare → restart → catch-up →
+ * rejoin; a quiet detect (§4 `restrike: "quiet"`) goes on as detect does.
+ */
 const NEXT_PHASE = Uint8Array.of(
   HEALTHY,
   FtPhase.waitSpare,
@@ -51,6 +72,7 @@ const NEXT_PHASE = Uint8Array.of(
   FtPhase.rejoin,
   DONE,
   FtPhase.restart,
+  FtPhase.waitSpare,
 );
 
 /**
@@ -223,8 +245,14 @@ export function runFtHsdp(
   const C = s.ft.checkpointMinutes * 60;
   const W = C > 0 ? s.ft.checkpointWriteSeconds : 0;
   // Indexed by phase code; detect's and waitSpare's lengths are set per failure and per replica.
-  const duration = Float64Array.of(0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, 0);
-  const stallsIn = Uint8Array.of(0, 1, 0, blocking ? 1 : 0, 1, 0);
+  const duration = Float64Array.of(0, 0, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, 0, 0);
+  const stallsIn = Uint8Array.of(0, 1, 0, blocking ? 1 : 0, 1, 0, 0);
+  // 1 for the detect phase: counted beside stallsIn, branch-free, so enter() stays small.
+  const detectIn = Uint8Array.of(0, 1, 0, 0, 0, 0, 0);
+  // §4: FTAR's per-step overhead slows training by 1 + o/100 (o = 0: a factor of exactly 1, so
+  // version-2 numbers keep their bits); "quiet" restrikes leave the quorum alone.
+  const speed = 1 / (1 + s.ft.stepOverheadPercent / 100);
+  const quiet = s.ft.restrike === "quiet";
   const layout = new Layout(s);
   const pool = runSparePool(s, trace, trace.ftDetectSeconds, record);
 
@@ -237,6 +265,13 @@ export function runFtHsdp(
 
   let down = 0;
   let stallPhases = 0;
+  /** Replicas in detect (a stall phase): the stalled time they share is detection, not rejoin. */
+  let detectPhases = 0;
+  /** ∫ down dt while training: (R − healthy)/R of it is degraded badput. */
+  let downWhileTraining = 0;
+  const bad = badputSeconds();
+  /** When the current job restart's detection ends (its restart follows). */
+  let jobDetectEnd = 0;
   let healthyTime = 0; // ∫ healthy dt over time that is not stalled
   let stall = 0;
   let degraded = 0;
@@ -302,13 +337,15 @@ export function runFtHsdp(
     phase[r] = p;
     phaseEnd[r] = end;
     queue.upsert(r);
-    if (stallsIn[p]) stallPhases++;
+    stallPhases += stallsIn[p]!;
+    detectPhases += detectIn[p]!;
     if (observe) observeEnter(r, p, start, end);
   };
 
   /** The current phase of r ends (or is cancelled) at t. */
   const leave = (r: number, t: number) => {
-    if (stallsIn[phase[r]!]) stallPhases--;
+    stallPhases -= stallsIn[phase[r]!]!;
+    detectPhases -= detectIn[phase[r]!]!;
     if (phase[r] === FtPhase.waitSpare) {
       waitingReplicas--;
       longestWait = Math.max(longestWait, t - waitStart[r]!);
@@ -363,11 +400,25 @@ export function runFtHsdp(
       if (wasStalled) {
         if (wasFailureStalled) stall += dt;
         attr?.attribute(dt, stallPhases, wasBelowMin, jobOwner);
+        // §4: a stalled instant goes to the first stall active, in the order recovery (a job
+        // restart, whose detection comes first), detection, rejoin, checkpointWrite.
+        if (jobOwner >= 0) {
+          const detecting = jobDetectEnd > t ? Math.min(dt, jobDetectEnd - t) : 0;
+          bad[Badput.detection]! += detecting;
+          bad[Badput.recovery]! += dt - detecting;
+        } else if (detectPhases > 0) bad[Badput.detection]! += dt;
+        else if (stallPhases > 0) bad[Badput.rejoin]! += dt;
+        else if (writing) bad[Badput.checkpointWrite]! += dt;
+        else bad[Badput.degraded]! += dt;
       } else {
-        healthyTime += healthy * dt;
+        healthyTime += healthy * dt * speed;
+        if (speed !== 1) bad[Badput.overhead]! += ((healthy * dt) / R) * (1 - speed);
         // Exactly C when the checkpoint falls due now, so it is still due if a stall begins first.
         sinceCheckpoint = next === checkpointDue ? C : sinceCheckpoint + dt;
-        if (down > 0) degraded += dt;
+        if (down > 0) {
+          degraded += dt;
+          downWhileTraining += down * dt;
+        }
       }
       t = next;
     }
@@ -449,6 +500,7 @@ export function runFtHsdp(
       } else rec?.job(FtJobState.jobRestart, jobPieceStart, next);
       jobOwner = i;
       jobPieceStart = next;
+      jobDetectEnd = next + trace.ftDetectSeconds[i]!;
       jobEnd = next + trace.ftDetectSeconds[i]! + jobRestartSeconds;
       jobRestarts++;
       i++;
@@ -457,14 +509,21 @@ export function runFtHsdp(
       const count = trace.replicaCount[i]!;
       for (let j = 0; j < count; j++) {
         const r = first + j < R ? first + j : (first + j) % R;
-        if (phase[r] === HEALTHY) down++;
+        const was = phase[r]!;
+        if (was === HEALTHY) down++;
         else leave(r, next);
         if (attr) {
           attr.failureOf[r] = i;
           attr.stalling.remove(r);
           attr.down.upsert(r);
         }
-        enter(r, FtPhase.detect, next, next + trace.ftDetectSeconds[i]! + reconfigureSeconds);
+        // §4 "quiet": a replica already outside the quorum starts over without stalling it.
+        if (
+          quiet &&
+          (was === FtPhase.waitSpare || was === FtPhase.restart || (was === FtPhase.catchUp && !blocking))
+        )
+          enter(r, FtPhase.detectQuiet, next, next + trace.ftDetectSeconds[i]!);
+        else enter(r, FtPhase.detect, next, next + trace.ftDetectSeconds[i]! + reconfigureSeconds);
       }
       i++;
     }
@@ -491,36 +550,32 @@ export function runFtHsdp(
   for (let r = 0; r < R && pool; r++)
     if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
 
-  const causeCount = new Float64Array(nCauses);
   const causeStall = new Float64Array(nCauses);
   for (let f = 0; f < n && nCauses > 0; f++) {
     const c = trace.cause[f]!;
-    if (c < 0) continue;
-    causeCount[c]!++;
-    if (attr) causeStall[c]! += attr.stallPerFailure[f]!;
+    if (c >= 0 && attr) causeStall[c]! += attr.stallPerFailure[f]!;
   }
 
   const useful = healthyTime / R;
-  const metrics: PolicyMetrics = {
-    ettr: useful / H,
-    usefulSeconds: useful,
+  bad[Badput.rolledBack] = lost;
+  bad[Badput.degraded]! += downWhileTraining / R;
+  const metrics: PolicyMetrics = assembleMetrics(trace, {
     wallSeconds: H,
-    failures: n,
+    usefulSeconds: useful,
     stallSeconds: stall,
-    stallSecondsPerFailure: n > 0 ? stall / n : 0,
     lostWorkSeconds: lost,
     checkpoints,
     checkpointSeconds,
     degradedSeconds: degraded,
-    meanHealthyReplicas: healthySum / H,
+    healthyReplicaSeconds: healthySum,
     secondsWithKDown: kDown,
     jobRestarts,
     spareWaitSeconds: spareWait,
     longestSpareWaitSeconds: longestWait,
-    poolEmptySeconds: pool ? pool.emptySeconds : 0,
-    causeCount,
+    pool,
     causeStallSeconds: causeStall,
-  };
+    badputSeconds: bad,
+  });
   if (!rec) return { metrics };
   if (wasFailureStalled) rec.stallEnd.push(H);
   rec.curve.point(H, useful);

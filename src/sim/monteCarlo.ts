@@ -10,12 +10,22 @@
  * stall per failure, and counting it as 0 would drag the mean towards 0 on short horizons while
  * every actual failure still stalls the job for minutes. When no run failed it reads 0.
  */
-import { closedForms } from "./closedForms.ts";
+
 import { derived } from "./derived.ts";
 import { runScenario } from "./engine.ts";
-import { POLICIES, type PolicyKey } from "./policies.ts";
+import { selectedPolicies } from "./policies.ts";
+import { closedFormsOf } from "./policyForms.ts";
+import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
-import type { MetricsSummary, MonteCarloResult, PolicyMetrics, SummarizedMetric, Summary } from "./types.ts";
+import {
+  BADPUT_CATEGORIES,
+  type BadputCategory,
+  type MetricsSummary,
+  type MonteCarloResult,
+  type PolicyMetrics,
+  type SummarizedMetric,
+  type Summary,
+} from "./types.ts";
 
 export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "ettr",
@@ -38,9 +48,12 @@ export function seedOf(s: Scenario, i: number): number {
 }
 
 /** What the summary reads of one policy's run (a worker sends only this). */
-export type SummarizedMetrics = Pick<PolicyMetrics, SummarizedMetric | "causeCount" | "causeStallSeconds">;
-/** What a Monte Carlo keeps of one run: the summarized metrics of every policy, by key. */
-export type SummarizedRun = Record<PolicyKey, SummarizedMetrics>;
+export type SummarizedMetrics = Pick<
+  PolicyMetrics,
+  SummarizedMetric | "causeCount" | "causeStallSeconds" | "badput"
+>;
+/** What a Monte Carlo keeps of one run: the summarized metrics of every selected policy, by key. */
+export type SummarizedRun = Partial<Record<PolicyKey, SummarizedMetrics>>;
 
 /** Nearest-rank percentile of an ascending sample (see the file comment). */
 export function nearestRank(sorted: Float64Array, p: number): number {
@@ -60,6 +73,7 @@ class Samples {
   private readonly columns: Record<SummarizedMetric, Float64Array>;
   private readonly causeCount: Float64Array[];
   private readonly causeStall: Float64Array[];
+  private readonly badput: Float64Array[];
 
   constructor(
     capacity: number,
@@ -70,6 +84,7 @@ class Samples {
     ) as Record<SummarizedMetric, Float64Array>;
     this.causeCount = causeNames.map(() => new Float64Array(capacity));
     this.causeStall = causeNames.map(() => new Float64Array(capacity));
+    this.badput = BADPUT_CATEGORIES.map(() => new Float64Array(capacity));
   }
 
   set(i: number, m: SummarizedMetrics): void {
@@ -78,6 +93,7 @@ class Samples {
       this.causeCount[c]![i] = m.causeCount[c]!;
       this.causeStall[c]![i] = m.causeStallSeconds[c]!;
     }
+    for (let b = 0; b < BADPUT_CATEGORIES.length; b++) this.badput[b]![i] = m.badput[BADPUT_CATEGORIES[b]!];
   }
 
   summary(n: number): MetricsSummary {
@@ -93,7 +109,11 @@ class Samples {
       count: summarize(this.causeCount[c]!.subarray(0, n)),
       stallSeconds: summarize(this.causeStall[c]!.subarray(0, n)),
     }));
-    return { ...out, causes };
+    const badput = {} as Record<BadputCategory, Summary>;
+    BADPUT_CATEGORIES.forEach((k, b) => {
+      badput[k] = summarize(this.badput[b]!.subarray(0, n));
+    });
+    return { ...out, causes, badput };
   }
 }
 
@@ -109,8 +129,9 @@ export function runsPerSlice(s: Scenario, failures: number, maxRuns: number): nu
 }
 
 export class MonteCarloAccumulator {
-  /** One sample table per policy, in registry order (an array: add() walks it per run). */
+  /** One sample table per selected policy, in display order (an array: add() walks it per run). */
   private readonly samples: Samples[];
+  private readonly keys: PolicyKey[];
   private count = 0;
 
   /** seeds: how many runs will be added (at most). */
@@ -119,7 +140,8 @@ export class MonteCarloAccumulator {
     private readonly seeds: number,
   ) {
     const names = scenario.failures.causes.map((c) => c.name);
-    this.samples = POLICIES.map(() => new Samples(seeds, names));
+    this.keys = selectedPolicies(scenario).map((p) => p.key);
+    this.samples = this.keys.map(() => new Samples(seeds, names));
   }
 
   get added(): number {
@@ -128,7 +150,11 @@ export class MonteCarloAccumulator {
 
   add(run: SummarizedRun): void {
     if (this.count >= this.seeds) throw new RangeError(`more than the ${this.seeds} runs announced`);
-    for (let p = 0; p < POLICIES.length; p++) this.samples[p]!.set(this.count, run[POLICIES[p]!.key]);
+    for (let p = 0; p < this.keys.length; p++) {
+      const m = run[this.keys[p]!];
+      if (!m) throw new RangeError(`a run without the selected policy ${this.keys[p]}`);
+      this.samples[p]!.set(this.count, m);
+    }
     this.count++;
   }
 
@@ -136,10 +162,10 @@ export class MonteCarloAccumulator {
   finish(): MonteCarloResult {
     if (this.count === 0) throw new RangeError("no runs to summarize");
     const out = { scenario: this.scenario, seeds: this.count } as MonteCarloResult;
-    POLICIES.forEach((p, i) => {
-      out[p.key] = this.samples[i]!.summary(this.count);
+    this.keys.forEach((key, i) => {
+      out[key] = this.samples[i]!.summary(this.count);
     });
-    out.closedForm = closedForms(this.scenario);
+    out.closedForm = closedFormsOf(this.scenario);
     return out;
   }
 }

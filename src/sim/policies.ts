@@ -8,44 +8,57 @@
  * columns (through csvPrefix) and the views' test ids; `synchronous` and `ftHsdp` never change.
  */
 import type { FailureTrace } from "./failureTrace.ts";
-import { type FtRecording, runFtHsdp } from "./ftHsdp.ts";
+import { type FtRecording, ftHsdpClosedForm, runFtHsdp } from "./ftHsdp.ts";
+import { hotSpareClosedForm, runHotSpare } from "./hotSpare.ts";
+import { inMemoryClosedForm, runInMemory } from "./inMemory.ts";
+import {
+  type PolicyKey as AnyPolicyKey,
+  DEFAULT_POLICIES,
+  type DefaultPolicyKey,
+  type PerPolicy,
+} from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSynchronous, type SyncRecording } from "./synchronous.ts";
-import type { PolicyKey, PolicyMetrics, ProgressCurve, SparePoolHistory, SummarizedMetric } from "./types.ts";
+import type {
+  ClosedForms,
+  ClosedFormValue,
+  CommonRecording,
+  PolicyMetrics,
+  SummarizedMetric,
+} from "./types.ts";
 
-/** What every policy's recording holds, whatever else it draws: the timeline reads these generically. */
-export interface CommonRecording {
-  progress: ProgressCurve;
-  /** Whole-job stop attributed to each failure (the failure log's stall column). */
-  stallPerFailure: Float64Array;
-  /** Training rolled back at each failure. */
-  lostPerFailure: Float64Array;
-  /** The policy's own spare pool over time; absent with an unlimited pool. */
-  spares?: SparePoolHistory;
-}
+export type { CommonRecording };
+
+/**
+ * The page's name for the policies it shows today (the default two), kept so its views compile
+ * and behave as before; everything else uses policyKeys.ts's PolicyKey (every policy).
+ */
+export type PolicyKey = DefaultPolicyKey;
+type Key = AnyPolicyKey;
 
 /**
  * Each policy's recording type, by key: the keys of this map are the policies' keys. The
  * recordings stay typed per policy because the timeline draws them with policy-specific tracks
- * (sync states; FT-HSDP replica phases, stalls and job track).
+ * (whole-job states; FT-HSDP replica phases, stalls and job track). The whole-job policies
+ * (in-memory checkpoints, hot spares) record the synchronous job's shape.
  */
 export interface PolicyRecordings {
   synchronous: SyncRecording;
   ftHsdp: FtRecording;
+  inMemory: SyncRecording;
+  hotSpare: SyncRecording;
 }
 
-export type { PolicyKey };
-
-/** Compiles only while PolicyRecordings' keys are exactly types.ts's PolicyKey (a policy added to one but not the other). */
-export type RecordingsCoverPolicyKeys = [keyof PolicyRecordings] extends [PolicyKey]
-  ? [PolicyKey] extends [keyof PolicyRecordings]
+/** Compiles only while PolicyRecordings' keys are exactly policyKeys.ts's PolicyKey (a policy added to one but not the other). */
+export type RecordingsCoverPolicyKeys = [keyof PolicyRecordings] extends [Key]
+  ? [Key] extends [keyof PolicyRecordings]
     ? true
     : never
   : never;
 const recordingsCoverPolicyKeys: RecordingsCoverPolicyKeys = true;
 void recordingsCoverPolicyKeys;
 
-export interface PolicyRun<K extends PolicyKey = PolicyKey> {
+export interface PolicyRun<K extends Key = Key> {
   metrics: PolicyMetrics;
   /** Present when asked to record. */
   recording?: PolicyRecordings[K];
@@ -56,22 +69,17 @@ export interface PolicyRun<K extends PolicyKey = PolicyKey> {
  *
  * `run` must be a pure function of (scenario, failures, record): it reads the shared failure
  * trace (never writes it), draws no random numbers of its own, and returns the same metrics
- * whether it records or not. It is called once per run for every policy, in the Monte Carlo's
- * hot loop: it is a plain function, not a closure made per run, and it should allocate nothing
- * per failure.
+ * whether it records or not. It is called once per run for every selected policy, in the Monte
+ * Carlo's hot loop: it is a plain function, not a closure made per run, and it should allocate
+ * nothing per failure. Its metrics come from policyMetrics.ts's assembleMetrics, so every metric
+ * (badput included) means the same under every policy.
  *
- * A new policy is its own file with a `run` (e.g. src/sim/myPolicy.ts) plus, here, an entry in
- * POLICIES and its recording type in PolicyRecordings (a CommonRecording is enough). The Monte
- * Carlo, the CLI's JSON and table, the CSV export and the results and metrics panels then show it
- * with no other edit, and the engine files its progress curve and spare pool in the trace under
- * its key. What stays per policy, on purpose, because each is drawn or derived its own way: its
- * timeline lane (its intervals need a field in Trace, copied in engine.ts, and a track in
- * src/ui/explorer beside syncTrack.ts / ftTrack.ts), its line in the goodput and spare-pool charts
- * and its colours (explorer.css; Sweeps.tsx's TONE), its failure-log columns (FailureLog's
- * syncStallSeconds-style fields), the two-policy comparisons (the ETTR gain line, the story), and
- * its closed forms (closedForms.ts), which are its own mathematics.
+ * A new policy is its own file (its scenario group's specs and defaults, its run function) plus,
+ * here, an entry in REGISTRY, its key in policyKeys.ts and its recording type in PolicyRecordings
+ * (a CommonRecording is enough). The engine, the Monte Carlo, the CLI's JSON and table and the
+ * CSV export then iterate it for every scenario that selects it, with no other edit.
  */
-export interface Policy<K extends PolicyKey = PolicyKey> {
+export interface Policy<K extends Key = Key> {
   /** The key of its metrics in every result (JSON, CSV prefix's source, test ids): a public contract. */
   readonly key: K;
   /** Its name in headings and table columns. */
@@ -83,6 +91,11 @@ export interface Policy<K extends PolicyKey = PolicyKey> {
   /** The metric that sets it apart, shown on its results card beside the common ones. */
   readonly cardMetric: SummarizedMetric;
   run(s: Scenario, failures: FailureTrace, record: boolean): PolicyRun<K>;
+  /**
+   * Its closed form (SIMULATION.md §3, §4), or null with the reason none applies. `base` is
+   * closedForms(s): the forms shared with the page's cross-checks, which a policy may build on.
+   */
+  closedForm(s: Scenario, base: ClosedForms): ClosedFormValue;
 }
 
 export const synchronousPolicy: Policy<"synchronous"> = {
@@ -92,6 +105,7 @@ export const synchronousPolicy: Policy<"synchronous"> = {
   csvPrefix: "sync",
   cardMetric: "checkpoints",
   run: runSynchronous,
+  closedForm: (_s, base) => base.syncRenewal,
 };
 
 export const ftHsdpPolicy: Policy<"ftHsdp"> = {
@@ -101,17 +115,61 @@ export const ftHsdpPolicy: Policy<"ftHsdp"> = {
   csvPrefix: "ft_hsdp",
   cardMetric: "degradedSeconds",
   run: runFtHsdp,
+  closedForm: ftHsdpClosedForm,
 };
 
-/** Every policy, in the order of every column, card and JSON key. */
-export const POLICIES: readonly Policy[] = [synchronousPolicy, ftHsdpPolicy];
+export const inMemoryPolicy: Policy<"inMemory"> = {
+  key: "inMemory",
+  label: "In-memory checkpoints",
+  blurb:
+    "Every failure stops the whole job; it restarts from a copy in a peer's CPU memory, or from storage after a job-wide failure.",
+  csvPrefix: "in_memory",
+  cardMetric: "lostWorkSeconds",
+  run: runInMemory,
+  closedForm: inMemoryClosedForm,
+};
+
+export const hotSparePolicy: Policy<"hotSpare"> = {
+  key: "hotSpare",
+  label: "Hot spares",
+  blurb:
+    "Warm standby hosts take over broken ones by live migration, with nothing rolled back; when too few are ready, the job restarts from its checkpoint.",
+  csvPrefix: "hot_spare",
+  cardMetric: "jobRestarts",
+  run: runHotSpare,
+  closedForm: hotSpareClosedForm,
+};
+
+/** Every policy a scenario may select, by key. */
+export const REGISTRY: { readonly [K in Key]: Policy<K> } = {
+  synchronous: synchronousPolicy,
+  ftHsdp: ftHsdpPolicy,
+  inMemory: inMemoryPolicy,
+  hotSpare: hotSparePolicy,
+};
 
 /**
- * An object with one value per policy, keys in registry order (so JSON output keeps its order).
- * For building results once per run or summary, not per failure.
+ * The policies every scenario ran before version 3 (its default selection), in display order.
+ * The page's results, metrics and sweeps still iterate this list; everything in src/sim, the CLI
+ * and the CSV iterates the scenario's own selection (selectedPolicies).
  */
-export function byPolicy<T>(f: (p: Policy) => T): Record<PolicyKey, T> {
-  const out = {} as Record<PolicyKey, T>;
-  for (const p of POLICIES) out[p.key] = f(p);
+export const POLICIES: readonly Policy<DefaultPolicyKey>[] = DEFAULT_POLICIES.map((k) => REGISTRY[k]);
+
+/** The policies a scenario selects, in its display order (SIMULATION.md §4 "Which strategies run"). */
+export function selectedPolicies(s: Pick<Scenario, "policies">): readonly Policy[] {
+  return s.policies.map((k) => REGISTRY[k]);
+}
+
+/**
+ * An object with one value per policy of `policies` (the default selection unless given), keys
+ * in that order (so JSON output keeps its order). For building results once per run or summary,
+ * not per failure.
+ */
+export function byPolicy<T>(
+  f: (p: Policy) => T,
+  policies: readonly Policy[] = POLICIES as readonly Policy[],
+): PerPolicy<T> {
+  const out = {} as PerPolicy<T>;
+  for (const p of policies) out[p.key] = f(p);
   return out;
 }

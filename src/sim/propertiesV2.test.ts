@@ -184,14 +184,12 @@ describe("the Monte Carlo", () => {
         // The CLI's packed chunks (as its threads share them out), computed last chunk first.
         const bounds = [0, ...[...cuts].filter((c) => c < n).sort((a, b) => a - b), n];
         const chunks = bounds.slice(1).map((end, k) => ({ start: bounds[k]!, count: end - bounds[k]! }));
-        const causes = s.failures.causes.length;
         const rows = chunks
           .map((_, k) => chunks.length - 1 - k)
           .map((k) => ({ k, rows: runChunk(s, chunks[k]!) }));
         rows.sort((a, b) => a.k - b.k);
         const packed = new MonteCarloAccumulator(s, n);
-        for (const { rows: r } of rows)
-          for (let j = 0; j < rowCount(r, causes); j++) packed.add(rowAt(r, j, causes));
+        for (const { rows: r } of rows) for (let j = 0; j < rowCount(r, s); j++) packed.add(rowAt(r, j, s));
         expect(bits(packed.finish())).toEqual(reference);
       }),
       { numRuns: 60 },

@@ -69,7 +69,7 @@ describe("scenario", () => {
     );
     expect(problemsOf({ ft: 3 })[0]).toMatch(/^ft: must be an object/);
     expect(problemsOf([1, 2])[0]).toMatch(/must be a JSON object/);
-    expect(problemsOf({ version: 3 })[0]).toMatch(/version.*must be 1 or 2/);
+    expect(problemsOf({ version: 4 })[0]).toMatch(/version.*must be 1, 2 or 3/);
   });
 
   it("rejects hosts that do not divide into replicas, and GPUs that do not divide into hosts", () => {
@@ -120,7 +120,8 @@ describe("scenario", () => {
           noSmallest.push(`${g}.${k}`);
       }
     }
-    expect(noSmallest).toEqual(["failures.perHostDay", "failures.hangFraction"]);
+    // FTAR's step overhead is a percentage: a tiny one is a tiny slowdown, never a degenerate run.
+    expect(noSmallest).toEqual(["failures.perHostDay", "failures.hangFraction", "ft.stepOverheadPercent"]);
   });
 
   it("lists every problem at once", () => {

@@ -30,6 +30,7 @@ import {
   type Scenario,
   type ScenarioGroup,
   type ScenarioInput,
+  type ScenarioVersion,
 } from "./scenario/types.ts";
 
 export { hostsPerEvent } from "./scenario/consistency.ts";
@@ -77,9 +78,10 @@ export function parseScenario(input: unknown): Scenario {
     version: 1,
     name: partial.name ?? d.name,
     seed: partial.seed ?? d.seed,
+    policies: [...(partial.policies ?? d.policies)],
     ...groups,
   };
-  scenario.version = usesVersion2(scenario) ? SCENARIO_VERSION : 1;
+  scenario.version = versionOf(scenario);
   const problems = consistencyProblems(scenario);
   if (problems.length > 0) throw new ScenarioError(problems);
   return scenario;
@@ -90,17 +92,38 @@ function sameValue(a: unknown, b: unknown): boolean {
   return a === b || (Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b));
 }
 
+/** The fields that mark a version (since2 / since3, and enums with version-2 values), listed once. */
+const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROUPS.flatMap((group) =>
+  Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)
+    .filter(([, spec]) => spec.since2 || spec.since3 || (spec.kind === "enum" && spec.valuesSince2))
+    .map(([key, spec]) => ({ group, key, spec })),
+);
+
+function fieldOf(s: Scenario, group: ScenarioGroup, key: string): unknown {
+  return (s[group] as unknown as Record<string, unknown>)[key];
+}
+
 /** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
 export function usesVersion2(s: Scenario): boolean {
-  for (const g of GROUPS) {
-    const cur = s[g] as unknown as Record<string, unknown>;
-    const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
-    for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      if (spec.since2 && !sameValue(cur[k], def[k])) return true;
-      if (spec.kind === "enum" && spec.valuesSince2?.includes(cur[k] as string)) return true;
-    }
+  for (const { group, key, spec } of VERSIONED) {
+    const v = fieldOf(s, group, key);
+    if (spec.since2 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+    if (spec.kind === "enum" && spec.valuesSince2?.includes(v as string)) return true;
   }
   return false;
+}
+
+/** True when the scenario uses a §4 setting: other policies than the default, or a §4 field off its default. */
+export function usesVersion3(s: Scenario): boolean {
+  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
+  for (const { group, key, spec } of VERSIONED)
+    if (spec.since3 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+  return false;
+}
+
+/** The version a scenario's content needs (file comment). */
+export function versionOf(s: Scenario): ScenarioVersion {
+  return usesVersion3(s) ? 3 : usesVersion2(s) ? 2 : 1;
 }
 
 /**
@@ -112,6 +135,7 @@ export function diffFromDefaults(s: Scenario): ScenarioInput {
   const out: Record<string, unknown> = {};
   if (s.name !== DEFAULT_SCENARIO.name) out.name = s.name;
   if (s.seed !== DEFAULT_SCENARIO.seed) out.seed = s.seed;
+  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) out.policies = [...s.policies];
   for (const g of GROUPS) {
     const cur = s[g] as unknown as Record<string, unknown>;
     const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;

@@ -11,9 +11,11 @@
 import { CurveBuilder, f64, u8 } from "./columns.ts";
 import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
+import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import {
+  Badput,
   type PolicyMetrics,
   type ProgressCurve,
   type SparePoolHistory,
@@ -32,7 +34,7 @@ export interface SyncRecording {
   spares?: SparePoolHistory;
 }
 
-class SyncRecorder {
+export class SyncRecorder {
   readonly state = u8();
   readonly start = f64();
   readonly end = f64();
@@ -147,13 +149,18 @@ export function runSynchronous(
   let spareWait = 0;
   let longestWait = 0;
 
-  const causeCount = new Float64Array(s.failures.causes.length);
-  const causeStall = new Float64Array(causeCount.length);
+  const causeStall = new Float64Array(s.failures.causes.length);
+  const badput = badputSeconds();
   const endPiece = (at: number) => {
     stall += at - pieceStart;
     const c = trace.cause[pieceOwner]!;
     if (c >= 0) causeStall[c]! += at - pieceStart;
     const waited = waitTo > waitFrom ? Math.max(0, Math.min(at, waitTo) - waitFrom) : 0;
+    // Where the piece's time went: detection until waitFrom, then the wait, then the restart.
+    const detecting = Math.min(at, waitFrom) - pieceStart;
+    badput[Badput.detection]! += detecting;
+    badput[Badput.spareWait]! += waited;
+    badput[Badput.recovery]! += at - pieceStart - detecting - waited;
     spareWait += waited;
     if (waited > longestWait) longestWait = waited;
     if (rec) {
@@ -168,7 +175,6 @@ export function runSynchronous(
 
   for (let i = 0; i < n; i++) {
     const f = times[i]!;
-    if (trace.cause[i]! >= 0) causeCount[trace.cause[i]!]!++;
     if (recovering && f >= recoveryEnd) {
       endPiece(recoveryEnd);
       recovering = false;
@@ -209,26 +215,25 @@ export function runSynchronous(
     rec?.curve.point(H, useful);
   }
 
-  const metrics: PolicyMetrics = {
-    ettr: useful / H,
-    usefulSeconds: useful,
+  badput[Badput.checkpointWrite] = checkpointSeconds;
+  badput[Badput.rolledBack] = lost;
+  const metrics: PolicyMetrics = assembleMetrics(trace, {
     wallSeconds: H,
-    failures: n,
+    usefulSeconds: useful,
     stallSeconds: stall,
-    stallSecondsPerFailure: n > 0 ? stall / n : 0,
     lostWorkSeconds: lost,
     checkpoints,
     checkpointSeconds,
     degradedSeconds: 0,
-    meanHealthyReplicas: (R * (H - stall)) / H,
+    healthyReplicaSeconds: R * (H - stall),
     secondsWithKDown: new Float64Array(0),
     jobRestarts: n,
     spareWaitSeconds: spareWait,
     longestSpareWaitSeconds: longestWait,
-    poolEmptySeconds: pool ? pool.emptySeconds : 0,
-    causeCount,
+    pool,
     causeStallSeconds: causeStall,
-  };
+    badputSeconds: badput,
+  });
   if (!rec) return { metrics };
   const recording = rec.build();
   if (pool?.history) recording.spares = pool.history;

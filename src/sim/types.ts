@@ -3,14 +3,15 @@
  * worker (which transfers its typed arrays, not copies them) and the UI (which draws it).
  * Times are seconds from the start of the run.
  */
+import type { PerPolicy, PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario/types.ts";
 
 /**
  * The policies' keys (policies.ts is the registry; its PolicyRecordings must have exactly these
- * keys, which it checks at compile time). Named here so that the result types need nothing from
- * the engine that fills them: the engine imports this file, not the other way round.
+ * keys, which it checks at compile time). Named in a leaf module (policyKeys.ts) so that the
+ * result types and the scenario's type need nothing from the engine that fills them.
  */
-export type PolicyKey = "synchronous" | "ftHsdp";
+export type { PerPolicy, PolicyKey };
 
 /**
  * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
@@ -28,6 +29,11 @@ export const FtPhase = {
   rejoin: 4,
   /** Waiting for replacement hosts from the spare pool (§3): down; the others train. */
   waitSpare: 5,
+  /**
+   * Detection of a failure that struck a replica already outside the quorum, with
+   * `ft.restrike = "quiet"` (§4): down, no reconfigure, the others train.
+   */
+  detectQuiet: 6,
 } as const;
 export type FtPhase = (typeof FtPhase)[keyof typeof FtPhase];
 
@@ -50,6 +56,8 @@ export const SyncState = {
   rolledBack: 3,
   /** Part of a recovery: waiting for replacement hosts from the spare pool (§3). */
   waitSpare: 4,
+  /** Hot spares (§4): standbys take over the broken slots while the whole job waits. */
+  migrating: 5,
 } as const;
 export type SyncState = (typeof SyncState)[keyof typeof SyncState];
 
@@ -152,9 +160,56 @@ export interface Trace {
   ftJob: FtJobIntervals;
   sync: SyncIntervals;
   /** Each policy's progress, by policy key. */
-  progress: Record<PolicyKey, ProgressCurve>;
+  progress: PerPolicy<ProgressCurve>;
   /** Each policy's spare pool (SIMULATION.md §3: one per policy); empty when unlimited. */
-  spares: Record<PolicyKey, SparePoolHistory>;
+  spares: PerPolicy<SparePoolHistory>;
+  /** The selected policies, in display order: the keys `recordings` holds. */
+  policies: PolicyKey[];
+  /**
+   * Each selected policy's recording by key: its per-failure stall and loss, progress, spare
+   * pool and its own tracks (policies.ts's PolicyRecordings gives each one's full type). The
+   * fields above are the views the page reads by name.
+   */
+  recordings: Partial<Record<PolicyKey, CommonRecording>>;
+}
+
+/**
+ * Where the time goes (SIMULATION.md §4): the categories wall time splits into besides useful
+ * training, in the order of every column and bar. The order is also the index into
+ * PolicyMetrics.badputSeconds. Keys are a public contract (CLI's `badput.<category>`, CSV columns).
+ */
+export const BADPUT_CATEGORIES = [
+  "detection",
+  "recovery",
+  "spareWait",
+  "rejoin",
+  "checkpointWrite",
+  "rolledBack",
+  "degraded",
+  "overhead",
+] as const;
+export type BadputCategory = (typeof BADPUT_CATEGORIES)[number];
+/** Index of each category in a badput array (BADPUT_CATEGORIES' order). */
+export const Badput = {
+  detection: 0,
+  recovery: 1,
+  spareWait: 2,
+  rejoin: 3,
+  checkpointWrite: 4,
+  rolledBack: 5,
+  degraded: 6,
+  overhead: 7,
+} as const satisfies Record<BadputCategory, number>;
+
+/** What every policy's recording holds, whatever else it draws: the views read these generically. */
+export interface CommonRecording {
+  progress: ProgressCurve;
+  /** Whole-job stop attributed to each failure (the failure log's stall column). */
+  stallPerFailure: Float64Array;
+  /** Training rolled back at each failure. */
+  lostPerFailure: Float64Array;
+  /** The policy's own spare pool over time; absent with an unlimited pool. */
+  spares?: SparePoolHistory;
 }
 
 export interface PolicyMetrics {
@@ -192,6 +247,11 @@ export interface PolicyMetrics {
   causeCount: Float64Array;
   /** The stall (whole-job stop) attributed to each cause's failures, same indexing. */
   causeStallSeconds: Float64Array;
+  /**
+   * Where the time went: each badput category's share of wall time (BADPUT_CATEGORIES' keys).
+   * ettr + the sum of the shares is 1 (within rounding) in every run.
+   */
+  badput: Record<BadputCategory, number>;
 }
 
 /** A closed form's value, or null with the reason it does not apply ("—" in the UI). */
@@ -221,15 +281,20 @@ export interface ClosedForms {
   fixedArrivals: { synchronous: ClosedFormValue; ftHsdp: ClosedFormValue };
   /** §1: synchronous, Poisson, no checkpoints (so no rollback): E[e^(−λD)]. */
   poissonNoRollback: ClosedFormValue;
+  /**
+   * §4: each selected policy's own form, by key (its module's closedForm), set by the engine and
+   * the Monte Carlo (policyForms.ts); absent from closedForms()'s own result.
+   */
+  policies?: Partial<Record<PolicyKey, ClosedFormValue>>;
 }
 
-/** One run: each policy's metrics under its key (policies.ts), keys in registry order. */
+/** One run: each selected policy's metrics under its key (policies.ts), keys in display order. */
 export type RunResult = {
   scenario: Scenario;
   closedForm: ClosedForms;
   /** Present when the run was asked to record (timelines, failure log, curves). */
   trace?: Trace;
-} & Record<PolicyKey, PolicyMetrics>;
+} & PerPolicy<PolicyMetrics>;
 
 export interface Summary {
   mean: number;
@@ -258,11 +323,15 @@ export interface CauseSummary {
   stallSeconds: Summary;
 }
 
-export type MetricsSummary = Record<SummarizedMetric, Summary> & { causes: CauseSummary[] };
+export type MetricsSummary = Record<SummarizedMetric, Summary> & {
+  causes: CauseSummary[];
+  /** Each badput category's share of wall time over the seeds. */
+  badput: Record<BadputCategory, Summary>;
+};
 
-/** A Monte Carlo: each policy's summary under its key (policies.ts), keys in registry order. */
+/** A Monte Carlo: each selected policy's summary under its key (policies.ts), keys in display order. */
 export type MonteCarloResult = {
   scenario: Scenario;
   seeds: number;
   closedForm: ClosedForms;
-} & Record<PolicyKey, MetricsSummary>;
+} & PerPolicy<MetricsSummary>;

@@ -89,7 +89,7 @@ describe("ftAt", () => {
       const now = ftAt(trace, t, longest);
       const expected = bruteForceFt(trace, t);
       expect([...now.rows].sort((a, b) => a - b)).toEqual(expected);
-      const counts = [0, 0, 0, 0, 0, 0];
+      const counts = [0, 0, 0, 0, 0, 0, 0];
       for (const r of expected)
         counts[trace.ft.phase[r] as number] = (counts[trace.ft.phase[r] as number] ?? 0) + 1;
       expect(now.phaseCounts).toEqual(counts);

@@ -67,7 +67,7 @@ export const SCAN_LIMIT = 20_000;
 
 export interface FtNow {
   /** Replicas in each phase at t, indexed by FtPhase (index 0 unused). */
-  phaseCounts: [number, number, number, number, number, number];
+  phaseCounts: [number, number, number, number, number, number, number];
   /** Rows of trace.ft covering t (at most SCAN_LIMIT examined). */
   rows: number[];
   /** The earliest end of a covering interval after t (Infinity if none): the next change. */
@@ -80,7 +80,7 @@ export interface FtNow {
 export function ftAt(trace: Trace, t: number, longest: number): FtNow {
   const { start, end, phase } = trace.ft;
   const now: FtNow = {
-    phaseCounts: [0, 0, 0, 0, 0, 0],
+    phaseCounts: [0, 0, 0, 0, 0, 0, 0],
     rows: [],
     nextEnd: Number.POSITIVE_INFINITY,
     partial: false,

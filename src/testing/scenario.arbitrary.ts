@@ -129,3 +129,39 @@ export const v2Scenario: fc.Arbitrary<Scenario> = fc
       spares: { pool: r.pool, hosts: r.spareHosts, repairHours: r.repairHours },
     });
   });
+
+/**
+ * Version-3 scenarios (SIMULATION.md §4): a version-2 scenario with 1–4 of the policies in any
+ * order, the in-memory and hot-spare groups over their interesting ranges (no checkpoints to
+ * every few seconds, few standbys to many, refills from none to slow) and FT-HSDP's own costs.
+ */
+export const v3Scenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    base: v2Scenario,
+    policies: fc.shuffledSubarray(["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const, {
+      minLength: 1,
+    }),
+    imMinutes: fc.constantFrom(0, 0.5, 3, 30),
+    imWrite: fc.constantFrom(0, 2, 45),
+    imRestart: fc.integer({ min: 0, max: 600 }),
+    persistEvery: fc.integer({ min: 1, max: 5 }),
+    standbys: fc.integer({ min: 0, max: 4 }),
+    migrate: fc.integer({ min: 0, max: 300 }),
+    refillMinutes: fc.constantFrom(0, 1, 30),
+    overhead: fc.constantFrom(0, 5, 50),
+    restrike: fc.constantFrom("stall" as const, "quiet" as const),
+  })
+  .map((r) =>
+    parseScenario({
+      ...r.base,
+      policies: [...r.policies],
+      ft: { ...r.base.ft, stepOverheadPercent: r.overhead, restrike: r.restrike },
+      inMemory: {
+        checkpointMinutes: r.imMinutes,
+        writeSeconds: r.imWrite,
+        restartSeconds: r.imRestart,
+        persistEvery: r.persistEvery,
+      },
+      hotSpare: { standbys: r.standbys, migrateSeconds: r.migrate, refillMinutes: r.refillMinutes },
+    }),
+  );

@@ -3,11 +3,11 @@
  * transferred to the UI thread, not copied (a 98K-GPU month is tens of thousands of rows).
  */
 import { transfer } from "comlink";
-import { runScenario } from "../sim/engine.ts";
+import { runScenario, traceBuffers } from "../sim/engine.ts";
 import { MonteCarloAccumulator, runsPerSlice, seedOf } from "../sim/monteCarlo.ts";
 import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import type { MonteCarloResult, RunResult, Trace } from "../sim/types.ts";
+import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 
 /**
  * A run as the worker sends it: with a trace, also the trace's recovery lookups, built here so
@@ -15,21 +15,6 @@ import type { MonteCarloResult, RunResult, Trace } from "../sim/types.ts";
  * 150,000 job restarts, in the task that renders the run).
  */
 export type RecordedRun = RunResult & { recoveryIndex?: RecoveryIndex };
-
-function traceBuffers(trace: Trace): ArrayBuffer[] {
-  const arrays = [
-    ...Object.values(trace.failures),
-    ...Object.values(trace.ft),
-    ...Object.values(trace.ftStalls),
-    ...Object.values(trace.ftJob),
-    ...Object.values(trace.sync),
-    ...Object.values(trace.progress.synchronous),
-    ...Object.values(trace.progress.ftHsdp),
-    ...Object.values(trace.spares.synchronous),
-    ...Object.values(trace.spares.ftHsdp),
-  ] as ArrayBufferView[];
-  return [...new Set(arrays.map((a) => a.buffer as ArrayBuffer))];
-}
 
 /**
  * A slice of a Monte Carlo, between two progress ticks and yields: at most 25 runs and about
@@ -49,11 +34,11 @@ export const clusterApi = {
     const result = runScenario(scenario, { record });
     if (!result.trace) return result;
     const recoveryIndex = buildRecoveryIndex(result.trace);
-    return transfer({ ...result, recoveryIndex }, [
-      ...traceBuffers(result.trace),
-      recoveryIndex.jobStart.buffer,
-      recoveryIndex.jobEnd.buffer,
-    ]);
+    // Each buffer once (the trace's walk already lists a shared one once).
+    const buffers = new Set(traceBuffers(result.trace));
+    buffers.add(recoveryIndex.jobStart.buffer as ArrayBuffer);
+    buffers.add(recoveryIndex.jobEnd.buffer as ArrayBuffer);
+    return transfer({ ...result, recoveryIndex }, [...buffers]);
   },
 
   /**

@@ -4,6 +4,7 @@
  */
 import * as z from "zod/mini";
 import "../zodSetup.ts";
+import { MAX_POLICIES, POLICIES_ALLOWED, POLICY_KEYS } from "../policyKeys.ts";
 import { fmt } from "./format.ts";
 import { FIELD_SPECS, type FieldSpec, type NumberSpec, type ScalarSpec } from "./specs.ts";
 import { GROUPS, SCENARIO_VERSION, type ScenarioGroup } from "./types.ts";
@@ -21,19 +22,20 @@ export function describeAllowed(spec: FieldSpec | ScalarSpec): string {
       return `a list of at most ${spec.maxItems} ${spec.itemNoun}s {${Object.keys(spec.item).join(", ")}}`;
     default: {
       const what = spec.kind === "int" ? "an integer" : "a number";
+      const close = spec.maxExclusive ? ")" : "]";
       if (spec.smallest !== undefined) {
-        const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}]`;
+        const range = `${what} in [${fmt(spec.smallest)}, ${fmt(spec.max)}${close}`;
         return spec.minExclusive ? range : `${fmt(spec.min)} or ${range}`;
       }
-      return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}]`;
+      return `${what} in ${spec.minExclusive ? "(" : "["}${fmt(spec.min)}, ${fmt(spec.max)}${close}`;
     }
   }
 }
 
 /** Whether a finite number is in the field's allowed range (describeAllowed says it in words). */
 export function inAllowedRange(spec: NumberSpec, v: number): boolean {
-  const { min, max, minExclusive, smallest } = spec;
-  if (v > max || v < min || (minExclusive && v === min)) return false;
+  const { min, max, minExclusive, maxExclusive, smallest } = spec;
+  if (v > max || v < min || (minExclusive && v === min) || (maxExclusive && v === max)) return false;
   return smallest === undefined || v === min || v >= smallest;
 }
 
@@ -80,11 +82,22 @@ function groupSchema(group: ScenarioGroup) {
 }
 
 const seedError = "must be an integer in [0, 4,294,967,295]";
+const policyError = `must be one of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")}`;
 export const inputSchema = z.strictObject({
   version: z.optional(
-    z.union([z.literal(1), z.literal(SCENARIO_VERSION)], {
-      error: `must be 1 or ${SCENARIO_VERSION} (the scenario versions)`,
+    z.union([z.literal(1), z.literal(2), z.literal(SCENARIO_VERSION)], {
+      error: `must be 1, 2 or ${SCENARIO_VERSION} (the scenario versions)`,
     }),
+  ),
+  policies: z.optional(
+    z
+      .array(z.enum(POLICY_KEYS as unknown as [string, ...string[]], { error: policyError }), {
+        error: `must be ${POLICIES_ALLOWED}`,
+      })
+      .check(
+        z.minLength(1, { error: `must be ${POLICIES_ALLOWED}` }),
+        z.maxLength(MAX_POLICIES, { error: `must be ${POLICIES_ALLOWED}` }),
+      ),
   ),
   name: z.optional(
     z
@@ -112,7 +125,7 @@ function specAt(path: readonly PropertyKey[]): FieldSpec | undefined {
 }
 
 function allowedKeys(path: readonly PropertyKey[]): string[] {
-  if (path.length === 0) return ["version", "name", "seed", ...GROUPS];
+  if (path.length === 0) return ["version", "name", "seed", "policies", ...GROUPS];
   if (path.length === 1) return Object.keys(FIELD_SPECS[path[0] as ScenarioGroup] ?? {});
   const spec = specAt(path);
   return spec?.kind === "list" ? Object.keys(spec.item) : [];

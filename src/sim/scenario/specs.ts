@@ -14,6 +14,8 @@ export interface NumberSpec {
   max: number;
   /** true when the lower bound itself is not allowed (e.g. days > 0). */
   minExclusive?: boolean;
+  /** true when the upper bound itself is not allowed (e.g. an overhead below 1,000 %). */
+  maxExclusive?: boolean;
   /**
    * The smallest meaningful value above `min`: values in (min, smallest) are refused. Time
    * intervals have one, because a subnormal interval is no interval: 1e-320 minutes between
@@ -50,6 +52,8 @@ interface Described {
   help: string;
   /** Came with version 2: a version-1 scenario may not set it. */
   since2?: true;
+  /** Came with version 3 (SIMULATION.md §4): setting it makes the scenario version 3. */
+  since3?: true;
 }
 
 /** The sections of the cluster view's knobs panel, in the order it shows them (src/ui/cluster/knobLayout.ts titles them). */
@@ -382,6 +386,29 @@ const ft: GroupSpecs<"ft"> = {
     since2: true,
     knob: { section: "ft" },
   },
+  stepOverheadPercent: {
+    kind: "number",
+    min: 0,
+    max: 1000,
+    maxExclusive: true,
+    label: "FTAR step overhead",
+    unit: "%",
+    help: "How much slower a step is with FTAR than with NCCL's all-reduce (the paper: parity at 8 ranks, near parity at 16).",
+    since3: true,
+    knob: { section: "ft", enabledWhen: (s) => s.policies.includes("ftHsdp") },
+  },
+  restrike: {
+    kind: "enum",
+    values: ["stall", "quiet"],
+    label: "Restrike",
+    help: "A failure of a replica already outside the quorum: stall = everyone waits again (§1's rule); quiet = only that replica starts over.",
+    since3: true,
+    knob: {
+      section: "ft",
+      options: { stall: "Stall everyone", quiet: "Quiet" },
+      enabledWhen: (s) => s.policies.includes("ftHsdp"),
+    },
+  },
 };
 
 const spares: GroupSpecs<"spares"> = {
@@ -416,6 +443,87 @@ const spares: GroupSpecs<"spares"> = {
   },
 };
 
+/** §4: the `inMemory` policy's group (in-memory checkpoints; its knobs sit with the synchronous job's). */
+const inMemory: GroupSpecs<"inMemory"> = {
+  checkpointMinutes: {
+    smallest: 0.01,
+    kind: "number",
+    min: 0,
+    max: 10_080,
+    label: "In-memory checkpoint interval",
+    unit: "min",
+    help: "Training between two copies into a peer's CPU memory; 0 = every step at no cost (nothing rolls back).",
+    since3: true,
+    knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
+  },
+  writeSeconds: {
+    smallest: 0.001,
+    kind: "number",
+    min: 0,
+    max: 3600,
+    label: "In-memory write",
+    unit: "s",
+    help: "Blocking copy into a peer host's CPU memory (another rack).",
+    since3: true,
+    knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
+  },
+  restartSeconds: {
+    smallest: 0.001,
+    kind: "number",
+    min: 0,
+    max: 86_400,
+    label: "Restart from memory",
+    unit: "s",
+    help: "Restart after a host or rack failure: no storage load.",
+    since3: true,
+    knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
+  },
+  persistEvery: {
+    kind: "int",
+    min: 1,
+    max: 100_000,
+    label: "Persist every",
+    help: "Every n-th in-memory checkpoint is also saved to storage in the background: what a job-scope failure rolls back to.",
+    since3: true,
+    knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
+  },
+};
+
+/** §4: the `hotSpare` policy's group (warm standbys; its knobs sit with the spare pool). */
+const hotSpare: GroupSpecs<"hotSpare"> = {
+  standbys: {
+    kind: "int",
+    min: 0,
+    max: 100_000,
+    label: "Standby hosts",
+    help: "Warm hosts that hold the job's code and process groups and do not train (GB200 NVL72 racks keep 8 of 72 GPUs warm).",
+    since3: true,
+    knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
+  },
+  migrateSeconds: {
+    smallest: 0.001,
+    kind: "number",
+    min: 0,
+    max: 86_400,
+    label: "Live migration",
+    unit: "s",
+    help: "Standbys take over the broken slots; the lost ranks' state is rebuilt from their data-parallel peers. The whole job waits.",
+    since3: true,
+    knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
+  },
+  refillMinutes: {
+    smallest: 0.001,
+    kind: "number",
+    min: 0,
+    max: 525_600,
+    label: "Standby refill",
+    unit: "min",
+    help: "Until a used standby's replacement is prepared and ready.",
+    since3: true,
+    knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
+  },
+};
+
 /** Every field, one table per group (GROUPS' order): validation, messages, knobs, the README table and the link all read it. */
 export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   cluster,
@@ -425,4 +533,6 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   sync,
   ft,
   spares,
+  inMemory,
+  hotSpare,
 };

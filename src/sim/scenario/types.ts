@@ -5,8 +5,29 @@
  * scenario is and how its version is derived).
  */
 
-export const SCENARIO_VERSION = 2 as const;
-export type ScenarioVersion = 1 | 2;
+import { DEFAULT_POLICIES, type PolicyKey } from "../policyKeys.ts";
+
+export const SCENARIO_VERSION = 3 as const;
+export type ScenarioVersion = 1 | 2 | 3;
+export type { PolicyKey };
+
+/** §4: what a failure does to an FT-HSDP replica already outside the quorum. */
+export type Restrike = "stall" | "quiet";
+
+/** §4: the `inMemory` policy's group (in-memory checkpoints, Gemini). */
+export interface InMemoryGroup {
+  checkpointMinutes: number;
+  writeSeconds: number;
+  restartSeconds: number;
+  persistEvery: number;
+}
+
+/** §4: the `hotSpare` policy's group (warm standbys, live migration). */
+export interface HotSpareGroup {
+  standbys: number;
+  migrateSeconds: number;
+  refillMinutes: number;
+}
 
 export type Arrivals = "poisson" | "fixed" | "weibull";
 export type CatchUp = "nonBlocking" | "blocking";
@@ -28,10 +49,15 @@ export interface FailureCause {
 }
 
 export interface Scenario {
-  /** 1 when every §3 field is at its default, 2 otherwise: derived from the content (file comment). */
+  /**
+   * 1 when every §3 and §4 field is at its default, 2 when only §3 ones are not, 3 when a §4 one
+   * is not: derived from the content (scenario.ts's comment).
+   */
   version: ScenarioVersion;
   name: string;
   seed: number;
+  /** §4: the strategies to run and show, in display order (1–4 distinct keys). */
+  policies: PolicyKey[];
   cluster: {
     gpus: number;
     gpusPerHost: number;
@@ -59,11 +85,26 @@ export interface Scenario {
     hangTimeoutSeconds: number;
     checkpointMinutes: number;
     checkpointWriteSeconds: number;
+    /** §4: FTAR's per-step overhead, percent: training runs at (healthy/R) / (1 + o/100). */
+    stepOverheadPercent: number;
+    /** §4: what a failure does to a replica already outside the quorum. */
+    restrike: Restrike;
   };
   spares: { pool: SparePool; hosts: number; repairHours: number };
+  inMemory: InMemoryGroup;
+  hotSpare: HotSpareGroup;
 }
 
-export type ScenarioGroup = "cluster" | "training" | "failures" | "detection" | "sync" | "ft" | "spares";
+export type ScenarioGroup =
+  | "cluster"
+  | "training"
+  | "failures"
+  | "detection"
+  | "sync"
+  | "ft"
+  | "spares"
+  | "inMemory"
+  | "hotSpare";
 export const GROUPS: readonly ScenarioGroup[] = [
   "cluster",
   "training",
@@ -72,6 +113,8 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "sync",
   "ft",
   "spares",
+  "inMemory",
+  "hotSpare",
 ];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
@@ -79,6 +122,7 @@ export type ScenarioInput = {
   version?: number;
   name?: string;
   seed?: number;
+  policies?: PolicyKey[];
 } & { [G in ScenarioGroup]?: Partial<Scenario[G]> };
 
 /** The name, share and scope a cause must state; hang and newHost may be left out (false, true). */
@@ -91,6 +135,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   version: 1,
   name: "FT-HSDP headline, Poisson arrivals",
   seed: 1,
+  policies: [...DEFAULT_POLICIES],
   cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 1, placement: "packed" },
   training: { days: 30, stepSeconds: 10 },
   // 1/λ = 18 min on 12,288 hosts: r_f = 86400 / (1080 · 12288) = 0.00651 per host-day.
@@ -107,8 +152,15 @@ export const DEFAULT_SCENARIO: Scenario = {
     hangTimeoutSeconds: 0,
     checkpointMinutes: 0,
     checkpointWriteSeconds: 0,
+    // §4: no step overhead and §1's restrike rule reproduce version 2.
+    stepOverheadPercent: 0,
+    restrike: "stall",
   },
   spares: { pool: "unlimited", hosts: 0, repairHours: 24 },
+  // §4's defaults: a checkpoint every 3 minutes, 2 s to write, 5 min to restart, every 10th durable.
+  inMemory: { checkpointMinutes: 3, writeSeconds: 2, restartSeconds: 300, persistEvery: 10 },
+  // §4's defaults: 2 standby hosts, 90 s to migrate, 30 min to prepare a new standby.
+  hotSpare: { standbys: 2, migrateSeconds: 90, refillMinutes: 30 },
 };
 
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */

@@ -33,11 +33,13 @@ interface Tally {
   refused: number;
 }
 
-function finite(m: PolicyMetrics): boolean {
+function finite(m: PolicyMetrics | Record<string, number>): boolean {
   return Object.values(m).every((v) =>
     ArrayBuffer.isView(v)
       ? Array.from(v as Float64Array).every(Number.isFinite)
-      : Number.isFinite(v as number),
+      : v !== null && typeof v === "object"
+        ? finite(v as Record<string, number>) // the badput shares
+        : Number.isFinite(v as number),
   );
 }
 

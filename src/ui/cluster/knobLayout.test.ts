@@ -66,8 +66,17 @@ describe("the knobs panel's layout (built from the field specs)", () => {
     expect(enabled(d, "failures.hangFraction")).toBe(true);
     const mix = parseScenario({ failures: { causes: [{ name: "host", share: 1, scope: "host" }] } });
     expect(enabled(mix, "failures.hangFraction")).toBe(false);
+    // A §4 policy's knobs are on only while the scenario selects that policy.
+    const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+    const perPolicy = FIELDS.filter((k) => k.startsWith("inMemory.") || k.startsWith("hotSpare."));
+    expect(perPolicy.length).toBe(7);
+    expect(perPolicy.filter((k) => enabled(d, k))).toEqual([]);
+    expect(perPolicy.filter((k) => !enabled(four, k))).toEqual([]);
+    expect(enabled(parseScenario({ policies: ["synchronous"] }), "ft.stepOverheadPercent")).toBe(false);
     // Every other knob is always on.
-    const rest = FIELDS.filter((k) => k !== "failures.weibullShape" && k !== "failures.hangFraction");
+    const rest = FIELDS.filter(
+      (k) => k !== "failures.weibullShape" && k !== "failures.hangFraction" && !perPolicy.includes(k),
+    );
     expect(rest.filter((k) => !enabled(d, k) || !enabled(mix, k))).toEqual([]);
   });
 });
