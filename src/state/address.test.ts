@@ -162,6 +162,13 @@ describe("the address", () => {
     opensWithError("#s=9.abc", /format tag is "9"/);
   });
 
+  it("refuses, by name, a scenario whose strategies the page cannot draw yet (the CLI runs it)", () => {
+    for (const policies of [["synchronous", "ftHsdp", "inMemory"], ["hotSpare"], ["ftHsdp", "synchronous"]]) {
+      opensWithError(`#v=cluster&s=${encodeLinkPayload({ policies })}`, /selects policies .*npm run sim/);
+      expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
+    }
+  });
+
   it("reports a bad view, a bad window, an unknown key and an oversized address", () => {
     opensWithError("#v=stepp", /view "stepp"; the views are story, cluster, step, lab/);
     expect(snapshot().tab).toBe("story");
