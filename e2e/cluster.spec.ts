@@ -63,7 +63,7 @@ test("a broken link shows a message and the default scenario, not a crash", asyn
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto("/#s=1.thisIsNotAScenario");
-  await expect(page.getByTestId("link-error")).toContainText("could not be opened");
+  await expect(page.getByTestId("link-error")).toContainText("could not be used");
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(PERCENT);
   await page.goto("/#s=7.abc");
   await page.reload();

@@ -242,9 +242,11 @@ for (const [view, hash, message] of [
   test(`a bad link in the ${view} view says what was wrong (${hash})`, async ({ page }) => {
     await page.goto(`/${hash}`);
     const banner = page.getByTestId("link-error");
-    await expect(banner).toContainText("This link could not be opened.");
+    await expect(banner).toContainText("Part of this link could not be used.");
     await expect(banner).toContainText(message);
-    await expect(banner).toContainText("Showing the defaults instead.");
+    await expect(banner).toContainText(
+      "What it could not use keeps its default; the rest is as the link says.",
+    );
     await expect(selected(page)).toContainText(view);
   });
 }

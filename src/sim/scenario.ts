@@ -26,7 +26,6 @@ import {
   type FailureCause,
   type FailureCauseInput,
   GROUPS,
-  SCENARIO_VERSION,
   type Scenario,
   type ScenarioGroup,
   type ScenarioInput,

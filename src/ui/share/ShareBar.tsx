@@ -55,7 +55,11 @@ export function LinkErrorBanner() {
   return (
     <div className="banner" role="alert" data-testid="link-error">
       <div>
-        <strong>This link could not be opened.</strong> {linkError} Showing the defaults instead.
+        {/* Each part of a link is read on its own (address.ts): a part it could not use keeps its
+            default, the rest opens as the link says; a hide= id that names no control changes
+            nothing. So the banner says that, not that the whole link failed. */}
+        <strong>Part of this link could not be used.</strong> {linkError} What it could not use keeps its
+        default; the rest is as the link says.
       </div>
       <button type="button" onClick={dismiss} aria-label="Dismiss the link message">
         Dismiss
