@@ -20,12 +20,11 @@ import { causeTable } from "./causes.ts";
 import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, survival } from "./poissonForms.ts";
-import { assembleMetrics } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
-import { Badput, type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
-import { CycleTraining, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
+import { type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
+import { CycleTraining, finishWholeJob, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
 
 /** The form applies while a recovery needs more standbys than there are at most this often. */
 const SHORT_TOLERANCE = 1e-3;
@@ -199,29 +198,6 @@ export function runHotSpare(
     rec?.curve.point(H, tr.useful);
   }
 
-  const badput = pieces.badput;
-  badput[Badput.checkpointWrite] = tr.checkpointSeconds;
-  badput[Badput.rolledBack] = lost;
-  const metrics = assembleMetrics(trace, {
-    wallSeconds: H,
-    usefulSeconds: tr.useful,
-    stallSeconds: pieces.stall,
-    lostWorkSeconds: lost,
-    checkpoints: tr.checkpoints,
-    checkpointSeconds: tr.checkpointSeconds,
-    degradedSeconds: 0,
-    healthyReplicaSeconds: R * (H - pieces.stall),
-    secondsWithKDown: new Float64Array(0),
-    // Whole-job restarts: every failure that starts or restarts a full recovery.
-    jobRestarts: fullRecoveries,
-    spareWaitSeconds: pieces.spareWait,
-    longestSpareWaitSeconds: pieces.longestWait,
-    pool,
-    causeStallSeconds: pieces.causeStall,
-    badputSeconds: badput,
-  });
-  if (!rec) return { metrics };
-  const recording = rec.build();
-  if (pool?.history) recording.spares = pool.history;
-  return { metrics, recording };
+  // Whole-job restarts: every failure that starts or restarts a full recovery.
+  return finishWholeJob(trace, H, R, { tr, pieces, lost, jobRestarts: fullRecoveries, pool, rec });
 }

@@ -11,12 +11,11 @@
 import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, renewal } from "./poissonForms.ts";
-import { assembleMetrics } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
-import { Badput, type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
-import { CycleTraining, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
+import { type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
+import { CycleTraining, finishWholeJob, RecoveryPieces, WholeJobRecorder } from "./wholeJob.ts";
 
 /**
  * §4: the synchronous renewal form with D = detect + `restartSeconds`, C and W the in-memory
@@ -125,28 +124,5 @@ export function runInMemory(
     rec?.curve.point(H, tr.useful);
   }
 
-  const badput = pieces.badput;
-  badput[Badput.checkpointWrite] = tr.checkpointSeconds;
-  badput[Badput.rolledBack] = lost;
-  const metrics = assembleMetrics(trace, {
-    wallSeconds: H,
-    usefulSeconds: tr.useful,
-    stallSeconds: pieces.stall,
-    lostWorkSeconds: lost,
-    checkpoints: tr.checkpoints,
-    checkpointSeconds: tr.checkpointSeconds,
-    degradedSeconds: 0,
-    healthyReplicaSeconds: R * (H - pieces.stall),
-    secondsWithKDown: new Float64Array(0),
-    jobRestarts: n,
-    spareWaitSeconds: pieces.spareWait,
-    longestSpareWaitSeconds: pieces.longestWait,
-    pool,
-    causeStallSeconds: pieces.causeStall,
-    badputSeconds: badput,
-  });
-  if (!rec) return { metrics };
-  const recording = rec.build();
-  if (pool?.history) recording.spares = pool.history;
-  return { metrics, recording };
+  return finishWholeJob(trace, H, R, { tr, pieces, lost, jobRestarts: n, pool, rec });
 }

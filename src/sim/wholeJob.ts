@@ -11,9 +11,10 @@
  */
 import { CurveBuilder, f64, u8 } from "./columns.ts";
 import type { FailureTrace } from "./failureTrace.ts";
-import { badputSeconds } from "./policyMetrics.ts";
+import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
+import type { SpareRequests } from "./spares.ts";
 import { MAX_RECORDED_WRITES, type SyncRecording } from "./synchronous.ts";
-import { Badput, SyncState } from "./types.ts";
+import { Badput, type PolicyMetrics, SyncState } from "./types.ts";
 
 /** A whole-job policy's timeline: the synchronous job's shape (states, curve, per-failure columns). */
 export class WholeJobRecorder {
@@ -178,4 +179,48 @@ export class RecoveryPieces {
       rec.interval(this.restartState, detectEnd + waited, at);
     }
   }
+}
+
+/**
+ * The end of a whole-job policy's run (inMemory, hotSpare): both stop the whole job at every
+ * recovery, so their totals are the same expressions and only the count of job restarts differs.
+ */
+export function finishWholeJob(
+  trace: FailureTrace,
+  H: number,
+  R: number,
+  run: {
+    tr: CycleTraining;
+    pieces: RecoveryPieces;
+    lost: number;
+    jobRestarts: number;
+    pool: SpareRequests | null;
+    rec: WholeJobRecorder | null;
+  },
+): { metrics: PolicyMetrics; recording?: SyncRecording } {
+  const { tr, pieces, lost, pool, rec } = run;
+  const badput = pieces.badput;
+  badput[Badput.checkpointWrite] = tr.checkpointSeconds;
+  badput[Badput.rolledBack] = lost;
+  const metrics = assembleMetrics(trace, {
+    wallSeconds: H,
+    usefulSeconds: tr.useful,
+    stallSeconds: pieces.stall,
+    lostWorkSeconds: lost,
+    checkpoints: tr.checkpoints,
+    checkpointSeconds: tr.checkpointSeconds,
+    degradedSeconds: 0,
+    healthyReplicaSeconds: R * (H - pieces.stall),
+    secondsWithKDown: new Float64Array(0),
+    jobRestarts: run.jobRestarts,
+    spareWaitSeconds: pieces.spareWait,
+    longestSpareWaitSeconds: pieces.longestWait,
+    pool,
+    causeStallSeconds: pieces.causeStall,
+    badputSeconds: badput,
+  });
+  if (!rec) return { metrics };
+  const recording = rec.build();
+  if (pool?.history) recording.spares = pool.history;
+  return { metrics, recording };
 }
