@@ -4,19 +4,11 @@
  */
 
 import { type FailureTrace, generateFailureTrace } from "./failureTrace.ts";
-import { byPolicy, type Policy, type PolicyRecordings, selectedPolicies } from "./policies.ts";
+import { type Policy, type PolicyRecordings, selectedPolicies } from "./policies.ts";
 import { closedFormsOf } from "./policyForms.ts";
 import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
-import type {
-  FtIntervals,
-  FtJobIntervals,
-  PolicyMetrics,
-  RunResult,
-  Spans,
-  SyncIntervals,
-  Trace,
-} from "./types.ts";
+import type { PolicyMetrics, RunResult, Trace } from "./types.ts";
 
 export interface RunOptions {
   /** Defaults to the scenario's own seed. */
@@ -24,12 +16,6 @@ export interface RunOptions {
   /** Keep the trace (timelines, failure log, progress curves); off for Monte Carlo. */
   record?: boolean;
 }
-
-const emptyPool = () => ({
-  t: new Float64Array(0),
-  available: new Int32Array(0),
-  waiting: new Int32Array(0),
-});
 
 /** Runs one policy and files its metrics (and recording) under its key: generic, so the types line up. */
 function runPolicy<K extends PolicyKey>(
@@ -59,31 +45,13 @@ export function runOnTrace(s: Scenario, failures: FailureTrace, record = false):
   return result;
 }
 
-const noIntervals = (): SyncIntervals & FtJobIntervals => ({
-  state: new Uint8Array(0),
-  start: new Float64Array(0),
-  end: new Float64Array(0),
-});
-const noFtIntervals = (): FtIntervals => ({
-  replica: new Int32Array(0),
-  phase: new Uint8Array(0),
-  start: new Float64Array(0),
-  end: new Float64Array(0),
-});
-const noSpans = (): Spans => ({ start: new Float64Array(0), end: new Float64Array(0) });
-
 /**
- * The recorded trace: the failure log, each selected policy's recording by key (`recordings`,
- * with its per-failure stall and loss, progress and spare pool), and the views the page reads
- * by name today (the synchronous and FT-HSDP tracks and failure-log columns), which are empty
- * when the scenario does not select that policy.
+ * The recorded trace: the failure log (the trace every policy met) and each selected policy's
+ * recording by key, in display order. Nothing here knows a policy: the views draw a recording by
+ * its kind.
  */
 function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policies: readonly Policy[]): Trace {
   const n = failures.count;
-  const sync = rec.synchronous;
-  const ft = rec.ftHsdp;
-  const zeros = () => new Float64Array(n);
-  const all = rec as PolicyRecordings;
   return {
     failures: {
       time: failures.time.slice(0, n),
@@ -96,17 +64,7 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
       hostCount: failures.hostCount.slice(0, n),
       replicaCount: failures.replicaCount.slice(0, n),
       ftDetectSeconds: failures.ftDetectSeconds.slice(0, n),
-      ftLostSeconds: ft ? ft.lostPerFailure : zeros(),
-      ftStallSeconds: ft ? ft.stallPerFailure : zeros(),
-      syncStallSeconds: sync ? sync.stallPerFailure : zeros(),
-      syncLostSeconds: sync ? sync.lostPerFailure : zeros(),
     },
-    ft: ft ? ft.intervals : noFtIntervals(),
-    ftStalls: ft ? ft.stalls : noSpans(),
-    ftJob: ft ? ft.job : noIntervals(),
-    sync: sync ? sync.intervals : noIntervals(),
-    progress: byPolicy((p) => all[p.key].progress, policies),
-    spares: byPolicy((p) => all[p.key].spares ?? emptyPool(), policies),
     policies: policies.map((p) => p.key),
     recordings: rec,
   };
@@ -118,11 +76,11 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
 }
 
 /**
- * Every buffer of a recorded trace, once each: what a worker transfers instead of copying. It
- * walks the trace, so a policy's recording is transferred whatever its shape, and a buffer that
+ * Every buffer of a recorded trace (or of anything sent with it), once each: what a worker
+ * transfers instead of copying. It walks the trace, so a policy's recording is transferred whatever its shape, and a buffer that
  * two views share (a policy's stall column is also the failure log's) is listed once.
  */
-export function traceBuffers(trace: Trace): ArrayBuffer[] {
+export function traceBuffers(trace: object): ArrayBuffer[] {
   const out = new Set<ArrayBuffer>();
   const walk = (v: unknown) => {
     if (ArrayBuffer.isView(v)) out.add(v.buffer as ArrayBuffer);

@@ -7,6 +7,7 @@
  * 540 s; FT checkpoints every 10 min (600 s of training) with a 30 s write unless said otherwise.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
 import { parseScenario, type ScenarioInput } from "./scenario.ts";
@@ -39,7 +40,7 @@ function run(rows: PlacedFailure[], overrides: ScenarioInput = {}) {
 }
 
 function writes(r: ReturnType<typeof run>): [number, number][] {
-  const job = r.trace!.ftJob;
+  const job = legacyTrace(r.trace!).ftJob;
   const rows: [number, number][] = [];
   for (let i = 0; i < job.state.length; i++) {
     if (job.state[i] === FtJobState.checkpointing) rows.push([job.start[i]!, job.end[i]!]);
@@ -73,7 +74,7 @@ describe("FT-HSDP stallSeconds: failures only; a write is checkpointSeconds", ()
     // Wall minus time stalled by anything (70 + 120 + 450) minus the degraded loss 420/4.
     expect(m.usefulSeconds).toBe(H - 640 - 105);
     // The recorded stall spans are the failure's; the writes are on the job track.
-    const { start, end } = r.trace!.ftStalls;
+    const { start, end } = legacyTrace(r.trace!).ftStalls;
     expect([Array.from(start), Array.from(end)]).toEqual([
       [610, 1090],
       [670, 1210],

@@ -27,6 +27,7 @@ import {
   FtPhase,
   type PolicyMetrics,
   type ProgressCurve,
+  type ReplicaRecording,
   ScopeCode,
   type Spans,
   type SparePoolHistory,
@@ -46,17 +47,11 @@ export function ftHsdpClosedForm(s: Scenario, base: ClosedForms): ClosedFormValu
   };
 }
 
-export interface FtRecording {
-  intervals: FtIntervals;
-  /** The failures' global stalls (stallSeconds); a write alone is on the job track only. */
-  stalls: Spans;
-  job: FtJobIntervals;
-  progress: ProgressCurve;
-  /** Global stall attributed to each failure: stalled time not already covered by an earlier failure's stall. */
-  stallPerFailure: Float64Array;
-  lostPerFailure: Float64Array;
-  spares?: SparePoolHistory;
-}
+/**
+ * FT-HSDP's recording: replica lanes (types.ts's ReplicaRecording); its stall per failure is the
+ * global stall not already covered by an earlier failure's stall.
+ */
+export type FtRecording = ReplicaRecording;
 
 const HEALTHY = 0;
 /** "Healthy again": the step after rejoin. */
@@ -214,6 +209,7 @@ class FtRecorder {
       kept++;
     }
     const recording: FtRecording = {
+      kind: "replicas",
       intervals: {
         replica: replica.slice(0, kept),
         phase: phase.slice(0, kept),

@@ -31,13 +31,13 @@ describe("the policy registry", () => {
     expect(Object.keys(mc)).toEqual(["scenario", "seeds", ...POLICIES.map((p) => p.key), "closedForm"]);
   });
 
-  it("records every policy's progress and spare pool under its key", () => {
+  it("records every policy's recording under its key, in order", () => {
     const r = runOnTrace(s, generateFailureTrace(s, s.seed), true);
-    expect(Object.keys(r.trace!.progress)).toEqual(POLICIES.map((p) => p.key));
-    expect(Object.keys(r.trace!.spares)).toEqual(POLICIES.map((p) => p.key));
+    expect(r.trace!.policies).toEqual(POLICIES.map((p) => p.key));
+    expect(Object.keys(r.trace!.recordings)).toEqual(POLICIES.map((p) => p.key));
     for (const p of POLICIES) {
       const own = p.run(s, generateFailureTrace(s, s.seed), true).recording!;
-      expect(r.trace!.progress[p.key]).toEqual(own.progress);
+      expect(r.trace!.recordings[p.key]).toEqual(own);
     }
   });
 });

@@ -16,6 +16,7 @@ import {
   DEFAULT_POLICIES,
   type DefaultPolicyKey,
   type PerPolicy,
+  registerPolicyKey,
 } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSynchronous, type SyncRecording } from "./synchronous.ts";
@@ -24,6 +25,7 @@ import type {
   ClosedFormValue,
   CommonRecording,
   PolicyMetrics,
+  PolicyRecording,
   SummarizedMetric,
 } from "./types.ts";
 
@@ -84,6 +86,16 @@ export interface Policy<K extends Key = Key> {
   readonly key: K;
   /** Its name in headings and table columns. */
   readonly label: string;
+  /**
+   * Its name where room is short: a timeline lane's gutter on a phone, a chart's end label, a
+   * legend (at most ~10 characters).
+   */
+  readonly shortLabel: string;
+  /**
+   * Its colour in charts and lanes: a CSS custom property of the theme (so light and dark differ),
+   * and the colour to use where the property is not set.
+   */
+  readonly colour: { readonly cssVar: string; readonly fallback: string };
   /** One sentence: what the policy does when a failure strikes. */
   readonly blurb: string;
   /** The prefix of its columns in the CSV export (`sync_ettr_mean`): a public contract. */
@@ -101,6 +113,8 @@ export interface Policy<K extends Key = Key> {
 export const synchronousPolicy: Policy<"synchronous"> = {
   key: "synchronous",
   label: "Synchronous",
+  shortLabel: "Sync",
+  colour: { cssVar: "--sync", fallback: "#d1495b" },
   blurb: "Every failure stops the whole job until it restarts from the last checkpoint.",
   csvPrefix: "sync",
   cardMetric: "checkpoints",
@@ -111,6 +125,8 @@ export const synchronousPolicy: Policy<"synchronous"> = {
 export const ftHsdpPolicy: Policy<"ftHsdp"> = {
   key: "ftHsdp",
   label: "FT-HSDP",
+  shortLabel: "FT-HSDP",
+  colour: { cssVar: "--ft", fallback: "#2f9e6e" },
   blurb: "A failure takes one replica offline; the rest keep training through FTAR.",
   csvPrefix: "ft_hsdp",
   cardMetric: "degradedSeconds",
@@ -121,6 +137,8 @@ export const ftHsdpPolicy: Policy<"ftHsdp"> = {
 export const inMemoryPolicy: Policy<"inMemory"> = {
   key: "inMemory",
   label: "In-memory checkpoints",
+  shortLabel: "In-memory",
+  colour: { cssVar: "--in-memory", fallback: "#3a6fd8" },
   blurb:
     "Every failure stops the whole job; it restarts from a copy in a peer's CPU memory, or from storage after a job-wide failure.",
   csvPrefix: "in_memory",
@@ -132,6 +150,8 @@ export const inMemoryPolicy: Policy<"inMemory"> = {
 export const hotSparePolicy: Policy<"hotSpare"> = {
   key: "hotSpare",
   label: "Hot spares",
+  shortLabel: "Hot spares",
+  colour: { cssVar: "--hot-spare", fallback: "#b7791f" },
   blurb:
     "Warm standby hosts take over broken ones by live migration, with nothing rolled back; when too few are ready, the job restarts from its checkpoint.",
   csvPrefix: "hot_spare",
@@ -155,9 +175,46 @@ export const REGISTRY: { readonly [K in Key]: Policy<K> } = {
  */
 export const POLICIES: readonly Policy<DefaultPolicyKey>[] = DEFAULT_POLICIES.map((k) => REGISTRY[k]);
 
+/** The policy with this key; an unknown key is refused by name. */
+export function policyOf(key: string): Policy {
+  const p = (REGISTRY as Readonly<Record<string, Policy>>)[key];
+  if (!p) throw new Error(`no policy "${key}" is registered`);
+  return p;
+}
+
 /** The policies a scenario selects, in its display order (SIMULATION.md §4 "Which strategies run"). */
 export function selectedPolicies(s: Pick<Scenario, "policies">): readonly Policy[] {
-  return s.policies.map((k) => REGISTRY[k]);
+  return s.policies.map(policyOf);
+}
+
+/**
+ * A policy brought by a plug-in (or a test): any key not yet taken, any recording of a kind the
+ * views draw (types.ts's PolicyRecording).
+ */
+export type PluginPolicy = Omit<Policy, "key" | "run"> & {
+  readonly key: string;
+  run(
+    s: Scenario,
+    failures: FailureTrace,
+    record: boolean,
+  ): { metrics: PolicyMetrics; recording?: PolicyRecording };
+};
+
+/**
+ * Adds a policy to the registry: scenarios may then select it by key, and the engine, the Monte
+ * Carlo, the CLI, the CSV, the Perfetto export and the page's views iterate it like the built-in
+ * ones. The defaults and the built-in keys do not change. A key already taken is refused by name.
+ * Returns a function that removes the policy again. Registration is per JavaScript realm: a
+ * plug-in the page uses must also be registered in its workers.
+ */
+export function registerPolicy(p: PluginPolicy): () => void {
+  const unregisterKey = registerPolicyKey(p.key);
+  const reg = REGISTRY as unknown as Record<string, PluginPolicy>;
+  reg[p.key] = p;
+  return () => {
+    delete reg[p.key];
+    unregisterKey();
+  };
 }
 
 /**

@@ -20,5 +20,39 @@ export type PerPolicy<T> = Record<DefaultPolicyKey, T> & Partial<Record<PolicyKe
 /** At most this many policies side by side. */
 export const MAX_POLICIES = 4;
 
+/**
+ * Keys a plug-in registered at run time (policies.ts's registerPolicy), after the built-in ones.
+ * Empty in the shipped app: the built-ins are every policy a link or scenario file can name there.
+ */
+const registered: string[] = [];
+
+/** Every key a scenario may select now: the built-ins, then any registered ones. */
+export function policyKeys(): readonly string[] {
+  return registered.length === 0 ? POLICY_KEYS : [...POLICY_KEYS, ...registered];
+}
+
+export function isPolicyKey(k: unknown): k is PolicyKey {
+  return typeof k === "string" && ((POLICY_KEYS as readonly string[]).includes(k) || registered.includes(k));
+}
+
+/** Adds a key (refused by name if taken); returns a function that removes it again. */
+export function registerPolicyKey(k: string): () => void {
+  if (isPolicyKey(k)) throw new Error(`policy key "${k}" is already registered`);
+  if (!/^[a-z][A-Za-z0-9]{0,31}$/.test(k))
+    throw new Error(`policy key "${k}" must be a camelCase identifier of at most 32 characters`);
+  registered.push(k);
+  return () => {
+    const i = registered.indexOf(k);
+    if (i >= 0) registered.splice(i, 1);
+  };
+}
+
 /** `policies`' allowed values, in words: every refusal of the list says it. */
-export const POLICIES_ALLOWED = `a list of 1–${MAX_POLICIES} distinct keys of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")}`;
+export function policiesAllowed(): string {
+  return `a list of 1–${MAX_POLICIES} distinct keys of ${policyKeys()
+    .map((k) => `"${k}"`)
+    .join(", ")}`;
+}
+
+/** `policies`' allowed values as the shipped app has them (the built-in keys). */
+export const POLICIES_ALLOWED = policiesAllowed();

@@ -6,6 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace, runScenario } from "./engine.ts";
 import { type FailureTrace, generateFailureTrace } from "./failureTrace.ts";
 import { derived, parseScenario, type Scenario } from "./scenario.ts";
@@ -180,7 +181,7 @@ describe("recorded traces", () => {
     fc.assert(
       fc.property(scenarioArb, (s) => {
         const r = runScenario(s, { record: true });
-        const t = r.trace!;
+        const t = legacyTrace(r.trace!);
         const H = derived(s).horizonSeconds;
         const eps = 1e-9 * H;
         expect(t.failures.time.length).toBe(r.synchronous.failures);

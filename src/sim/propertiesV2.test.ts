@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { rowAt, rowCount, runChunk } from "../cli/monteCarloChunk.ts";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { v2Scenario } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
 import { MonteCarloAccumulator, monteCarlo, seedOf } from "./monteCarlo.ts";
@@ -124,7 +125,7 @@ describe("every version-2 run", () => {
     fc.assert(
       fc.property(v2Scenario, (s) => {
         const r = runScenario(s, { record: true });
-        const log = r.trace!.failures;
+        const log = legacyTrace(r.trace!).failures;
         const H = derived(s).horizonSeconds;
         const eps = 1e-9 * Math.max(1, H);
         expect(log.time.length).toBe(r.synchronous.failures);

@@ -2,24 +2,29 @@
  * The recovery waterfall's per-trace lookups (recoveryWaterfall.ts), in a module of their own: the
  * page's entry script primes them for each recorded run without loading the waterfall itself.
  */
-import { FtJobState, type Trace } from "./types.ts";
+import { type FtJobIntervals, FtJobState, type PolicyKey, type Trace } from "./types.ts";
 
 /**
- * Per-trace lookups, built once: the FT job restarts sorted by start, and the run's horizon. The
- * worker builds them beside the run it records and sends them with the trace (primeRecoveryIndex),
- * so the page's first failure log render does not pay for them; built on first use otherwise.
+ * Per-trace lookups, built once: each replica-level policy's job restarts sorted by start, and the
+ * run's horizon. The worker builds them beside the run it records and sends them with the trace
+ * (primeRecoveryIndex), so the page's first failure log render does not pay for them; built on
+ * first use otherwise.
  */
 export interface RecoveryIndex {
   horizon: number;
+  /** By policy key, for each recording of kind "replicas". */
+  jobRestarts: Partial<Record<PolicyKey, JobRestarts>>;
+}
+
+/** A replica-level policy's job restarts, in start order. */
+export interface JobRestarts {
   jobStart: Float64Array;
   jobEnd: Float64Array;
 }
 
 const indexes = new WeakMap<Trace, RecoveryIndex>();
 
-/** The recovery lookups of a trace (what recoveryWaterfall reads besides the trace itself). */
-export function buildRecoveryIndex(trace: Trace): RecoveryIndex {
-  const j = trace.ftJob;
+function jobRestartsOf(j: FtJobIntervals): JobRestarts {
   // The job track is written as each piece ends (a rollback is written after its span), so it is
   // not in start order: sort the restarts once. Typed arrays and no comparator while they are
   // already in order (the usual case): a run with 150,000 job restarts indexes in a few ms, where
@@ -41,8 +46,22 @@ export function buildRecoveryIndex(trace: Trace): RecoveryIndex {
     jobStart[m] = j.start[rows[m] as number] as number;
     jobEnd[m] = j.end[rows[m] as number] as number;
   }
-  const curve = trace.progress.ftHsdp.t;
-  return { horizon: curve.length > 0 ? (curve[curve.length - 1] as number) : 0, jobStart, jobEnd };
+  return { jobStart, jobEnd };
+}
+
+/** The recovery lookups of a trace (what recoveryWaterfall reads besides the trace itself). */
+export function buildRecoveryIndex(trace: Trace): RecoveryIndex {
+  const jobRestarts: Partial<Record<PolicyKey, JobRestarts>> = {};
+  // Every policy's progress curve ends at the horizon; the longest is read in case one is empty.
+  let horizon = 0;
+  for (const key of trace.policies) {
+    const rec = trace.recordings[key];
+    if (!rec) continue;
+    const curve = rec.progress.t;
+    if (curve.length > 0) horizon = Math.max(horizon, curve[curve.length - 1] as number);
+    if (rec.kind === "replicas") jobRestarts[key] = jobRestartsOf(rec.job);
+  }
+  return { horizon, jobRestarts };
 }
 
 /** Use `index` (buildRecoveryIndex of this trace, built elsewhere: the worker) for this trace. */

@@ -4,6 +4,7 @@
  * FT-HSDP: detect 60 + restart 420 + rejoin 120; synchronous: detect 60 + restart 540.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace, legacyWaterfall } from "../testing/legacyTrace.ts";
 import { runOnTrace, runScenario } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
 import { presetById } from "./presets.ts";
@@ -21,7 +22,7 @@ function waterfalls(over: ScenarioInput, rows: PlacedFailure[]) {
     failures: { perHostDay: 0, ...over.failures },
   });
   const trace = runOnTrace(s, failureTraceOf(s, rows), true).trace!;
-  return rows.map((_, i) => recoveryWaterfall(trace, i, R));
+  return rows.map((_, i) => legacyWaterfall(recoveryWaterfall(trace, i, R)));
 }
 
 const phases = (r: Recovery) => r.segments.map((s) => [s.phase, s.seconds]);
@@ -143,10 +144,10 @@ describe("recoveryWaterfall on engine runs", () => {
       ft: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
     });
     const { trace } = runScenario(s, { record: true });
-    const f = trace!.failures;
+    const f = legacyTrace(trace!).failures;
     let waited = 0;
     for (let i = 0; i < f.time.length; i++) {
-      const w = recoveryWaterfall(trace!, i, s.cluster.replicas);
+      const w = legacyWaterfall(recoveryWaterfall(trace!, i, s.cluster.replicas));
       // The synchronous piece is exactly the stall the log attributes to the failure.
       expect(wallSeconds(w.sync)).toBeCloseTo(f.syncStallSeconds[i]!, 6);
       expect(costSeconds(w.sync) - wallSeconds(w.sync)).toBe(f.syncLostSeconds[i]);

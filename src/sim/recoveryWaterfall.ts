@@ -2,20 +2,29 @@
  * One failure's recovery, read back from a recorded trace as phases with their seconds: what the
  * failure log's stacked bars and the timeline's hover show (SIMULATION.md §3).
  *
- * FT-HSDP: for each replica a host or rack failure strikes, the run of that replica's phase
+ * A replica-level policy (FT-HSDP): for each replica a host or rack failure strikes, the run of that replica's phase
  * intervals that starts at the failure and follows back to back (detect → waitSpare → restart →
  * catch-up → rejoin) until the replica is healthy, another failure strikes it, or the horizon.
  * A job-scope failure (or any failure during a job restart, which starts that restart again)
  * is the job restart instead: detect + restart, and the training it rolled back.
- * Synchronous: the recovery piece the failure owns (until the next failure or the recovery's
+ * A whole-job policy (synchronous, in-memory, hot spares): the recovery piece the failure owns (until the next failure or the recovery's
  * end): detect → waitSpare → restart, and the training it rolled back.
  *
  * Read-only over the engine's columns; nothing here simulates. A failure's own delays are
  * known per failure, the restart lengths are not needed: a recovery is its intervals.
  */
-import { type RecoveryIndex, recoveryIndexOf } from "./recoveryIndex.ts";
+import { type JobRestarts, recoveryIndexOf } from "./recoveryIndex.ts";
 import { lowerBound } from "./sorted.ts";
-import { FtPhase, ScopeCode, SyncState, type Trace } from "./types.ts";
+import {
+  type FtIntervals,
+  FtPhase,
+  type PolicyKey,
+  type ReplicaRecording,
+  ScopeCode,
+  SyncState,
+  type Trace,
+  type WholeJobRecording,
+} from "./types.ts";
 
 export type RecoveryPhase =
   | "detect"
@@ -56,10 +65,18 @@ export type FtRecovery =
   /** The job restart this failure started (job scope) or started again (any scope during one). */
   | { kind: "jobRestart"; recovery: Recovery };
 
+/** A recovery of any policy, by its recording's kind. */
+export type AnyRecovery = FtRecovery | { kind: "wholeJob"; recovery: Recovery };
+
+export interface PolicyRecovery {
+  key: PolicyKey;
+  recovery: AnyRecovery;
+}
+
 export interface FailureWaterfall {
   failure: number;
-  ft: FtRecovery;
-  sync: Recovery;
+  /** Each selected policy's recovery of the failure, in display order. */
+  policies: PolicyRecovery[];
 }
 
 const FT_PHASE: Record<number, RecoveryPhase> = {
@@ -118,8 +135,14 @@ function endOf(
 }
 
 /** Replica r's phases from failure i's instant on, back to back, until a new detect or a gap. */
-function replicaRecovery(trace: Trace, i: number, r: number, R: number, horizon: number): ReplicaRecovery {
-  const { ft } = trace;
+function replicaRecovery(
+  trace: Trace,
+  ft: FtIntervals,
+  i: number,
+  r: number,
+  R: number,
+  horizon: number,
+): ReplicaRecovery {
   const t0 = trace.failures.time[i] as number;
   const segments: RecoverySegment[] = [];
   let cursor = t0;
@@ -145,7 +168,13 @@ function replicaRecovery(trace: Trace, i: number, r: number, R: number, horizon:
 }
 
 /** The job restart piece starting at failure i, if failure i started (or restarted) one. */
-function jobRestart(trace: Trace, i: number, index: RecoveryIndex): Recovery | null {
+function jobRestart(
+  trace: Trace,
+  rec: ReplicaRecording,
+  i: number,
+  index: JobRestarts,
+  horizon: number,
+): Recovery | null {
   const t0 = trace.failures.time[i] as number;
   const k = lowerBound(index.jobStart, t0);
   const found = k < index.jobStart.length && index.jobStart[k] === t0;
@@ -156,18 +185,18 @@ function jobRestart(trace: Trace, i: number, index: RecoveryIndex): Recovery | n
   const detect = Math.min(trace.failures.ftDetectSeconds[i] as number, length);
   const segments: RecoverySegment[] = [{ phase: "detect", seconds: detect }];
   if (length > detect) segments.push({ phase: "restart", seconds: length - detect });
-  const lost = trace.failures.ftLostSeconds[i] as number;
+  const lost = rec.lostPerFailure[i] as number;
   if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
   // Any failure during a job restart starts it again.
-  return { start: t0, segments, end: endOf(trace, i, at, index.horizon, () => true) };
+  return { start: t0, segments, end: endOf(trace, i, at, horizon, () => true) };
 }
 
-/** The synchronous job's recovery piece owned by failure i: detect → waitSpare → restart. */
-function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
+/** A whole-job policy's recovery piece owned by failure i: detect → waitSpare → restart. */
+function wholeJobRecovery(trace: Trace, rec: WholeJobRecording, i: number, horizon: number): Recovery {
   const f = trace.failures;
-  const { sync } = trace;
+  const sync = rec.intervals;
   const t0 = f.time[i] as number;
-  const stall = f.syncStallSeconds[i] as number;
+  const stall = rec.stallPerFailure[i] as number;
   const stop = t0 + stall;
   let wait = 0;
   for (let row = lowerBound(sync.start, t0); row < sync.start.length; row++) {
@@ -180,9 +209,9 @@ function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
   if (wait > 0) segments.push({ phase: "waitSpare", seconds: wait });
   const restart = stall - detect - wait;
   if (restart > 0) segments.push({ phase: "restart", seconds: restart });
-  const lost = f.syncLostSeconds[i] as number;
+  const lost = rec.lostPerFailure[i] as number;
   if (lost > 0) segments.push({ phase: "lostWork", seconds: lost });
-  // Any failure stops the synchronous job; the piece ends where the next one strikes.
+  // Any failure stops the whole job; the piece ends where the next one strikes.
   const end: RecoveryEnd =
     i + 1 < f.time.length && sameInstant(f.time[i + 1] as number, stop)
       ? { kind: "struck", at: f.time[i + 1] as number, by: i + 1 }
@@ -192,21 +221,50 @@ function syncRecovery(trace: Trace, i: number, horizon: number): Recovery {
   return { start: t0, segments, end };
 }
 
-/**
- * Failure i's recovery under both policies, from a recorded trace of a cluster of `replicas`
- * replicas. Costs a binary search and a short scan per struck replica.
- */
-export function recoveryWaterfall(trace: Trace, i: number, replicas: number): FailureWaterfall {
-  const index = recoveryIndexOf(trace);
-  const sync = syncRecovery(trace, i, index.horizon);
-  const job = jobRestart(trace, i, index);
-  if (job) return { failure: i, ft: { kind: "jobRestart", recovery: job }, sync };
+/** A replica-level policy's recovery of failure i, from its recording. */
+function replicaPolicyRecovery(
+  trace: Trace,
+  rec: ReplicaRecording,
+  i: number,
+  replicas: number,
+  index: JobRestarts,
+  horizon: number,
+): FtRecovery {
+  const job = jobRestart(trace, rec, i, index, horizon);
+  if (job) return { kind: "jobRestart", recovery: job };
   const first = trace.failures.replica[i] as number;
   const count = trace.failures.replicaCount[i] as number;
   const out: ReplicaRecovery[] = [];
   for (let j = 0; j < count && first >= 0; j++)
-    out.push(replicaRecovery(trace, i, (first + j) % replicas, replicas, index.horizon));
-  return { failure: i, ft: { kind: "replicas", replicas: out }, sync };
+    out.push(replicaRecovery(trace, rec.intervals, i, (first + j) % replicas, replicas, horizon));
+  return { kind: "replicas", replicas: out };
+}
+
+const noRestarts: JobRestarts = { jobStart: new Float64Array(0), jobEnd: new Float64Array(0) };
+
+/**
+ * Failure i's recovery under each selected policy (the trace's order), from a recorded trace of a
+ * cluster of `replicas` replicas: each read by its recording's kind. Costs a binary search and a
+ * short scan per struck replica, per policy.
+ */
+export function recoveryWaterfall(trace: Trace, i: number, replicas: number): FailureWaterfall {
+  const index = recoveryIndexOf(trace);
+  const policies: PolicyRecovery[] = [];
+  for (const key of trace.policies) {
+    const rec = trace.recordings[key];
+    if (!rec) continue;
+    const recovery: AnyRecovery =
+      rec.kind === "wholeJob"
+        ? { kind: "wholeJob", recovery: wholeJobRecovery(trace, rec, i, index.horizon) }
+        : replicaPolicyRecovery(trace, rec, i, replicas, index.jobRestarts[key] ?? noRestarts, index.horizon);
+    policies.push({ key, recovery });
+  }
+  return { failure: i, policies };
+}
+
+/** The one recovery a bar shows: the whole job's, a job restart, or the longest replica's. */
+export function mainRecovery(r: AnyRecovery): Recovery | null {
+  return r.kind === "wholeJob" ? r.recovery : longestRecovery(r);
 }
 
 /** The replica recovery that took longest (what one bar shows for a rack striking several). */

@@ -5,6 +5,7 @@
  * FT-HSDP: replica restart 420 s, rejoin 120 s, no reconfigure, no catch-up, minReplicas 1.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf } from "./failureTrace.ts";
 import { parseScenario, type ScenarioInput } from "./scenario.ts";
@@ -39,7 +40,7 @@ function run(rows: Row[], overrides: ScenarioInput = {}) {
 }
 
 function ftRows(r: ReturnType<typeof run>, replica: number) {
-  const ft = r.trace!.ft;
+  const ft = legacyTrace(r.trace!).ft;
   const rows: [number, number, number][] = [];
   for (let i = 0; i < ft.replica.length; i++) {
     if (ft.replica[i] === replica) rows.push([ft.phase[i]!, ft.start[i]!, ft.end[i]!]);
@@ -48,7 +49,7 @@ function ftRows(r: ReturnType<typeof run>, replica: number) {
 }
 
 function syncRows(r: ReturnType<typeof run>, state: SyncState) {
-  const sync = r.trace!.sync;
+  const sync = legacyTrace(r.trace!).sync;
   const rows: [number, number][] = [];
   for (let i = 0; i < sync.state.length; i++) {
     if (sync.state[i] === state) rows.push([sync.start[i]!, sync.end[i]!]);
@@ -93,7 +94,7 @@ describe("synchronous: a failure during recovery restarts the recovery", () => {
     ]);
     expect(r.synchronous.stallSeconds).toBe(900);
     expect(r.synchronous.usefulSeconds).toBe(H - 900);
-    expect(Array.from(r.trace!.failures.syncStallSeconds)).toEqual([300, 600]);
+    expect(Array.from(legacyTrace(r.trace!).failures.syncStallSeconds)).toEqual([300, 600]);
     expect(syncRows(r, SyncState.recovering)).toEqual([
       [1000, 1300],
       [1300, 1900],
@@ -188,7 +189,7 @@ describe("checkpoints (10 min interval, 30 s write: a 630 s cycle)", () => {
     expect(m.usefulSeconds).toBe(3 * 600 + 13 * 600 + 10);
     expect(m.usefulSeconds + m.lostWorkSeconds + m.stallSeconds + m.checkpointSeconds).toBe(H);
     expect(syncRows(r, SyncState.rolledBack)).toEqual([[1890, 2000]]);
-    expect(r.trace!.failures.syncLostSeconds[0]).toBe(110);
+    expect(legacyTrace(r.trace!).failures.syncLostSeconds[0]).toBe(110);
   });
 
   it("a failure during a write loses that checkpoint too", () => {
@@ -260,8 +261,8 @@ describe("minReplicas", () => {
     const three = run(rows, { ft: { minReplicas: 3 } });
     expect(three.ftHsdp.stallSeconds).toBe(660);
     expect(three.ftHsdp.usefulSeconds).toBe(H - 660 - 40 + 40 * (3 / 4));
-    expect(Array.from(three.trace!.ftStalls.start)).toEqual([1000, 1100]);
-    expect(Array.from(three.trace!.ftStalls.end)).toEqual([1060, 1700]);
+    expect(Array.from(legacyTrace(three.trace!).ftStalls.start)).toEqual([1000, 1100]);
+    expect(Array.from(legacyTrace(three.trace!).ftStalls.end)).toEqual([1060, 1700]);
 
     // minReplicas 1: stalled 1000–1060, 1100–1160, 1480–1700; 3/4 rate for 1060–1100, 2/4 for 1160–1480.
     const one = run(rows).ftHsdp;
@@ -289,7 +290,7 @@ describe("stalls of different replicas overlap", () => {
       { time: 1000, host: 0 },
       { time: 1030, host: 1 },
     ]);
-    expect(Array.from(r.trace!.failures.ftStallSeconds)).toEqual([180, 60]);
+    expect(Array.from(legacyTrace(r.trace!).failures.ftStallSeconds)).toEqual([180, 60]);
     expect(r.ftHsdp.stallSeconds).toBe(240);
   });
 });
@@ -303,7 +304,7 @@ describe("the horizon", () => {
     expect(r.ftHsdp.stallSeconds).toBe(60);
     // FT: 40 s on 3 of 4 replicas before the horizon.
     expect(r.ftHsdp.usefulSeconds).toBe(H - 100 + 40 * (3 / 4));
-    expect(r.trace!.ft.end.every((e) => e <= H)).toBe(true);
+    expect(legacyTrace(r.trace!).ft.end.every((e) => e <= H)).toBe(true);
   });
 });
 
@@ -322,7 +323,7 @@ describe("recording", () => {
     const plain = runOnTrace(s, failureTraceOf(s, rows), false);
     expect(recorded.synchronous).toEqual(plain.synchronous);
     expect(recorded.synchronous.checkpoints).toBeGreaterThan(MAX_RECORDED_WRITES);
-    const t = recorded.trace!;
+    const t = legacyTrace(recorded.trace!);
     expect(t.sync.state.length).toBeLessThan(10);
     expect(t.progress.synchronous.t.length).toBeLessThan(20);
     expect(t.progress.synchronous.useful.at(-1)).toBe(plain.synchronous.usefulSeconds);

@@ -3,6 +3,7 @@
  * engine does with the same failure: the replicas it puts into detection at that instant.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, rackOf, struckReplicaRanges } from "./failureTrace.ts";
 import { parseScenario } from "./scenario.ts";
@@ -19,7 +20,9 @@ const scenario = (placement: "packed" | "striped") =>
 /** Replicas the engine sent into detection at time t. */
 function detectedAt(placement: "packed" | "striped", host: number, t: number): number[] {
   const s = scenario(placement);
-  const trace = runOnTrace(s, failureTraceOf(s, [{ time: t, host, scope: "rack" }]), true).trace;
+  const trace = legacyTrace(
+    runOnTrace(s, failureTraceOf(s, [{ time: t, host, scope: "rack" }]), true).trace!,
+  );
   if (!trace) throw new Error("no trace");
   const out: number[] = [];
   for (let i = 0; i < trace.ft.start.length; i++)

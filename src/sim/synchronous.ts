@@ -21,18 +21,16 @@ import {
   type SparePoolHistory,
   type SyncIntervals,
   SyncState,
+  type WholeJobRecording,
 } from "./types.ts";
 
 export const MAX_RECORDED_WRITES = 20_000;
 
-export interface SyncRecording {
-  intervals: SyncIntervals;
-  progress: ProgressCurve;
-  /** Recovery time attributed to each failure: from it until the next failure or the recovery's end. */
-  stallPerFailure: Float64Array;
-  lostPerFailure: Float64Array;
-  spares?: SparePoolHistory;
-}
+/**
+ * The synchronous job's recording: a whole-job lane (types.ts's WholeJobRecording); its stall per
+ * failure is the recovery time from it until the next failure or the recovery's end.
+ */
+export type SyncRecording = WholeJobRecording;
 
 export class SyncRecorder {
   readonly state = u8();
@@ -54,6 +52,7 @@ export class SyncRecorder {
 
   build(): SyncRecording {
     return {
+      kind: "wholeJob",
       intervals: { state: this.state.toArray(), start: this.start.toArray(), end: this.end.toArray() },
       progress: this.curve.build(),
       stallPerFailure: this.stallPerFailure,

@@ -112,16 +112,19 @@ export interface Spans {
   end: Float64Array;
 }
 
-/** One row per failure, in time order. */
+/**
+ * One row per failure, in time order: the failure trace every policy met. What each policy made
+ * of a failure (its stall, its rolled-back work) is in that policy's recording (Trace.recordings).
+ */
 export interface FailureLog {
   time: Float64Array;
   /** The (first) host struck; −1 for a job-scope failure. */
   host: Int32Array;
-  /** The (first) FT-HSDP replica struck; −1 for a job-scope failure. */
+  /** The (first) replica struck (replica-level policies); −1 for a job-scope failure. */
   replica: Int32Array;
   /** 1 = hang (watchdog-detected), 0 = fail-stop. */
   hang: Uint8Array;
-  /** The synchronous job's detection delay (FT-HSDP's is ftDetectSeconds). */
+  /** A whole-job policy's detection delay (a replica-level policy's is ftDetectSeconds). */
   detectSeconds: Float64Array;
   /** Index into scenario.failures.causes; −1 without a cause mix. */
   cause: Int8Array;
@@ -129,18 +132,10 @@ export interface FailureLog {
   scope: Uint8Array;
   /** Hosts struck: 1 for host scope, hostsPerRack for rack scope, 0 for job scope. */
   hostCount: Int32Array;
-  /** FT-HSDP replicas struck (every replica for job scope). */
+  /** Replicas struck (every replica for job scope). */
   replicaCount: Int32Array;
-  /** FT-HSDP's detection delay: a hang is dropped after min(hangSeconds, ft.hangTimeoutSeconds > 0). */
+  /** A replica-level policy's detection delay: a hang is dropped after min(hangSeconds, ft.hangTimeoutSeconds > 0). */
   ftDetectSeconds: Float64Array;
-  /** Training FT-HSDP lost to rollback at this failure (a job restart). */
-  ftLostSeconds: Float64Array;
-  /** Global stall this failure added under FT-HSDP (new stalled time, not overlapping earlier stalls). */
-  ftStallSeconds: Float64Array;
-  /** Whole-job stop this failure added under synchronous training (new recovery time). */
-  syncStallSeconds: Float64Array;
-  /** Training the synchronous job lost to rollback at this failure. */
-  syncLostSeconds: Float64Array;
 }
 
 /**
@@ -152,25 +147,17 @@ export interface ProgressCurve {
   useful: Float64Array;
 }
 
+/**
+ * A recorded run: the failure log, and what each selected policy made of it. Views iterate
+ * `policies` and draw each recording by its `kind` (the shape it has), never by policy key, so a
+ * new policy whose recording has a known kind is drawn with no other change.
+ */
 export interface Trace {
   failures: FailureLog;
-  ft: FtIntervals;
-  ftStalls: Spans;
-  /** FT-HSDP's job track: job restarts, checkpoint writes, rolled-back progress. */
-  ftJob: FtJobIntervals;
-  sync: SyncIntervals;
-  /** Each policy's progress, by policy key. */
-  progress: PerPolicy<ProgressCurve>;
-  /** Each policy's spare pool (SIMULATION.md §3: one per policy); empty when unlimited. */
-  spares: PerPolicy<SparePoolHistory>;
   /** The selected policies, in display order: the keys `recordings` holds. */
   policies: PolicyKey[];
-  /**
-   * Each selected policy's recording by key: its per-failure stall and loss, progress, spare
-   * pool and its own tracks (policies.ts's PolicyRecordings gives each one's full type). The
-   * fields above are the views the page reads by name.
-   */
-  recordings: Partial<Record<PolicyKey, CommonRecording>>;
+  /** Each selected policy's recording, by key. */
+  recordings: Partial<Record<PolicyKey, PolicyRecording>>;
 }
 
 /**
@@ -211,6 +198,31 @@ export interface CommonRecording {
   /** The policy's own spare pool over time; absent with an unlimited pool. */
   spares?: SparePoolHistory;
 }
+
+/**
+ * A whole-job policy's recording (synchronous, in-memory checkpoints, hot spares): one lane of
+ * job states (SyncState). Every failure stops the whole job.
+ */
+export interface WholeJobRecording extends CommonRecording {
+  readonly kind: "wholeJob";
+  intervals: SyncIntervals;
+}
+
+/**
+ * A replica-level policy's recording (FT-HSDP): each replica's recovery phases, the global stalls,
+ * and the job as a whole (job restarts, checkpoint writes, rolled-back work).
+ */
+export interface ReplicaRecording extends CommonRecording {
+  readonly kind: "replicas";
+  intervals: FtIntervals;
+  /** The failures' global stalls (stallSeconds); a write alone is on the job track only. */
+  stalls: Spans;
+  job: FtJobIntervals;
+}
+
+/** A policy's recording, by the shape it has: the views draw each kind with their own tracks. */
+export type PolicyRecording = WholeJobRecording | ReplicaRecording;
+export type RecordingKind = PolicyRecording["kind"];
 
 export interface PolicyMetrics {
   /** Effective training time ratio: useful full-cluster training time / wall time. */
@@ -254,39 +266,13 @@ export interface PolicyMetrics {
   badput: Record<BadputCategory, number>;
 }
 
-/** A closed form's value, or null with the reason it does not apply ("—" in the UI). */
-export interface ClosedFormValue {
-  value: number | null;
-  /** What the value is (e.g. "exact renewal form"), or why there is none. */
-  note: string;
-}
+/**
+ * The closed forms of SIMULATION.md §3 and §4 (closedForms.ts, types in closedFormTypes.ts): they are the two original
+ * policies' own arithmetic, so their type lives with them.
+ */
+import type { ClosedForms, ClosedFormValue } from "./closedFormTypes.ts";
 
-export interface ClosedForms {
-  /**
-   * Version 1's fixed-arrival arithmetic, whatever the arrivals and checkpoints (kept bit for bit
-   * for old readers of the CLI's JSON); `fixedArrivals` is the form with its assumptions.
-   */
-  fixed: { synchronous: number; ftHsdp: number };
-  /** Version 1's E[e^(−λD)], whatever the arrivals; `poissonNoRollback` is the form with its assumptions. */
-  poissonSyncNoRollback: number;
-  /** Meta's first-order model clamped to [0, 1], as version 1 wrote it; `metaApproximation` says where it holds. */
-  metaFirstOrder: number | null;
-  /** §3: synchronous, Poisson, with checkpoints: E[e^(−λD)]·λC/(e^(λ(C+W))−1), exact for this model. */
-  syncRenewal: ClosedFormValue;
-  /** §3: FT-HSDP, Poisson, first order: e^(−λ·E[S])·(1 − λT/R)·C/(C+W). */
-  ftFirstOrder: ClosedFormValue;
-  /** Meta's first-order model with its validity (λ(C+W) ≪ 1), or why it does not apply. */
-  metaApproximation: ClosedFormValue;
-  /** §3: fixed arrivals every τ = 1/λ: sync (τ − D)/τ, or k·C/τ with checkpoints; FT-HSDP (τ − S − T/R)/τ. */
-  fixedArrivals: { synchronous: ClosedFormValue; ftHsdp: ClosedFormValue };
-  /** §1: synchronous, Poisson, no checkpoints (so no rollback): E[e^(−λD)]. */
-  poissonNoRollback: ClosedFormValue;
-  /**
-   * §4: each selected policy's own form, by key (its module's closedForm), set by the engine and
-   * the Monte Carlo (policyForms.ts); absent from closedForms()'s own result.
-   */
-  policies?: Partial<Record<PolicyKey, ClosedFormValue>>;
-}
+export type { ClosedForms, ClosedFormValue };
 
 /** One run: each selected policy's metrics under its key (policies.ts), keys in display order. */
 export type RunResult = {

@@ -4,6 +4,7 @@
  * FT-HSDP recovery: detect 60 + restart 420 + rejoin 120 (stall 180 s, down 420 s); sync restart 540.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { closedForms, youngDalySeconds } from "./closedForms.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
@@ -31,7 +32,7 @@ describe("racks and placement", () => {
     const r = run({ cluster: { hostsPerRack: 2, placement: "striped" } }, [
       { time: 1000, host: 2, scope: "rack" },
     ]);
-    const t = r.trace!;
+    const t = legacyTrace(r.trace!);
     expect(t.failures.replicaCount[0]).toBe(2);
     expect([...t.ft.replica].filter((_, i) => t.ft.phase[i] === FtPhase.detect).sort()).toEqual([2, 3]);
     // Stalls overlap: 180 s; two replicas down for 420 s: useful = H − 180 − 2·420/4.
@@ -64,8 +65,8 @@ describe("job-scope failures under FT-HSDP", () => {
     // The second write starts at 1210 s of wall time and saves 1200 s of training; at 1500 the job
     // had trained 1500 − 20 = 1480 s: 280 s are rolled back.
     expect(r.ftHsdp.lostWorkSeconds).toBe(280);
-    expect(r.trace!.ftJob.state).toContain(FtJobState.jobRestart);
-    expect(r.trace!.ftJob.state).toContain(FtJobState.rolledBack);
+    expect(legacyTrace(r.trace!).ftJob.state).toContain(FtJobState.jobRestart);
+    expect(legacyTrace(r.trace!).ftJob.state).toContain(FtJobState.rolledBack);
   });
 
   it("a job failure during a replica's catch-up cancels the replica's phases", () => {
@@ -73,7 +74,7 @@ describe("job-scope failures under FT-HSDP", () => {
       { time: 1000, host: 0 },
       { time: 1600, scope: "job" },
     ]);
-    const t = r.trace!;
+    const t = legacyTrace(r.trace!);
     const catchUp = [...t.ft.phase].indexOf(FtPhase.catchUp);
     expect(t.ft.end[catchUp]).toBe(1600);
     expect(t.ft.phase).not.toContain(FtPhase.rejoin);
@@ -91,7 +92,7 @@ describe("job-scope failures under FT-HSDP", () => {
       { time: 605, scope: "job" },
     ]);
     expect(r.ftHsdp.lostWorkSeconds).toBe(600);
-    const j = r.trace!.ftJob;
+    const j = legacyTrace(r.trace!).ftJob;
     expect([j.state[0], j.start[0], j.end[0]]).toEqual([FtJobState.checkpointing, 600, 605]);
   });
 });
@@ -110,8 +111,8 @@ describe("spare pools", () => {
     expect(r.synchronous.stallSeconds).toBe(60 + (4600 - 1060) + 540);
     // The repaired host is handed out the instant it arrives: the pool is never non-empty.
     expect(r.ftHsdp.poolEmptySeconds).toBe(H);
-    expect(r.trace!.ft.phase).toContain(FtPhase.waitSpare);
-    expect(r.trace!.sync.state).toContain(SyncState.waitSpare);
+    expect(legacyTrace(r.trace!).ft.phase).toContain(FtPhase.waitSpare);
+    expect(legacyTrace(r.trace!).sync.state).toContain(SyncState.waitSpare);
   });
 
   it("one spare: the first request is served at once, the second waits for a repair", () => {
@@ -128,7 +129,7 @@ describe("spare pools", () => {
       { time: 1000, host: 0 },
       { time: 1200, scope: "job" },
     ]);
-    const t = r.trace!;
+    const t = legacyTrace(r.trace!);
     const waits = [...t.ft.phase]
       .map((p, i) => [p, t.ft.start[i]!, t.ft.end[i]!])
       .filter(([p]) => p === FtPhase.waitSpare);

@@ -4,6 +4,7 @@
  * failures; fail-stop detection 60 s, sync restart 540 s; FT-HSDP restart 420 s, rejoin 120 s.
  */
 import { describe, expect, it } from "vitest";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
 import { parseScenario, type ScenarioInput } from "./scenario.ts";
@@ -153,7 +154,7 @@ describe("FT-HSDP's own costs", () => {
     expect(stall.stallSeconds).toBe(240);
     expect(stall.usefulSeconds).toBe(H - 240 - (940 + 3960) / 4);
     expect(lostSeconds(quiet)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
-    const rec = run({ spares, ft: { restrike: "quiet" } }, rows).trace!;
+    const rec = legacyTrace(run({ spares, ft: { restrike: "quiet" } }, rows).trace!);
     expect(Array.from(rec.ft.phase)).toContain(FtPhase.detectQuiet);
   });
 

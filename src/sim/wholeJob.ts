@@ -39,6 +39,7 @@ export class WholeJobRecorder {
 
   build(): SyncRecording {
     return {
+      kind: "wholeJob",
       intervals: { state: this.state.toArray(), start: this.start.toArray(), end: this.end.toArray() },
       progress: this.curve.build(),
       stallPerFailure: this.stallPerFailure,

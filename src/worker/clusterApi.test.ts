@@ -56,7 +56,7 @@ describe("the worker's recorded run", () => {
     const trace = sent.trace;
     const index = sent.recoveryIndex;
     if (!trace || !index) throw new Error("a recorded run carries its trace and its recovery lookups");
-    expect(index.jobStart.length).toBeGreaterThan(10);
+    expect(index.jobRestarts.ftHsdp?.jobStart.length).toBeGreaterThan(10);
     // The page's own: the same run recorded again, its lookups built where they are first read.
     const own = runScenario(s, { record: true }).trace;
     if (!own) throw new Error("recorded");
@@ -68,7 +68,7 @@ describe("the worker's recorded run", () => {
     let jobRestarts = 0;
     for (let i = 0; i < n; i++) {
       const w = recoveryWaterfall(trace, i, R);
-      if (w.ft.kind === "jobRestart") jobRestarts++;
+      if (w.policies.some((p) => p.recovery.kind === "jobRestart")) jobRestarts++;
       expect(w).toEqual(recoveryWaterfall(own, i, R));
     }
     expect(jobRestarts).toBeGreaterThan(10);

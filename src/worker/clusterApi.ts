@@ -35,9 +35,7 @@ export const clusterApi = {
     if (!result.trace) return result;
     const recoveryIndex = buildRecoveryIndex(result.trace);
     // Each buffer once (the trace's walk already lists a shared one once).
-    const buffers = new Set(traceBuffers(result.trace));
-    buffers.add(recoveryIndex.jobStart.buffer as ArrayBuffer);
-    buffers.add(recoveryIndex.jobEnd.buffer as ArrayBuffer);
+    const buffers = new Set([...traceBuffers(result.trace), ...traceBuffers(recoveryIndex)]);
     return transfer({ ...result, recoveryIndex }, [...buffers]);
   },
 

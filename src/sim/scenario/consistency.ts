@@ -1,5 +1,5 @@
 /** The checks between fields that a schema of single fields cannot state (SIMULATION.md §1, §3). */
-import { POLICIES_ALLOWED } from "../policyKeys.ts";
+import { policiesAllowed } from "../policyKeys.ts";
 import { fmt } from "./format.ts";
 import { MAX_EXPECTED_FAILURES, type Scenario } from "./types.ts";
 
@@ -8,7 +8,7 @@ export function consistencyProblems(s: Scenario): string[] {
   const problems: string[] = [];
   s.policies.forEach((p, i) => {
     if (s.policies.indexOf(p) < i)
-      problems.push(`policies[${i}]: got "${p}" a second time; must be ${POLICIES_ALLOWED}`);
+      problems.push(`policies[${i}]: got "${p}" a second time; must be ${policiesAllowed()}`);
   });
   const { gpus, gpusPerHost, replicas, hostsPerRack } = s.cluster;
   if (gpus % gpusPerHost !== 0) {
