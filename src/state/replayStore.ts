@@ -13,7 +13,7 @@ import { derived } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
 import { explorerStore, type TimeWindow } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
-import { longestFtPhase, nextChange, nextFailure, previousChange } from "./traceAt.ts";
+import { nextChange, nextFailure, previousChange } from "./traceAt.ts";
 
 export const REPLAY_SPEEDS = [
   { id: "1m", label: "1 min/s", secondsPerSecond: 60 },
@@ -161,8 +161,7 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
       if (!r) return;
       get().pause();
       const c = get().cursor ?? (direction > 0 ? (explorerStore.getState().window?.[0] ?? 0) : r.horizon);
-      const longest = longestFtPhase(r.trace);
-      const t = direction > 0 ? nextChange(r.trace, c, longest) : previousChange(r.trace, c, longest);
+      const t = direction > 0 ? nextChange(r.trace, c) : previousChange(r.trace, c);
       moveTo(Number.isFinite(t) ? t : r.horizon);
     },
     setSpeed: (speed) => {

@@ -1,11 +1,20 @@
 /**
- * What a recorded run's trace says at one instant: the useful training each policy has done, the
- * synchronous job's state, which FT-HSDP replicas are in which recovery phase, and the instants
- * where any of that changes. Read-only lookups over the engine's columns (binary searches and
+ * What a recorded run's trace says at one instant: for each selected policy, the useful training
+ * it has done and its state (a whole-job policy's job state; a replica-level policy's replicas in
+ * each recovery phase and its global stall), and the instants where any of that changes. Each
+ * policy is read by its recording's kind, never by key. Read-only lookups over the engine's columns (binary searches and
  * short scans), so the replay can ask them every frame; nothing here simulates.
  */
 import { lowerBound } from "../sim/sorted.ts";
-import type { FtPhase, ProgressCurve, Trace } from "../sim/types.ts";
+import type {
+  FtIntervals,
+  FtPhase,
+  PolicyKey,
+  PolicyRecording,
+  ProgressCurve,
+  ReplicaRecording,
+  Trace,
+} from "../sim/types.ts";
 
 /** Index of the first element of a sorted array greater than t (its length if none). */
 export function upperBound(sorted: ArrayLike<number>, t: number): number {
@@ -45,16 +54,16 @@ export function progressAt(curve: ProgressCurve, t: number): number {
   return t1 > t0 ? u0 + ((t - t0) / (t1 - t0)) * (u1 - u0) : u1;
 }
 
-const longest = new WeakMap<Trace, number>();
+const longest = new WeakMap<FtIntervals, number>();
 
-/** The longest FT-HSDP phase interval: how far back an interval covering t can start (memoized). */
-export function longestFtPhase(trace: Trace): number {
-  let m = longest.get(trace);
+/** The longest replica phase interval: how far back an interval covering t can start (memoized). */
+export function longestFtPhase(rec: ReplicaRecording): number {
+  let m = longest.get(rec.intervals);
   if (m === undefined) {
-    const { start, end } = trace.ft;
+    const { start, end } = rec.intervals;
     m = 0;
     for (let i = 0; i < start.length; i++) m = Math.max(m, (end[i] as number) - (start[i] as number));
-    longest.set(trace, m);
+    longest.set(rec.intervals, m);
   }
   return m;
 }
@@ -68,7 +77,7 @@ export const SCAN_LIMIT = 20_000;
 export interface FtNow {
   /** Replicas in each phase at t, indexed by FtPhase (index 0 unused). */
   phaseCounts: [number, number, number, number, number, number, number];
-  /** Rows of trace.ft covering t (at most SCAN_LIMIT examined). */
+  /** Rows of the recording's intervals covering t (at most SCAN_LIMIT examined). */
   rows: number[];
   /** The earliest end of a covering interval after t (Infinity if none): the next change. */
   nextEnd: number;
@@ -76,9 +85,9 @@ export interface FtNow {
   partial: boolean;
 }
 
-/** Which replicas are in which recovery phase at t. `longest` = longestFtPhase(trace). */
-export function ftAt(trace: Trace, t: number, longest: number): FtNow {
-  const { start, end, phase } = trace.ft;
+/** Which replicas are in which recovery phase at t. `longest` = longestFtPhase(rec). */
+export function ftAt(rec: ReplicaRecording, t: number, longest: number): FtNow {
+  const { start, end, phase } = rec.intervals;
   const now: FtNow = {
     phaseCounts: [0, 0, 0, 0, 0, 0, 0],
     rows: [],
@@ -114,50 +123,71 @@ function before(sorted: ArrayLike<number>, t: number): number {
   return i > 0 ? (sorted[i - 1] as number) : Number.NEGATIVE_INFINITY;
 }
 
-/**
- * The next instant after t where anything on the timeline changes: a failure, a replica entering
- * or leaving a phase, the synchronous job stopping or resuming, a global stall starting or ending.
- * Infinity when nothing changes after t.
- */
-export function nextChange(trace: Trace, t: number, longest: number): number {
-  const { sync, ftStalls } = trace;
-  let next = Math.min(
-    after(trace.failures.time, t),
-    after(trace.ft.start, t),
-    after(sync.start, t),
-    after(ftStalls.start, t),
-    ftAt(trace, t, longest).nextEnd,
-  );
-  const s = containing(sync.start, sync.end, t);
-  if (s >= 0) next = Math.min(next, sync.end[s] as number);
-  const g = containing(ftStalls.start, ftStalls.end, t);
-  if (g >= 0) next = Math.min(next, ftStalls.end[g] as number);
+/** The next instant after t where this recording changes (Infinity if none). */
+function nextChangeOf(rec: PolicyRecording, t: number): number {
+  const iv = rec.intervals;
+  let next = after(iv.start, t);
+  if (rec.kind === "wholeJob") {
+    const s = containing(iv.start, iv.end, t);
+    if (s >= 0) next = Math.min(next, iv.end[s] as number);
+    return next;
+  }
+  const { stalls } = rec;
+  next = Math.min(next, after(stalls.start, t), ftAt(rec, t, longestFtPhase(rec)).nextEnd);
+  const g = containing(stalls.start, stalls.end, t);
+  if (g >= 0) next = Math.min(next, stalls.end[g] as number);
   return next;
 }
 
-/** The last instant before t where anything on the timeline changed (0 if none). */
-export function previousChange(trace: Trace, t: number, longest: number): number {
-  const { sync, ftStalls } = trace;
-  const lastStart = before(trace.ft.start, t);
+/**
+ * The next instant after t where anything on the timeline changes: a failure, or any selected
+ * policy's state (a whole-job policy stopping or resuming, a replica entering or leaving a phase,
+ * a global stall starting or ending). Infinity when nothing changes after t.
+ */
+export function nextChange(trace: Trace, t: number): number {
+  let next = after(trace.failures.time, t);
+  for (const rec of recordingsOf(trace)) next = Math.min(next, nextChangeOf(rec, t));
+  return next;
+}
+
+/** The last instant before t where this recording changed (−Infinity if none). */
+function previousChangeOf(rec: PolicyRecording, t: number): number {
+  const iv = rec.intervals;
+  if (rec.kind === "wholeJob") return Math.max(before(iv.start, t), endBefore(iv.start, iv.end, t));
+  const { stalls } = rec;
+  const lastStart = before(iv.start, t);
   return Math.max(
-    0,
-    before(trace.failures.time, t),
     lastStart,
-    ftEndBefore(trace, t, lastStart, longest),
-    before(sync.start, t),
-    before(ftStalls.start, t),
-    endBefore(sync.start, sync.end, t),
-    endBefore(ftStalls.start, ftStalls.end, t),
+    ftEndBefore(rec.intervals, t, lastStart, longestFtPhase(rec)),
+    before(stalls.start, t),
+    endBefore(stalls.start, stalls.end, t),
   );
 }
 
+/** The last instant before t where anything on the timeline changed (0 if none). */
+export function previousChange(trace: Trace, t: number): number {
+  let prev = Math.max(0, before(trace.failures.time, t));
+  for (const rec of recordingsOf(trace)) prev = Math.max(prev, previousChangeOf(rec, t));
+  return prev;
+}
+
+/** The selected policies' recordings, in display order. */
+function recordingsOf(trace: Trace): PolicyRecording[] {
+  const out: PolicyRecording[] = [];
+  for (const k of trace.policies) {
+    const r = trace.recordings[k];
+    if (r) out.push(r);
+  }
+  return out;
+}
+
 /**
- * The latest end of an FT-HSDP phase in (lastStart, t), where lastStart is the latest phase start
+ * The latest end of a replica phase in (lastStart, t), where lastStart is the latest phase start
  * before t (an earlier end cannot be the previous change). Such an interval starts no earlier than
  * lastStart − longest; at most SCAN_LIMIT intervals are examined.
  */
-function ftEndBefore(trace: Trace, t: number, lastStart: number, longest: number): number {
-  const { start, end } = trace.ft;
+function ftEndBefore(ft: FtIntervals, t: number, lastStart: number, longest: number): number {
+  const { start, end } = ft;
   let best = Number.NEGATIVE_INFINITY;
   let examined = 0;
   for (let i = upperBound(start, t) - 1; i >= 0 && (start[i] as number) >= lastStart - longest; i--) {
@@ -185,16 +215,42 @@ export function nextFailure(trace: Trace, t: number): number {
   return i < trace.failures.time.length ? i : -1;
 }
 
-/** Everything the replay shows at one instant. */
+/** One policy at one instant, by its recording's kind. */
+export type PolicyMoment =
+  | {
+      key: PolicyKey;
+      kind: "wholeJob";
+      /** Useful training so far, read off the recorded curve. */
+      useful: number;
+      /** Row of the recording's intervals holding t (recovering, checkpointing, …), or −1: training. */
+      row: number;
+    }
+  | {
+      key: PolicyKey;
+      kind: "replicas";
+      useful: number;
+      ft: FtNow;
+      /** Row of the recording's stalls holding t (every replica waits), or −1. */
+      stallRow: number;
+    };
+
+/** Everything the replay shows at one instant: each selected policy, in display order. */
 export interface Moment {
   t: number;
-  /** Row of trace.sync holding t (recovering, checkpointing, rolled back), or −1: training. */
-  syncRow: number;
-  ft: FtNow;
-  /** Row of trace.ftStalls holding t (every FT-HSDP replica waits), or −1. */
-  stallRow: number;
-  /** Useful training so far, per policy, read off the recorded curves. */
-  useful: { synchronous: number; ftHsdp: number };
+  policies: PolicyMoment[];
+}
+
+function policyMomentAt(key: PolicyKey, rec: PolicyRecording, t: number): PolicyMoment {
+  const useful = progressAt(rec.progress, t);
+  if (rec.kind === "wholeJob")
+    return { key, kind: "wholeJob", useful, row: containing(rec.intervals.start, rec.intervals.end, t) };
+  return {
+    key,
+    kind: "replicas",
+    useful,
+    ft: ftAt(rec, t, longestFtPhase(rec)),
+    stallRow: containing(rec.stalls.start, rec.stalls.end, t),
+  };
 }
 
 let lastMoment: { trace: Trace; moment: Moment } | null = null;
@@ -205,16 +261,12 @@ let lastMoment: { trace: Trace; moment: Moment } | null = null;
  */
 export function momentAt(trace: Trace, t: number): Moment {
   if (lastMoment?.trace === trace && lastMoment.moment.t === t) return lastMoment.moment;
-  const moment: Moment = {
-    t,
-    syncRow: containing(trace.sync.start, trace.sync.end, t),
-    ft: ftAt(trace, t, longestFtPhase(trace)),
-    stallRow: containing(trace.ftStalls.start, trace.ftStalls.end, t),
-    useful: {
-      synchronous: progressAt(trace.progress.synchronous, t),
-      ftHsdp: progressAt(trace.progress.ftHsdp, t),
-    },
-  };
+  const policies: PolicyMoment[] = [];
+  for (const key of trace.policies) {
+    const rec = trace.recordings[key];
+    if (rec) policies.push(policyMomentAt(key, rec, t));
+  }
+  const moment: Moment = { t, policies };
   lastMoment = { trace, moment };
   return moment;
 }
