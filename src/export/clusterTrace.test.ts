@@ -3,19 +3,23 @@ import { runOnTrace, runScenario } from "../sim/engine.ts";
 import { failureTraceOf } from "../sim/failureTrace.ts";
 import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
+import { legacyTrace } from "../testing/legacyTrace.ts";
 import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";
 import {
   clusterTraceBlob,
   clusterTraceEvents,
   clusterTraceJson,
-  FT_JOB_PID,
   JOB_TID,
+  jobPid,
   ROLLBACK_TID,
   replicaPid,
   STATE_TID,
-  SYNC_PID,
   type TraceEvent,
 } from "./clusterTrace.ts";
+
+/** The default pair's job processes: the synchronous job first, FT-HSDP's second (display order). */
+const SYNC_PID = jobPid(0);
+const FT_JOB_PID = jobPid(1);
 
 const exported = (s: Scenario, t: Trace) =>
   (JSON.parse(clusterTraceJson(s, t)) as { traceEvents: TraceEvent[] }).traceEvents;
@@ -89,7 +93,7 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
 
   it("is the engine's own output: the checkpoint due at the first failure's instant is lost with 600 s of work (SIMULATION.md's edge rule), which the hand-drawn fixture had as 0", () => {
     const trace = fixtureTrace();
-    expect(Array.from(trace.failures.syncLostSeconds)).toEqual([600, 195]);
+    expect(Array.from(legacyTrace(trace).failures.syncLostSeconds)).toEqual([600, 195]);
     const sync = slices(SYNC_PID).map((e) => [e.name, e.ts / 1e6, (e.ts + (e.dur ?? 0)) / 1e6]);
     expect(sync).toContainEqual(["rolled back (work lost)", 0, 600]);
   });
@@ -158,7 +162,7 @@ describe("clusterTrace, version 2: spare waits and job tracks", () => {
     const rolled = spans(slices(FT_JOB_PID, ROLLBACK_TID, ev));
     expect(rolled).toHaveLength(1);
     expect(rolled[0]?.[2]).toBe(2500);
-    expect(trace.failures.ftLostSeconds[1]).toBeGreaterThan(0);
+    expect(legacyTrace(trace).failures.ftLostSeconds[1]).toBeGreaterThan(0);
     // Slices on one thread never overlap (Perfetto would nest them wrongly).
     for (const tid of [JOB_TID, ROLLBACK_TID]) {
       const xs = slices(FT_JOB_PID, tid, ev);

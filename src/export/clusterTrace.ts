@@ -1,7 +1,8 @@
 /**
- * The cluster timeline as Chrome / Perfetto Trace Event JSON (open it at ui.perfetto.dev):
- * one process for the synchronous job, one for the FT-HSDP job as a whole (its global stalls),
- * one per FT-HSDP replica. States are complete ("X") slices, failures instant ("i") events,
+ * The cluster timeline as Chrome / Perfetto Trace Event JSON (open it at ui.perfetto.dev): for
+ * each selected policy, in display order, one process for its job as a whole and, for a
+ * replica-level policy (FT-HSDP), one per replica. Each policy is written by its recording's kind
+ * (types.ts's PolicyRecording) under its own label, never by key. States are complete ("X") slices, failures instant ("i") events,
  * useful training so far a counter ("C") on each job; names come from process_name / thread_name
  * metadata. Times are µs from the start of the run.
  *
@@ -9,18 +10,29 @@
  * replica trains or waits is the job's state, shown once on the FT-HSDP job track rather than
  * copied onto every replica (that would grow as replicas × failures).
  *
- * Each job also has a second thread, its job track (SIMULATION.md §3): FT-HSDP's job restarts and
- * checkpoint writes, with the progress a job restart rolled back on a third thread (a rollback
- * spans writes, so it cannot share their thread without overlapping them); the synchronous job's
- * restarts, one per failure (every failure restarts it), named for the failure that started it.
+ * Each job also has a second thread, its job track (SIMULATION.md §3): a replica-level policy's job
+ * restarts and checkpoint writes, with the progress a job restart rolled back on a third thread (a
+ * rollback spans writes, so it cannot share their thread without overlapping them); a whole-job
+ * policy's restarts, one per failure (every failure restarts it), named for the failure that
+ * started it.
  *
  * A year-long run has ~29,000 failures and a few hundred thousand events: the events come from a
  * generator (no array is ever spread into a call, which overflowed the stack), can be limited to a
  * time window, and `clusterTraceBlob` turns them into a file in slices of a few milliseconds, so the
  * page stays responsive and can say the file's size before it is saved.
  */
+import { policyOf } from "../sim/policies.ts";
 import { derived, type Scenario } from "../sim/scenario.ts";
-import { FtJobState, FtPhase, SyncState, type Trace } from "../sim/types.ts";
+import {
+  FtJobState,
+  FtPhase,
+  type PolicyKey,
+  type PolicyRecording,
+  type ReplicaRecording,
+  SyncState,
+  type Trace,
+  type WholeJobRecording,
+} from "../sim/types.ts";
 
 export interface TraceEvent {
   name: string;
@@ -43,10 +55,16 @@ export interface TraceFile {
   metadata: Record<string, unknown>;
 }
 
-export const SYNC_PID = 1;
-export const FT_JOB_PID = 2;
-/** Replica r's process id. */
-export const replicaPid = (r: number): number => 10 + r;
+/**
+ * The job process of the k-th selected policy (display order): 1, 2, … (the default pair's
+ * synchronous job is 1 and FT-HSDP's 2, as in every export so far).
+ */
+export const jobPid = (k: number): number => 1 + k;
+/**
+ * Replica r's process id, of the m-th replica-level policy selected (of a cluster of R replicas):
+ * 10 + r for the first, as in every export so far.
+ */
+export const replicaPid = (r: number, m = 0, R = 0): number => 10 + m * R + r;
 /** Threads of a job's process: its state (tiles the horizon), its job track, its rollbacks. */
 export const STATE_TID = 1;
 export const JOB_TID = 2;
@@ -65,6 +83,7 @@ export const SYNC_STATE_NAMES: Record<number, string> = {
   [SyncState.checkpointing]: "checkpointing",
   [SyncState.rolledBack]: "rolled back (work lost)",
   [SyncState.waitSpare]: "recovering: waiting for spare hosts",
+  [SyncState.migrating]: "migrating to standbys",
 };
 
 export const FT_JOB_NAMES: Record<number, string> = {
@@ -184,86 +203,72 @@ export function* clusterTraceEvents(
   const w: TraceWindow = window ? [Math.max(0, window[0]), Math.min(horizon, window[1])] : [0, horizon];
   const [from, to] = w;
   const R = scenario.cluster.replicas;
-  yield* meta(SYNC_PID, "Synchronous job", "job state", 0);
-  yield threadMeta(SYNC_PID, JOB_TID, "job restarts");
-  yield* meta(FT_JOB_PID, "FT-HSDP job", "job state (global stalls)", 1);
-  yield threadMeta(FT_JOB_PID, JOB_TID, "job restarts · checkpoint writes");
-  yield threadMeta(FT_JOB_PID, ROLLBACK_TID, "rolled back (work lost)");
-  for (let r = 0; r < R; r++) yield* meta(replicaPid(r), `FT-HSDP replica ${r}`, "replica state", 2 + r);
-
-  const { sync, ft, ftStalls, ftJob, failures } = trace;
+  const { failures } = trace;
   const causeName = (i: number) => scenario.failures.causes[failures.cause[i] as number]?.name;
-  yield* trackSlices(
-    SYNC_PID,
-    null,
-    sync.start,
-    sync.end,
-    (i) => SYNC_STATE_NAMES[sync.state[i] as number] ?? "unknown",
-    "training",
-    w,
-    "synchronous",
-  );
-  yield* trackSlices(
-    FT_JOB_PID,
-    null,
-    ftStalls.start,
-    ftStalls.end,
-    () => "global stall",
-    "training",
-    w,
-    "ftHsdp",
-  );
 
-  // Every failure restarts the synchronous job: its recovery piece, from the failure on.
-  const syncEnd = Float64Array.from(failures.time, (t, i) => t + (failures.syncStallSeconds[i] as number));
-  yield* jobSlices(
-    SYNC_PID,
-    JOB_TID,
-    Int32Array.from(failures.time, (_, i) => i),
-    failures.time,
-    syncEnd,
-    (i) => `job restart #${i + 1}${causeName(i) ? ` (${causeName(i)})` : ""}`,
-    w,
-    "synchronous",
-    (i) => ({ failure: i, lost_s: failures.syncLostSeconds[i] as number }),
-  );
-  const jobRows = (keep: (state: number) => boolean) =>
-    rowsWhere(ftJob.state.length, (i) => keep(ftJob.state[i] as number));
-  yield* jobSlices(
-    FT_JOB_PID,
-    JOB_TID,
-    jobRows((st) => st !== FtJobState.rolledBack),
-    ftJob.start,
-    ftJob.end,
-    (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
-    w,
-    "ftHsdp",
-  );
-  yield* jobSlices(
-    FT_JOB_PID,
-    ROLLBACK_TID,
-    jobRows((st) => st === FtJobState.rolledBack),
-    ftJob.start,
-    ftJob.end,
-    (i) => FT_JOB_NAMES[ftJob.state[i] as number] ?? "unknown",
-    w,
-    "ftHsdp",
-  );
+  // Each selected policy's processes: its job, then (replica-level) its replicas, right after it.
+  const parts = policyParts(trace, R);
+  let sort = 0;
+  for (const q of parts) {
+    if (q.rec.kind === "wholeJob") {
+      yield* meta(q.pid, `${q.label} job`, "job state", sort++);
+      yield threadMeta(q.pid, JOB_TID, "job restarts");
+    } else {
+      yield* meta(q.pid, `${q.label} job`, "job state (global stalls)", sort++);
+      yield threadMeta(q.pid, JOB_TID, "job restarts · checkpoint writes");
+      yield threadMeta(q.pid, ROLLBACK_TID, "rolled back (work lost)");
+    }
+  }
+  for (const q of parts)
+    if (q.rec.kind === "replicas")
+      for (let r = 0; r < R; r++)
+        yield* meta(q.replicaPid(r), `${q.label} replica ${r}`, "replica state", sort++);
 
-  // Group the interval rows by replica once (they arrive sorted by start across all replicas).
-  const byReplica: number[][] = Array.from({ length: R }, () => []);
-  for (let i = 0; i < ft.replica.length; i++) byReplica[ft.replica[i] as number]?.push(i);
-  for (let r = 0; r < R; r++)
-    yield* trackSlices(
-      replicaPid(r),
-      byReplica[r] as number[],
-      ft.start,
-      ft.end,
-      (i) => PHASE_NAMES[ft.phase[i] as number] ?? "unknown",
-      "healthy",
-      w,
-      "ftHsdp",
-    );
+  // Each job's state: a whole-job policy's stops, a replica-level policy's global stalls.
+  for (const q of parts) {
+    if (q.rec.kind === "wholeJob") {
+      const iv = q.rec.intervals;
+      yield* trackSlices(
+        q.pid,
+        null,
+        iv.start,
+        iv.end,
+        (i) => SYNC_STATE_NAMES[iv.state[i] as number] ?? "unknown",
+        "training",
+        w,
+        q.key,
+      );
+    } else {
+      const { stalls } = q.rec;
+      yield* trackSlices(q.pid, null, stalls.start, stalls.end, () => "global stall", "training", w, q.key);
+    }
+  }
+
+  // The job tracks.
+  for (const q of parts) {
+    if (q.rec.kind === "wholeJob") yield* wholeJobRestarts(q.pid, q.key, q.rec);
+    else yield* replicaJobTrack(q.pid, q.key, q.rec);
+  }
+
+  // The replicas' phases.
+  for (const q of parts) {
+    if (q.rec.kind !== "replicas") continue;
+    const ft = q.rec.intervals;
+    // Group the interval rows by replica once (they arrive sorted by start across all replicas).
+    const byReplica: number[][] = Array.from({ length: R }, () => []);
+    for (let i = 0; i < ft.replica.length; i++) byReplica[ft.replica[i] as number]?.push(i);
+    for (let r = 0; r < R; r++)
+      yield* trackSlices(
+        q.replicaPid(r),
+        byReplica[r] as number[],
+        ft.start,
+        ft.end,
+        (i) => PHASE_NAMES[ft.phase[i] as number] ?? "unknown",
+        "healthy",
+        w,
+        q.key,
+      );
+  }
 
   for (let i = 0; i < failures.time.length; i++) {
     const time = failures.time[i] as number;
@@ -280,11 +285,12 @@ export function* clusterTraceEvents(
       class: hang ? "hang" : "fail-stop",
       detect_s: failures.detectSeconds[i] as number,
       ft_detect_s: failures.ftDetectSeconds[i] as number,
-      ft_stall_s: failures.ftStallSeconds[i] as number,
-      ft_lost_s: failures.ftLostSeconds[i] as number,
-      sync_stall_s: failures.syncStallSeconds[i] as number,
-      sync_lost_s: failures.syncLostSeconds[i] as number,
     };
+    // What each policy made of it, under its CSV prefix (`sync_stall_s`, `ft_hsdp_lost_s`).
+    for (const q of parts) {
+      args[`${q.prefix}_stall_s`] = q.rec.stallPerFailure[i] as number;
+      args[`${q.prefix}_lost_s`] = q.rec.lostPerFailure[i] as number;
+    }
     const cause = causeName(i);
     if (cause) args.cause = cause;
     const name = hang ? "failure (hang)" : "failure (fail-stop)";
@@ -299,12 +305,17 @@ export function* clusterTraceEvents(
       cat: "failure",
       args,
     });
-    yield instant(SYNC_PID, STATE_TID);
-    // A job-scope failure strikes no replica in particular: it is marked on the job track.
-    if (scope === "job") yield instant(FT_JOB_PID, JOB_TID);
-    const first = failures.replica[i] as number;
-    for (let j = 0; j < (failures.replicaCount[i] as number) && first >= 0; j++)
-      yield instant(replicaPid((first + j) % R), STATE_TID);
+    for (const q of parts) {
+      if (q.rec.kind === "wholeJob") {
+        yield instant(q.pid, STATE_TID);
+        continue;
+      }
+      // A job-scope failure strikes no replica in particular: it is marked on the job track.
+      if (scope === "job") yield instant(q.pid, JOB_TID);
+      const first = failures.replica[i] as number;
+      for (let j = 0; j < (failures.replicaCount[i] as number) && first >= 0; j++)
+        yield instant(q.replicaPid((first + j) % R), STATE_TID);
+    }
   }
 
   function* counter(pid: number, c: { t: Float64Array; useful: Float64Array }): Generator<TraceEvent> {
@@ -321,8 +332,80 @@ export function* clusterTraceEvents(
       };
     }
   }
-  yield* counter(SYNC_PID, trace.progress.synchronous);
-  yield* counter(FT_JOB_PID, trace.progress.ftHsdp);
+  for (const q of parts) yield* counter(q.pid, q.rec.progress);
+
+  // Every failure restarts a whole-job policy's job: its recovery piece, from the failure on.
+  function* wholeJobRestarts(pid: number, key: PolicyKey, rec: WholeJobRecording): Generator<TraceEvent> {
+    const end = Float64Array.from(failures.time, (t, i) => t + (rec.stallPerFailure[i] as number));
+    yield* jobSlices(
+      pid,
+      JOB_TID,
+      Int32Array.from(failures.time, (_, i) => i),
+      failures.time,
+      end,
+      (i) => `job restart #${i + 1}${causeName(i) ? ` (${causeName(i)})` : ""}`,
+      w,
+      key,
+      (i) => ({ failure: i, lost_s: rec.lostPerFailure[i] as number }),
+    );
+  }
+
+  function* replicaJobTrack(pid: number, key: PolicyKey, rec: ReplicaRecording): Generator<TraceEvent> {
+    const job = rec.job;
+    const jobRows = (keep: (state: number) => boolean) =>
+      rowsWhere(job.state.length, (i) => keep(job.state[i] as number));
+    const name = (i: number) => FT_JOB_NAMES[job.state[i] as number] ?? "unknown";
+    yield* jobSlices(
+      pid,
+      JOB_TID,
+      jobRows((st) => st !== FtJobState.rolledBack),
+      job.start,
+      job.end,
+      name,
+      w,
+      key,
+    );
+    yield* jobSlices(
+      pid,
+      ROLLBACK_TID,
+      jobRows((st) => st === FtJobState.rolledBack),
+      job.start,
+      job.end,
+      name,
+      w,
+      key,
+    );
+  }
+}
+
+interface PolicyPart {
+  key: PolicyKey;
+  label: string;
+  prefix: string;
+  pid: number;
+  rec: PolicyRecording;
+  replicaPid: (r: number) => number;
+}
+
+/** Each selected policy with its recording, label and process ids, in display order. */
+function policyParts(trace: Trace, R: number): PolicyPart[] {
+  const out: PolicyPart[] = [];
+  let m = 0;
+  trace.policies.forEach((key, k) => {
+    const rec = trace.recordings[key];
+    if (!rec) return;
+    const p = policyOf(key);
+    const group = rec.kind === "replicas" ? m++ : 0;
+    out.push({
+      key,
+      label: p.label,
+      prefix: p.csvPrefix,
+      pid: jobPid(k),
+      rec,
+      replicaPid: (r) => replicaPid(r, group, R),
+    });
+  });
+  return out;
 }
 
 function rowsWhere(n: number, keep: (i: number) => boolean): Int32Array {
