@@ -10,16 +10,17 @@ import { struckReplicaRanges } from "../src/sim/failureTrace.ts";
 import { presetById } from "../src/sim/presets.ts";
 import { parseScenario } from "../src/sim/scenario.ts";
 import { FtJobState, ScopeCode, type Trace } from "../src/sim/types.ts";
+import { type LegacyTrace, legacyTrace } from "../src/testing/legacyTrace.ts";
 
 const GUTTER = 128;
 const SHOTS = "shots";
 
-function traceOf(id: string): Trace {
+function traceOf(id: string): LegacyTrace & Trace {
   const preset = presetById(id);
   if (!preset) throw new Error(`no preset ${id}`);
   const trace = runScenario(parseScenario(preset.scenario), { record: true }).trace;
   if (!trace) throw new Error("no trace");
-  return trace;
+  return { ...trace, ...legacyTrace(trace) };
 }
 
 async function openPreset(page: Page, title: RegExp) {

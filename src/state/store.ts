@@ -89,20 +89,6 @@ export function parseChapter(v: string | undefined): ChapterId {
   return chapter;
 }
 
-/**
- * The page draws synchronous training and FT-HSDP side by side and nothing else yet: its results,
- * timeline, replay and failure log read those two (the strategy picker and the other strategies'
- * lanes are issue 17's next part). The engine and the CLI run any selection, so a link that
- * selects others is refused here by name, with where it does run, rather than shown wrong.
- */
-export function pageScenario(s: Scenario): Scenario {
-  const p = s.policies;
-  if (p.length === 2 && p[0] === "synchronous" && p[1] === "ftHsdp") return s;
-  throw new LinkError(
-    `The link's scenario selects policies ${JSON.stringify(p)}; this page shows ["synchronous","ftHsdp"] only, so far. The command line runs it: npm run sim -- '<the link>'.`,
-  );
-}
-
 /** Whether the address last read named its view: a scenario without one is an old Cluster link. */
 let viewNamed = false;
 
@@ -122,7 +108,7 @@ registerAddressPart({
     const s = values.get("s");
     // Read after `v`: a link that carries a scenario and no view opens what it opened before the story.
     if (s !== undefined && !viewNamed) appStore.setState({ tab: LEGACY_TAB });
-    appStore.setState({ scenario: s ? pageScenario(decodeScenarioParam(s)) : DEFAULT_SCENARIO });
+    appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
   },
   reset: () => appStore.setState({ scenario: DEFAULT_SCENARIO }),
   write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),

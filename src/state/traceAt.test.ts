@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../sim/engine.ts";
-import { parseScenario } from "../sim/scenario.ts";
 import { replicaRecording } from "../sim/recordings.ts";
+import { parseScenario } from "../sim/scenario.ts";
 import { FtPhase, type ReplicaRecording, type Trace } from "../sim/types.ts";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { fixtureTrace } from "../testing/traceFixture.ts";
@@ -185,8 +185,7 @@ describe("any selection of policies", () => {
       ["inMemory", "wholeJob"],
     ]);
     const H = run.ftHsdp.wallSeconds;
-    for (const p of momentAt(trace, H).policies)
-      expect(p.useful).toBeCloseTo(run[p.key]!.usefulSeconds, 6);
+    for (const p of momentAt(trace, H).policies) expect(p.useful).toBeCloseTo(run[p.key]!.usefulSeconds, 6);
     // Every interval boundary of the in-memory job's lane is a stop of the replay's steps.
     const rec = trace.recordings.inMemory!;
     const stops = new Set<number>();
@@ -196,6 +195,7 @@ describe("any selection of policies", () => {
       stops.add(t);
     }
     expect(rec.intervals.start.length).toBeGreaterThan(0);
-    for (const b of [...rec.intervals.start, ...rec.intervals.end]) if (b > 0 && b < H) expect(stops).toContain(b);
+    for (const b of [...rec.intervals.start, ...rec.intervals.end])
+      if (b > 0 && b < H) expect(stops).toContain(b);
   });
 });

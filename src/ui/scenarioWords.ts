@@ -5,7 +5,7 @@
  * claim otherwise.
  */
 import type { Scenario } from "../sim/scenario.ts";
-import type { PolicyMetrics } from "../sim/types.ts";
+import type { PolicyMetrics, RunResult } from "../sim/types.ts";
 import { count, duration } from "./format.ts";
 
 /** What a failure does to the synchronous job's progress: "rolls back to …" or why it does not. */
@@ -19,6 +19,16 @@ export function syncRollbackWords(s: Scenario): string {
 /** The rolled-back work and checkpoints of one run, as a clause: "lost 3.2 h of training to rollbacks …". */
 function lostClause(m: PolicyMetrics): string {
   return `${duration(m.lostWorkSeconds)} of training rolled back and ${count(m.checkpoints)} checkpoint writes`;
+}
+
+/**
+ * The explainer beside the goodput chart for a run that compares the synchronous job with
+ * FT-HSDP (it is about those two): null when the run does not select both.
+ */
+export function lossExplainerFor(run: RunResult): { question: string; answer: string } | null {
+  const sync = run.synchronous as PolicyMetrics | undefined;
+  const ft = run.ftHsdp as PolicyMetrics | undefined;
+  return sync && ft ? syncLossExplainer(run.scenario, sync, ft) : null;
 }
 
 /** The explainer beside the goodput chart: why the synchronous job loses more than its stalls, or that it does not. */

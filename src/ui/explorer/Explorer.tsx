@@ -7,12 +7,13 @@ import { useEffect, useRef } from "react";
 import { sweepCsv } from "../../export/csv.ts";
 import { downloadBlob, downloadText } from "../../export/download.ts";
 import { canvasToPng, svgToPng } from "../../export/png.ts";
+import { selectedPolicies } from "../../sim/policies.ts";
 import { primeRecoveryIndex } from "../../sim/recoveryIndex.ts";
 import { axisInfo } from "../../sim/sweep.ts";
 import type { MonteCarloResult, RunResult } from "../../sim/types.ts";
 import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
 import { useAppStore } from "../../state/store.ts";
-import { failureLogLostWords, syncLossExplainer } from "../scenarioWords.ts";
+import { failureLogLostWords, lossExplainerFor } from "../scenarioWords.ts";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
 import { Legend } from "./Legend.tsx";
@@ -23,12 +24,42 @@ import { Sweeps } from "./Sweeps.tsx";
 import { Timeline } from "./Timeline.tsx";
 import "./explorer.css";
 
-/** Why the synchronous job loses more than its stalls, or that it does not: computed from the run on screen. */
+/** Why a policy loses more than its stalls, or that it does not: computed from the run on screen (when it applies). */
 function LossExplainer({ run }: { run: RunResult }) {
-  const { question, answer } = syncLossExplainer(run.scenario, run.synchronous, run.ftHsdp);
+  const words = lossExplainerFor(run);
+  if (!words) return null;
+  const { question, answer } = words;
   return (
     <p className="teach" data-testid="loss-explainer">
       <strong>{question}</strong> {answer}
+    </p>
+  );
+}
+
+/**
+ * What the timeline's lanes are, for the strategies on screen: each one's own sentence (its
+ * module's blurb), then how the lanes draw them, by the shape of their recordings.
+ */
+function TimelineTeach({ run }: { run: RunResult | null }) {
+  const policies = run ? selectedPolicies(run.scenario) : [];
+  const trace = run?.trace;
+  const wholeJob = trace ? trace.policies.some((k) => trace.recordings[k]?.kind === "wholeJob") : false;
+  const replicas = trace ? trace.policies.some((k) => trace.recordings[k]?.kind === "replicas") : false;
+  return (
+    <p className="teach" data-testid="timeline-teach">
+      {policies.length > 1
+        ? `Each strategy has its own lanes, top to bottom in the order chosen, and all meet the same failures (▼). `
+        : "The failures are marked ▼. "}
+      {policies.map((p) => (
+        <span key={p.key}>
+          <strong>{p.label}</strong>: {p.blurb}{" "}
+        </span>
+      ))}
+      {wholeJob && "A whole-job strategy is one lane: one unit, so any failure stops all of it. "}
+      {replicas &&
+        "A replica-level strategy has one lane per replica, a complete copy of the model sharded over its own hosts: only the failed replica goes down, the others keep training and wait only while the failure is detected and while the replica rejoins; a thin job lane shows its job restarts and checkpoint writes, and a bracket joins the replicas one rack failure struck. "}
+      When a pool of spare hosts is limited, a chart below counts each strategy's. Scroll to zoom (down to
+      seconds), drag to pan, hover for details; open the trace in ui.perfetto.dev.
     </p>
   );
 }
@@ -90,16 +121,7 @@ export function Explorer() {
             </button>
           </div>
         </div>
-        <p className="teach">
-          The top lane is the <strong>synchronous job</strong>: one unit, so any failure stops all of it.
-          Below, each lane is one <strong>FT-HSDP replica</strong>, a complete copy of the model sharded over
-          its own hosts. Both jobs meet the same failures (▼). Under FT-HSDP only the failed replica goes
-          down; the others keep training and wait only while the failure is detected and while the replica
-          rejoins. When the run has them, a thin <strong>FT-HSDP job</strong> lane shows job restarts and FT
-          checkpoint writes, a bracket joins the replicas one rack failure struck, and a chart below counts
-          each policy's spare hosts. Scroll to zoom (down to seconds), drag to pan, hover for details; open
-          the trace in ui.perfetto.dev.
-        </p>
+        <TimelineTeach run={run} />
         {runError && <p className="error-text">The simulation failed: {runError}</p>}
         {run && trace ? (
           <Timeline scenario={run.scenario} trace={trace} canvasRef={timelineCanvas} />

@@ -1,11 +1,13 @@
 /**
  * Every failure of the run, virtualised (a 98K-GPU month has thousands): only the rows in view
  * are in the DOM. A row's time button moves the timeline to that failure. Each row shows the
- * failure's recovery under both policies as stacked bars on one scale (recoveryWaterfall.ts).
+ * failure's recovery under each selected policy (display order) as stacked bars on one scale
+ * (recoveryWaterfall.ts), then each policy's stall and lost work.
  */
 import { useState } from "react";
-import { costSeconds, longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
-import type { FailureLog as Log, Trace } from "../../sim/types.ts";
+import { policyOf } from "../../sim/policies.ts";
+import { costSeconds, mainRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
+import type { PolicyRecording, Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { duration } from "../format.ts";
 import { RecoveryBar } from "./RecoveryBar.tsx";
@@ -15,9 +17,10 @@ const ROW_H = 30;
 const VIEW_H = 300;
 const OVERSCAN = 6;
 
-/** How much time to show around a failure: its whole recovery under both policies, with margin. */
-function spanAround(log: Log, i: number): number {
-  const longest = Math.max(log.syncStallSeconds[i] as number, log.ftStallSeconds[i] as number, 600);
+/** How much time to show around a failure: its whole recovery under every policy, with margin. */
+function spanAround(recs: readonly PolicyRecording[], i: number): number {
+  let longest = 600;
+  for (const r of recs) longest = Math.max(longest, r.stallPerFailure[i] as number);
   return longest * 4;
 }
 
@@ -27,38 +30,40 @@ const SCOPE_NAMES = ["host", "rack", "job"] as const;
 const firstOf = (v: number, count: number) =>
   v < 0 ? "all" : `${v.toLocaleString("en-US")}${count > 1 ? ` +${count - 1}` : ""}`;
 
-/** Failure i's two recovery bars, on a scale shared by the row. */
+/** Failure i's recovery bars, one per selected policy, on a scale shared by the row. */
 function RecoveryCells({ trace, i, replicas }: { trace: Trace; i: number; replicas: number }) {
   const w = recoveryWaterfall(trace, i, replicas);
-  const ft = longestRecovery(w.ft);
-  const scale = Math.max(ft ? costSeconds(ft) : 0, costSeconds(w.sync));
-  const struck = w.ft.kind === "replicas" ? w.ft.replicas.length : 0;
-  const who =
-    w.ft.kind === "jobRestart"
-      ? "FT-HSDP, job restart"
-      : struck > 1 && ft && "replica" in ft
-        ? `FT-HSDP, replica ${ft.replica} (the longest of ${struck} struck)`
-        : "FT-HSDP";
+  let scale = 0;
+  for (const p of w.policies) {
+    const r = mainRecovery(p.recovery);
+    if (r) scale = Math.max(scale, costSeconds(r));
+  }
   return (
     <>
-      <td className="recovery-cell">
-        <RecoveryBar
-          recovery={ft}
-          scale={scale}
-          who={who}
-          restartWord={w.ft.kind === "jobRestart" ? "job restart" : "restart"}
-          testId={`recovery-ft-${i}`}
-        />
-      </td>
-      <td className="recovery-cell">
-        <RecoveryBar
-          recovery={w.sync}
-          scale={scale}
-          who="Synchronous job"
-          restartWord="job restart"
-          testId={`recovery-sync-${i}`}
-        />
-      </td>
+      {w.policies.map(({ key, recovery }) => {
+        const label = policyOf(key).label;
+        const r = mainRecovery(recovery);
+        const struck = recovery.kind === "replicas" ? recovery.replicas.length : 0;
+        const who =
+          recovery.kind === "wholeJob"
+            ? `${label} job`
+            : recovery.kind === "jobRestart"
+              ? `${label}, job restart`
+              : struck > 1 && r && "replica" in r
+                ? `${label}, replica ${r.replica} (the longest of ${struck} struck)`
+                : label;
+        return (
+          <td className="recovery-cell" key={key}>
+            <RecoveryBar
+              recovery={r}
+              scale={scale}
+              who={who}
+              restartWord={recovery.kind === "replicas" ? "restart" : "job restart"}
+              testId={`recovery-${key}-${i}`}
+            />
+          </td>
+        );
+      })}
     </>
   );
 }
@@ -73,6 +78,12 @@ export function FailureLog({
   causes?: readonly string[];
 }) {
   const log = trace.failures;
+  const policies = trace.policies.flatMap((key) => {
+    const rec = trace.recordings[key];
+    return rec ? [{ key, label: policyOf(key).label, rec }] : [];
+  });
+  const recs = policies.map((p) => p.rec);
+  const cols = 8 + 3 * policies.length;
   const [scrollTop, setScrollTop] = useState(0);
   const selected = useExplorerStore((s) => s.selectedFailure);
   const n = log.time.length;
@@ -81,7 +92,7 @@ export function FailureLog({
   const rows: number[] = [];
   for (let i = first; i < last; i++) rows.push(i);
 
-  if (n === 0) return <p className="muted">No failures in this run: both policies train all the time.</p>;
+  if (n === 0) return <p className="muted">No failures in this run: every policy trains all the time.</p>;
   return (
     <section
       className="failure-log"
@@ -103,18 +114,25 @@ export function FailureLog({
             <th scope="col">Replicas</th>
             <th scope="col">Class</th>
             <th scope="col">Detected after</th>
-            <th scope="col">Recovery: FT-HSDP</th>
-            <th scope="col">Recovery: sync</th>
-            <th scope="col">FT-HSDP stall</th>
-            <th scope="col">FT-HSDP lost work</th>
-            <th scope="col">Sync stall</th>
-            <th scope="col">Sync lost work</th>
+            {policies.map((p) => (
+              <th scope="col" key={`r-${p.key}`}>
+                Recovery: {p.label}
+              </th>
+            ))}
+            {policies.map((p) => [
+              <th scope="col" key={`s-${p.key}`}>
+                {p.label} stall
+              </th>,
+              <th scope="col" key={`l-${p.key}`}>
+                {p.label} lost work
+              </th>,
+            ])}
           </tr>
         </thead>
         <tbody>
           {first > 0 && (
             <tr className="spacer" style={{ height: first * ROW_H }}>
-              <td colSpan={14} />
+              <td colSpan={cols} />
             </tr>
           )}
           {rows.map((i) => (
@@ -125,7 +143,7 @@ export function FailureLog({
                   type="button"
                   className="link-button"
                   onClick={() =>
-                    explorerStore.getState().focusFailure(i, log.time[i] as number, spanAround(log, i))
+                    explorerStore.getState().focusFailure(i, log.time[i] as number, spanAround(recs, i))
                   }
                 >
                   {formatClock(log.time[i] as number)}
@@ -136,21 +154,21 @@ export function FailureLog({
               <td title="the first host struck, and how many more">
                 {firstOf(log.host[i] as number, log.hostCount[i] as number)}
               </td>
-              <td title="the first FT-HSDP replica struck, and how many more">
+              <td title="the first replica struck (a replica-level policy's), and how many more">
                 {firstOf(log.replica[i] as number, log.replicaCount[i] as number)}
               </td>
               <td>{log.hang[i] ? "hang" : "fail-stop"}</td>
               <td>{duration(log.detectSeconds[i] as number)}</td>
               <RecoveryCells trace={trace} i={i} replicas={replicas} />
-              <td>{duration(log.ftStallSeconds[i] as number)}</td>
-              <td>{duration(log.ftLostSeconds[i] as number)}</td>
-              <td>{duration(log.syncStallSeconds[i] as number)}</td>
-              <td>{duration(log.syncLostSeconds[i] as number)}</td>
+              {policies.map((p) => [
+                <td key={`s-${p.key}`}>{duration(p.rec.stallPerFailure[i] as number)}</td>,
+                <td key={`l-${p.key}`}>{duration(p.rec.lostPerFailure[i] as number)}</td>,
+              ])}
             </tr>
           ))}
           {last < n && (
             <tr className="spacer" style={{ height: (n - last) * ROW_H }}>
-              <td colSpan={14} />
+              <td colSpan={cols} />
             </tr>
           )}
         </tbody>

@@ -8,8 +8,9 @@ import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 import { line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
+import { policyOf } from "../../sim/policies.ts";
 import { derived } from "../../sim/scenario.ts";
-import type { RunResult } from "../../sim/types.ts";
+import type { PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { useExplorerStore } from "../../state/explorerStore.ts";
 import { pct } from "../format.ts";
 import { useWidth } from "../useWidth.ts";
@@ -55,7 +56,10 @@ export function GoodputChart({ run, svgRef }: Props) {
         .x((i) => x((d.t[i] as number) / unit.s))
         .y((i) => y((d.y[i] as number) / unit.s))(d.t.map((_, i) => i));
     };
-    return { sync: mk(trace.progress.synchronous), ft: mk(trace.progress.ftHsdp) };
+    return trace.policies.flatMap((key) => {
+      const rec = trace.recordings[key];
+      return rec ? [{ key, d: mk(rec.progress) }] : [];
+    });
   }, [run, innerW, x, y, unit.s]);
 
   const xAxisRef = useRef<SVGGElement>(null);
@@ -68,10 +72,22 @@ export function GoodputChart({ run, svgRef }: Props) {
 
   const end = horizon / unit.s;
   const endY = (ettr: number) => y(ettr * end);
-  const labels = [
+  // Each selected policy's curve and end label, in its own colour (its module's).
+  const policies = run.scenario.policies.flatMap((key) => {
+    const m = (run as Partial<Record<string, PolicyMetrics>>)[key];
+    if (!m) return [];
+    const p = policyOf(key);
+    return [{ key, p, ettr: m.ettr, colour: `var(${p.colour.cssVar}, ${p.colour.fallback})` }];
+  });
+  const labels: { key: string; text: string; y: number; cls: string; colour?: string }[] = [
     { key: "ideal", text: "Ideal 100%", y: y(end), cls: "gp-ideal" },
-    { key: "ft", text: `FT-HSDP ${pct(run.ftHsdp.ettr)}`, y: endY(run.ftHsdp.ettr), cls: "gp-ft" },
-    { key: "sync", text: `Sync ${pct(run.synchronous.ettr)}`, y: endY(run.synchronous.ettr), cls: "gp-sync" },
+    ...policies.map((q) => ({
+      key: q.key,
+      text: `${q.p.shortLabel} ${pct(q.ettr)}`,
+      y: endY(q.ettr),
+      cls: "gp-policy",
+      colour: q.colour,
+    })),
   ];
   // Keep end labels from overlapping.
   labels.sort((a, b) => a.y - b.y);
@@ -93,8 +109,7 @@ export function GoodputChart({ run, svgRef }: Props) {
         className="goodput-chart"
       >
         <title id="goodput-title">
-          Useful training against wall time: ideal, FT-HSDP ({pct(run.ftHsdp.ettr)}) and synchronous (
-          {pct(run.synchronous.ettr)})
+          {`Useful training against wall time: ideal, ${policies.map((q) => `${q.p.label} (${pct(q.ettr)})`).join(", ")}`}
         </title>
         <g transform={`translate(${M.left},${M.top})`}>
           {window && (
@@ -107,14 +122,22 @@ export function GoodputChart({ run, svgRef }: Props) {
             />
           )}
           <line className="gp-ideal" x1={0} y1={innerH} x2={innerW} y2={y(end)} />
-          {paths && <path className="gp-sync" d={paths.sync ?? ""} />}
-          {paths && <path className="gp-ft" d={paths.ft ?? ""} />}
+          {paths?.map((c) => (
+            <path
+              key={c.key}
+              className="gp-policy"
+              data-policy={c.key}
+              style={{ stroke: policies.find((q) => q.key === c.key)?.colour }}
+              d={c.d ?? ""}
+            />
+          ))}
           <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
           <g ref={yAxisRef} className="axis" />
           {labels.map((l) => (
             <text
               key={l.key}
               className={`gp-label ${l.cls}`}
+              style={l.colour ? { fill: l.colour } : undefined}
               x={innerW + 6}
               y={l.y}
               dominantBaseline="middle"

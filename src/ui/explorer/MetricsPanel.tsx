@@ -4,7 +4,7 @@
  * in GPU-days.
  */
 import type { ReactNode } from "react";
-import { POLICIES } from "../../sim/policies.ts";
+import { selectedPolicies } from "../../sim/policies.ts";
 import type { MetricsSummary, MonteCarloResult, PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { count, duration } from "../format.ts";
 import { METRIC_ROWS, type MetricRow } from "../metricRows.ts";
@@ -18,16 +18,18 @@ interface RowSpec {
   band: (s: MetricsSummary) => string | null;
 }
 
-/** The one row builder: a heading, then a cell per policy in registry order. */
+/** The one row builder: a heading, then a cell per selected policy in display order. */
 function PolicyRow({ spec, run, mc }: { spec: RowSpec; run: RunResult; mc: MonteCarloResult | null }) {
   return (
     <tr data-testid={spec.testId}>
       <th scope="row">{spec.head}</th>
-      {POLICIES.map(({ key }) => {
-        const band = mc ? spec.band(mc[key]) : null;
+      {selectedPolicies(run.scenario).map(({ key }) => {
+        const m = run[key];
+        const summary = mc?.[key];
+        const band = summary ? spec.band(summary) : null;
         return (
           <td key={key}>
-            <span className="metric-run">{spec.run(run[key])}</span>
+            <span className="metric-run">{m ? spec.run(m) : "—"}</span>
             {band !== null && <span className="metric-band">{band}</span>}
           </td>
         );
@@ -76,22 +78,34 @@ function causeSpecs(run: RunResult): RowSpec[] {
 
 export function MetricsPanel({ run, mc }: { run: RunResult; mc: MonteCarloResult | null }) {
   const s = run.scenario;
-  const delta = run.ftHsdp.ettr - run.synchronous.ettr;
+  // The best and the worst of the selected policies on this trace (nothing to compare with one).
+  const ranked = selectedPolicies(s)
+    .flatMap((p) => {
+      const m = run[p.key];
+      return m ? [{ p, ettr: m.ettr }] : [];
+    })
+    .sort((a, b) => b.ettr - a.ettr);
+  const best = ranked[0];
+  const worst = ranked[ranked.length - 1];
+  const delta = best && worst ? best.ettr - worst.ettr : 0;
   const gpuDays = delta * s.training.days * s.cluster.gpus;
   const mcFits = mc !== null && JSON.stringify(mc.scenario) === JSON.stringify(run.scenario);
   return (
     <div>
-      <p className="explorer-lede" data-testid="ettr-difference">
-        On this failure trace FT-HSDP turns <strong>{(delta * 100).toFixed(1)} points</strong> more of the
-        wall time into training: about <strong>{count(gpuDays)} GPU-days</strong> over{" "}
-        {count(s.training.days, 1)} days on {count(s.cluster.gpus)} GPUs.
-      </p>
+      {best && worst && best !== worst && (
+        <p className="explorer-lede" data-testid="ettr-difference">
+          On this failure trace {best.p.label} turns <strong>{(delta * 100).toFixed(1)} points</strong> more
+          of the wall time into training than {worst.p.label}: about{" "}
+          <strong>{count(gpuDays)} GPU-days</strong> over {count(s.training.days, 1)} days on{" "}
+          {count(s.cluster.gpus)} GPUs.
+        </p>
+      )}
       <table className="metrics-table" data-testid="metrics-table">
         <caption className="visually-hidden">Metrics of every policy</caption>
         <thead>
           <tr>
             <th scope="col">Metric</th>
-            {POLICIES.map((p) => (
+            {selectedPolicies(s).map((p) => (
               <th key={p.key} scope="col">
                 {p.label}
               </th>

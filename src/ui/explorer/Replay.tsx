@@ -1,14 +1,15 @@
 /**
  * The replay's controls and read-out above the timeline. The controls re-render only when play,
- * pause or the speed change; the read-out (clock, useful-training counters of both policies, the
- * phases lit at the cursor) is written straight into the DOM from a store subscription, so a
+ * pause or the speed change; the read-out (clock, each selected policy's useful-training counter
+ * and state, the replica phases lit at the cursor) is written straight into the DOM from a store subscription, so a
  * replay frame costs a few text updates, not a React render. Screen readers hear the moment only
  * when the replay stops or steps, not sixty times a second.
  */
 import { useEffect, useRef } from "react";
+import { policyOf } from "../../sim/policies.ts";
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
 import { REPLAY_SPEEDS, type ReplaySpeed, replayStore, useReplayStore } from "../../state/replayStore.ts";
-import { type Moment, momentAt } from "../../state/traceAt.ts";
+import { momentAt, type PolicyMoment } from "../../state/traceAt.ts";
 import { formatClock } from "./timeAxis.ts";
 
 export function ReplayControls() {
@@ -59,6 +60,8 @@ const SYNC_STATE: Record<number, string> = {
   [SyncState.recovering]: "recovering: the whole job is stopped",
   [SyncState.checkpointing]: "writing a checkpoint",
   [SyncState.rolledBack]: "training that a failure will roll back",
+  [SyncState.waitSpare]: "waiting for spare hosts: the whole job is stopped",
+  [SyncState.migrating]: "migrating to standbys: the whole job waits",
 };
 
 /** The phase chips, in the order a failed replica goes through them. */
@@ -72,11 +75,13 @@ const PHASES = [
 const hours = (s: number) => `${(s / 3600).toFixed(2)} h`;
 const share = (useful: number, t: number) => (t > 0 ? `${((100 * useful) / t).toFixed(1)} %` : "—");
 
-function syncText(trace: Trace, m: Moment): string {
-  return m.syncRow >= 0 ? (SYNC_STATE[trace.sync.state[m.syncRow] as number] ?? "recovering") : "training";
-}
-
-function ftText(m: Moment, replicas: number): string {
+/** A policy's state at the moment, in words, by its recording's kind. */
+function stateText(trace: Trace, m: PolicyMoment, replicas: number): string {
+  if (m.kind === "wholeJob") {
+    const rec = trace.recordings[m.key];
+    if (m.row < 0 || rec?.kind !== "wholeJob") return "training";
+    return SYNC_STATE[rec.intervals.state[m.row] as number] ?? "recovering";
+  }
   const down = m.ft.rows.length;
   const more = m.ft.partial ? "+" : "";
   const healthy = Math.max(0, replicas - down);
@@ -92,16 +97,15 @@ export function ReplayReadout({ trace, replicas }: { trace: Trace; replicas: num
     const el = box.current;
     if (!el || !started) return;
     const q = (id: string) => el.querySelector<HTMLElement>(`[data-part="${id}"]`);
-    const parts = {
-      clock: q("clock"),
-      sync: q("sync"),
-      syncShare: q("sync-share"),
-      ft: q("ft"),
-      ftShare: q("ft-share"),
-      syncState: q("sync-state"),
-      ftState: q("ft-state"),
-      said: q("said"),
-    };
+    const clock = q("clock");
+    const said = q("said");
+    const counters = trace.policies.map((key) => ({
+      key,
+      label: policyOf(key).label,
+      useful: q(`useful-${key}`),
+      share: q(`share-${key}`),
+      state: q(`state-${key}`),
+    }));
     const chips = PHASES.map((p) => ({ phase: p.phase, el: q(`phase-${p.phase}`) }));
     const stallChip = q("phase-stall");
     const set = (node: HTMLElement | null, text: string) => {
@@ -110,24 +114,32 @@ export function ReplayReadout({ trace, replicas }: { trace: Trace; replicas: num
     const show = (cursor: number | null, speak: boolean) => {
       if (cursor === null) return;
       const m = momentAt(trace, cursor);
-      set(parts.clock, formatClock(cursor));
-      set(parts.sync, hours(m.useful.synchronous));
-      set(parts.syncShare, share(m.useful.synchronous, cursor));
-      set(parts.ft, hours(m.useful.ftHsdp));
-      set(parts.ftShare, share(m.useful.ftHsdp, cursor));
-      set(parts.syncState, syncText(trace, m));
-      set(parts.ftState, ftText(m, replicas));
+      set(clock, formatClock(cursor));
+      const words: string[] = [];
+      const phaseCounts = [0, 0, 0, 0, 0, 0, 0];
+      let stalled = false;
+      for (const c of counters) {
+        const pm = m.policies.find((p) => p.key === c.key);
+        if (!pm) continue;
+        const state = stateText(trace, pm, replicas);
+        set(c.useful, hours(pm.useful));
+        set(c.share, share(pm.useful, cursor));
+        set(c.state, state);
+        words.push(`${c.label}: ${state}.`);
+        if (pm.kind === "replicas") {
+          pm.ft.phaseCounts.forEach((n, k) => {
+            phaseCounts[k] = (phaseCounts[k] ?? 0) + n;
+          });
+          stalled ||= pm.stallRow >= 0;
+        }
+      }
       for (const c of chips) {
-        const n = m.ft.phaseCounts[c.phase];
+        const n = phaseCounts[c.phase] ?? 0;
         c.el?.setAttribute("data-on", String(n > 0));
         set(c.el?.querySelector(".replay-count") ?? null, n > 0 ? `×${n}` : "");
       }
-      stallChip?.setAttribute("data-on", String(m.stallRow >= 0));
-      if (speak)
-        set(
-          parts.said,
-          `${formatClock(cursor)}. Synchronous: ${syncText(trace, m)}. FT-HSDP: ${ftText(m, replicas)}.`,
-        );
+      stallChip?.setAttribute("data-on", String(stalled));
+      if (speak) set(said, `${formatClock(cursor)}. ${words.join(" ")}`);
     };
     const st = replayStore.getState();
     show(st.cursor, !st.playing);
@@ -137,47 +149,44 @@ export function ReplayReadout({ trace, replicas }: { trace: Trace; replicas: num
   }, [trace, replicas, started]);
 
   if (!started) return null;
+  const hasReplicas = trace.policies.some((k) => trace.recordings[k]?.kind === "replicas");
   return (
     <div className="replay-readout" ref={box} data-testid="replay-readout">
       <div className="replay-clock">
         <span className="muted">Replay at</span> <strong data-part="clock" data-testid="replay-clock" />
       </div>
       <div className="replay-counters">
-        <span className="replay-counter replay-sync">
-          <span className="muted">Synchronous, useful so far</span>{" "}
-          <strong data-part="sync" data-testid="replay-useful-sync" />{" "}
-          <span className="muted">
-            (<span data-part="sync-share" />)
+        {trace.policies.map((key) => (
+          <span className="replay-counter" key={key} data-policy={key}>
+            <span className="muted">{policyOf(key).label}, useful so far</span>{" "}
+            <strong data-part={`useful-${key}`} data-testid={`replay-useful-${key}`} />{" "}
+            <span className="muted">
+              (<span data-part={`share-${key}`} />)
+            </span>
+            <span className="replay-state" data-part={`state-${key}`} />
           </span>
-          <span className="replay-state" data-part="sync-state" />
-        </span>
-        <span className="replay-counter replay-ft">
-          <span className="muted">FT-HSDP, useful so far</span>{" "}
-          <strong data-part="ft" data-testid="replay-useful-ft" />{" "}
-          <span className="muted">
-            (<span data-part="ft-share" />)
-          </span>
-          <span className="replay-state" data-part="ft-state" />
-        </span>
-      </div>
-      <ul className="replay-phases" aria-label="FT-HSDP phases at the cursor">
-        {PHASES.map((p) => (
-          <li
-            key={p.phase}
-            data-part={`phase-${p.phase}`}
-            data-testid={`replay-phase-${p.label}`}
-            data-on="false"
-          >
-            <span className={`swatch ${p.cls}`} aria-hidden="true" />
-            {p.label}
-            <span className="replay-count" />
-          </li>
         ))}
-        <li data-part="phase-stall" data-testid="replay-phase-stall" data-on="false">
-          <span className="swatch sw-stalled" aria-hidden="true" />
-          global stall
-        </li>
-      </ul>
+      </div>
+      {hasReplicas && (
+        <ul className="replay-phases" aria-label="Replica phases at the cursor">
+          {PHASES.map((p) => (
+            <li
+              key={p.phase}
+              data-part={`phase-${p.phase}`}
+              data-testid={`replay-phase-${p.label}`}
+              data-on="false"
+            >
+              <span className={`swatch ${p.cls}`} aria-hidden="true" />
+              {p.label}
+              <span className="replay-count" />
+            </li>
+          ))}
+          <li data-part="phase-stall" data-testid="replay-phase-stall" data-on="false">
+            <span className="swatch sw-stalled" aria-hidden="true" />
+            global stall
+          </li>
+        </ul>
+      )}
       <p className="visually-hidden" aria-live="polite" data-part="said" />
     </div>
   );

@@ -6,6 +6,7 @@
  * explorer store so the goodput chart, the failure log and the share link follow it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { selectedPolicies } from "../../sim/policies.ts";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
@@ -247,7 +248,11 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           tabIndex={0}
           role="img"
           data-testid="timeline-canvas"
-          aria-label={`Timeline of ${scenario.cluster.replicas} FT-HSDP replicas and the synchronous job${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
+          aria-label={`Timeline of ${selectedPolicies(scenario)
+            .map((p) => p.label)
+            .join(
+              ", ",
+            )} on ${scenario.cluster.replicas} replicas${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
           onPointerLeave={onPointerLeave}

@@ -3,7 +3,14 @@
  * rejoining) and its failures are drawn over them. Lanes group replicas when there are more
  * replicas than pixels allow.
  */
-import type { Trace } from "../../sim/types.ts";
+import type {
+  FailureLog,
+  FtIntervals,
+  FtJobIntervals,
+  ReplicaRecording,
+  Spans,
+  Trace,
+} from "../../sim/types.ts";
 import {
   LANE_LABEL_PX,
   LANE_SEPARATOR_PX,
@@ -20,8 +27,36 @@ import { hoverReplicaLane } from "./timelineHover.ts";
 import { BUILT_IN_SPACE, FT_GROUP, GUTTER, type Layout, laneLabel, TRACK_IDS } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
-import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
+import type {
+  PolicyLane,
+  PolicyTrackType,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+} from "./timelineTrack.ts";
 import { FT_KIND, failureKind } from "./timelineTracks.ts";
+
+/** What the replica-level policy's tracks read: the failures, and its recording by the old names. */
+export interface ReplicaTrace {
+  failures: FailureLog;
+  ft: FtIntervals;
+  ftStalls: Spans;
+  ftJob: FtJobIntervals;
+  stallPerFailure: Float64Array;
+  lostPerFailure: Float64Array;
+}
+
+export function replicaTrace(trace: Pick<Trace, "failures">, rec: ReplicaRecording): ReplicaTrace {
+  return {
+    failures: trace.failures,
+    ft: rec.intervals,
+    ftStalls: rec.stalls,
+    ftJob: rec.job,
+    stallPerFailure: rec.stallPerFailure,
+    lostPerFailure: rec.lostPerFailure,
+  };
+}
 
 export class FtTrack {
   readonly stalls: LaneIndex;
@@ -30,7 +65,7 @@ export class FtTrack {
   private group = 0;
 
   constructor(
-    private readonly trace: Trace,
+    private readonly trace: ReplicaTrace,
     /** The layout to index the lanes for at once; null leaves it to regroupSteps (build steps). */
     L: Layout | null,
   ) {
@@ -130,14 +165,20 @@ export class FtTrack {
 }
 
 /** The gutter: the group's title and one label per lane (no text under LANE_LABEL_PX: thin lanes label every n-th). */
-export function drawLaneLabels(ctx: CanvasRenderingContext2D, L: Layout, replicas: number, p: Palette) {
+export function drawLaneLabels(
+  ctx: CanvasRenderingContext2D,
+  L: Layout,
+  replicas: number,
+  p: Palette,
+  title = "FT-HSDP",
+) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillStyle = p.text;
   ctx.font = "600 12px system-ui, sans-serif";
   // The group's title sits above its first track: the job lane when there is one.
   ctx.fillText(
-    `FT-HSDP: ${replicas.toLocaleString("en-US")} replicas`,
+    `${title}: ${replicas.toLocaleString("en-US")} replicas`,
     4,
     (L.groupTop[FT_GROUP] ?? L.ftY) - 9,
   );
@@ -161,7 +202,10 @@ class ReplicaLanes implements Track {
   readonly id = TRACK_IDS.ft;
   index: FtTrack | null = null;
 
-  constructor(private readonly run: TrackInput) {}
+  constructor(
+    private readonly run: TrackInput,
+    private readonly lane: PolicyLane<ReplicaRecording>,
+  ) {}
 
   private get replicas(): number {
     return this.run.scenario.cluster.replicas;
@@ -176,7 +220,7 @@ class ReplicaLanes implements Track {
     let lanes: (() => void)[] = [];
     return [
       () => {
-        this.index = new FtTrack(this.run.trace, null);
+        this.index = new FtTrack(replicaTrace(this.run.trace, this.lane.recording), null);
         lanes = this.index.regroupSteps(L);
       },
       () => lanes[0]?.(),
@@ -208,12 +252,12 @@ class ReplicaLanes implements Track {
   }
 
   drawLabels(f: TrackFrame) {
-    drawLaneLabels(f.ctx, f.layout, this.replicas, f.palette);
+    drawLaneLabels(f.ctx, f.layout, this.replicas, f.palette, this.lane.label);
   }
 
   hover(p: TrackPointer) {
     const ft = this.built();
-    return hoverReplicaLane(this.run.trace, this.replicas, ft.own, ft.failures, p);
+    return hoverReplicaLane(this.run.trace, this.lane, this.replicas, ft.own, ft.failures, p);
   }
 
   describe(L: Layout) {
@@ -221,4 +265,8 @@ class ReplicaLanes implements Track {
   }
 }
 
-export const ftTrack: TrackType = { id: TRACK_IDS.ft, create: (run) => new ReplicaLanes(run) };
+export const ftTrack: PolicyTrackType<"replicas"> = {
+  id: TRACK_IDS.ft,
+  kind: "replicas",
+  create: (run, lane) => new ReplicaLanes(run, lane),
+};

@@ -5,15 +5,30 @@
  * detail, and only when the run has something on it.
  */
 import { lowerBound } from "../../sim/sorted.ts";
-import { type FtJobIntervals, FtJobState, ScopeCode, type Trace } from "../../sim/types.ts";
+import {
+  type FtJobIntervals,
+  FtJobState,
+  type PolicyRecording,
+  type ReplicaRecording,
+  ScopeCode,
+} from "../../sim/types.ts";
 import { duration } from "../format.ts";
+import { type ReplicaTrace, replicaTrace } from "./ftTrack.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
 import { BUILT_IN_SPACE, GUTTER, type Layout, TRACK_IDS } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
 import type { TimeScale } from "./timelineScale.ts";
-import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
+import type {
+  HoverInfo,
+  PolicyLane,
+  PolicyTrackType,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+} from "./timelineTrack.ts";
 import { failureKind } from "./timelineTracks.ts";
 
 /** Larger kinds win a shared pixel column: a restart over a checkpoint over rolled-back work. */
@@ -36,7 +51,7 @@ export interface JobLaneCounts {
   rolledBack: number;
 }
 
-export function jobLaneCounts(trace: Trace): JobLaneCounts {
+export function jobLaneCounts(trace: Pick<ReplicaTrace, "ftJob">): JobLaneCounts {
   const c = { jobRestarts: 0, checkpoints: 0, rolledBack: 0 };
   const s = trace.ftJob.state;
   for (let i = 0; i < s.length; i++) {
@@ -47,9 +62,9 @@ export function jobLaneCounts(trace: Trace): JobLaneCounts {
   return c;
 }
 
-/** The lane is drawn only when FT-HSDP restarted the job or wrote a checkpoint. */
-export function hasJobLane(trace: Trace): boolean {
-  return trace.ftJob.start.length > 0;
+/** The lane is drawn only when a replica-level policy restarted the job or wrote a checkpoint. */
+export function hasJobLane(rec: PolicyRecording | undefined): boolean {
+  return rec?.kind === "replicas" && rec.job.start.length > 0;
 }
 
 /**
@@ -78,7 +93,10 @@ export class JobTrack {
   readonly failures: LaneIndex;
   private readonly job: FtJobIntervals;
 
-  constructor(private readonly trace: Trace) {
+  constructor(
+    private readonly trace: ReplicaTrace,
+    private readonly label = "FT-HSDP",
+  ) {
     this.job = sortedByStart(trace.ftJob);
     this.states = singleLane(this.job.start, this.job.end);
     const f = trace.failures;
@@ -147,7 +165,7 @@ export class JobTrack {
       lines.push(
         `Failure #${failure + 1} at ${formatClock(failures.time[failure] as number)}: job-wide, every replica stopped`,
       );
-    return { title: `FT-HSDP job — ${state}`, lines, failure };
+    return { title: `${this.label} job — ${state}`, lines, failure };
   }
 }
 
@@ -188,7 +206,10 @@ class JobLane implements Track {
   readonly id = TRACK_IDS.job;
   index: JobTrack | null = null;
 
-  constructor(private readonly run: TrackInput) {}
+  constructor(
+    private readonly run: TrackInput,
+    private readonly lane: PolicyLane<ReplicaRecording>,
+  ) {}
 
   space() {
     return BUILT_IN_SPACE.job;
@@ -197,7 +218,7 @@ class JobLane implements Track {
   buildSteps() {
     return [
       () => {
-        this.index = new JobTrack(this.run.trace);
+        this.index = new JobTrack(replicaTrace(this.run.trace, this.lane.recording), this.lane.label);
       },
     ];
   }
@@ -222,7 +243,12 @@ class JobLane implements Track {
     ctx.textBaseline = "middle";
     ctx.fillStyle = p.text;
     ctx.font = "600 11px system-ui, sans-serif";
-    ctx.fillText(L.plotLeft < GUTTER ? "FT job" : "FT-HSDP job", L.plotLeft - 8, L.jobY + L.jobH / 2);
+    // A narrow gutter (a phone) gets the short name (FT-HSDP's: this lane is the replica kind's).
+    ctx.fillText(
+      L.plotLeft < GUTTER ? "FT job" : `${this.lane.label} job`,
+      L.plotLeft - 8,
+      L.jobY + L.jobH / 2,
+    );
   }
 
   hover(p: TrackPointer) {
@@ -234,13 +260,14 @@ class JobLane implements Track {
   }
 
   summary() {
-    const job = jobLaneCounts(this.run.trace);
+    const job = jobLaneCounts(replicaTrace(this.run.trace, this.lane.recording));
     if (job.jobRestarts + job.checkpoints + job.rolledBack === 0) return null;
-    return `an FT-HSDP job lane (${job.jobRestarts} job restarts, ${job.checkpoints} FT checkpoint writes, ${job.rolledBack} rollbacks)`;
+    return `an ${this.lane.label} job lane (${job.jobRestarts} job restarts, ${job.checkpoints} FT checkpoint writes, ${job.rolledBack} rollbacks)`;
   }
 }
 
-export const jobTrack: TrackType = {
+export const jobTrack: PolicyTrackType<"replicas"> = {
   id: TRACK_IDS.job,
-  create: (run) => (hasJobLane(run.trace) ? new JobLane(run) : null),
+  kind: "replicas",
+  create: (run, lane) => (hasJobLane(lane.recording) ? new JobLane(run, lane) : null),
 };

@@ -12,7 +12,7 @@
 
 import { rackOf, struckReplicaRanges } from "../../sim/failureTrace.ts";
 import { lowerBound } from "../../sim/sorted.ts";
-import { ScopeCode, type Trace } from "../../sim/types.ts";
+import { type ReplicaRecording, ScopeCode, type Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import {
   buildLaneIndex,
@@ -28,7 +28,15 @@ import { formatClock } from "./timeAxis.ts";
 import { BUILT_IN_SPACE, type Layout, TRACK_IDS } from "./timelineLayout.ts";
 import { drawMarkers } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
-import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
+import type {
+  HoverInfo,
+  PolicyLane,
+  PolicyTrackType,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+} from "./timelineTrack.ts";
 import { failureKind } from "./timelineTracks.ts";
 
 /** Failures that struck several replicas at once: rack scope with replicaCount > 1. */
@@ -373,4 +381,8 @@ class RackMarks implements Track {
   }
 }
 
-export const rackTrack: TrackType = { id: TRACK_IDS.racks, create: (run) => new RackMarks(run) };
+export const rackTrack: PolicyTrackType<"replicas"> = {
+  id: TRACK_IDS.racks,
+  kind: "replicas",
+  create: (run, _lane: PolicyLane<ReplicaRecording>) => new RackMarks(run),
+};

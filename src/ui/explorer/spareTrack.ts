@@ -8,6 +8,7 @@
  */
 import { type ScaleLinear, scaleLinear } from "d3-scale";
 import { area, curveStepAfter, line } from "d3-shape";
+import { policyOf } from "../../sim/policies.ts";
 import type { SparePoolHistory, Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import type { View } from "./lod.ts";
@@ -101,9 +102,21 @@ interface Pool {
   colour: (p: Palette) => string;
 }
 
+/** Each selected policy's limited pool (its history is not empty), in display order. */
+function poolsOf(trace: Trace): Pool[] {
+  const out: Pool[] = [];
+  for (const key of trace.policies) {
+    const history = trace.recordings[key]?.spares;
+    if (!history || history.t.length === 0) continue;
+    const p = policyOf(key);
+    out.push({ name: p.shortLabel, history, colour: (pal) => pal.policies[key] ?? pal.sync });
+  }
+  return out;
+}
+
 /** The chart is drawn only when a policy's pool is limited (its history is not empty). */
 export function hasSpareChart(trace: Trace): boolean {
-  return trace.spares.synchronous.t.length > 0 || trace.spares.ftHsdp.t.length > 0;
+  return poolsOf(trace).length > 0;
 }
 
 export class SpareTrack {
@@ -116,12 +129,12 @@ export class SpareTrack {
     trace: Trace,
     private readonly horizon: number,
   ) {
-    const pools: Pool[] = [
-      { name: "Synchronous", history: trace.spares.synchronous, colour: (p) => p.sync },
-      { name: "FT-HSDP", history: trace.spares.ftHsdp, colour: (p) => p.ft },
-    ];
-    this.pools = pools.filter((q) => q.history.t.length > 0);
-    this.first = trace.spares.synchronous;
+    this.pools = poolsOf(trace);
+    this.first = this.pools[0]?.history ?? {
+      t: new Float64Array(0),
+      available: new Int32Array(0),
+      waiting: new Int32Array(0),
+    };
     let a = 1;
     let w = 0;
     // Indexed loops: a for…of over a 200,000-entry typed array cost the page ~100 ms here.
@@ -220,8 +233,8 @@ export class SpareTrack {
           .curve(curveStepAfter)
           .context(ctx)(s.x.map((_, i) => i));
         ctx.strokeStyle = colour;
-        // The pools often agree (equal detection delays make equal requests): the synchronous
-        // line is drawn wider, under the FT-HSDP one, so both stay visible where they coincide.
+        // The pools often agree (equal detection delays make equal requests): the first policy's
+        // line is drawn wider, under the others, so all stay visible where they coincide.
         ctx.lineWidth = q.history === this.first ? 3.5 : 1.5;
         ctx.stroke();
         points += s.x.length;

@@ -1,18 +1,59 @@
-/** The synchronous job's lane: recoveries, blocking checkpoints, rolled-back work, failures. */
-import type { Trace } from "../../sim/types.ts";
+/**
+ * A whole-job policy's lane (synchronous, in-memory checkpoints, hot spares, any policy whose
+ * recording is of kind "wholeJob"): recoveries, blocking checkpoints, rolled-back work,
+ * migrations, failures. One lane per such policy, in display order, under its name.
+ */
+import type { FailureLog, SyncIntervals, Trace, WholeJobRecording } from "../../sim/types.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
-import { hoverSync } from "./timelineHover.ts";
-import { BUILT_IN_SPACE, GUTTER, type Layout, SYNC_H, TRACK_IDS } from "./timelineLayout.ts";
+import { hoverWholeJob } from "./timelineHover.ts";
+import {
+  BUILT_IN_SPACE,
+  GUTTER,
+  type Layout,
+  SYNC_H,
+  WHOLE_JOB_GAP,
+  wholeJobLaneId,
+} from "./timelineLayout.ts";
 import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
-import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
+import type {
+  PolicyLane,
+  PolicyTrackType,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+} from "./timelineTrack.ts";
 import { failureKind, SYNC_KIND } from "./timelineTracks.ts";
+
+export { wholeJobLaneId };
+
+/** What a whole-job lane reads: the failures, and its policy's recording. */
+export interface WholeJobTrace {
+  failures: FailureLog;
+  sync: SyncIntervals;
+  stallPerFailure: Float64Array;
+  lostPerFailure: Float64Array;
+}
+
+export function wholeJobTrace(trace: Trace, rec: WholeJobRecording): WholeJobTrace {
+  return {
+    failures: trace.failures,
+    sync: rec.intervals,
+    stallPerFailure: rec.stallPerFailure,
+    lostPerFailure: rec.lostPerFailure,
+  };
+}
 
 export class SyncTrack {
   readonly states: LaneIndex;
   readonly failures: LaneIndex;
 
-  constructor(private readonly trace: Trace) {
+  constructor(
+    private readonly trace: WholeJobTrace,
+    /** The lane's top, CSS px. */
+    private readonly y: () => number,
+  ) {
     this.states = singleLane(trace.sync.start, trace.sync.end);
     this.failures = singleLane(trace.failures.time, trace.failures.time);
   }
@@ -25,7 +66,7 @@ export class SyncTrack {
   /** The job's states (two draw steps with drawFailures: each scans up to a million rows). */
   drawStates(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    _L: Layout,
     view: View,
     runs: Runs,
     p: Palette,
@@ -42,11 +83,12 @@ export class SyncTrack {
       view,
       runs,
     );
-    const marks = fillRuns(ctx, runs, L.syncY, SYNC_H, {
+    const marks = fillRuns(ctx, runs, this.y(), SYNC_H, {
       1: hatch.get(ctx, p),
       2: p.checkpoint,
       3: p.recovering,
       4: p.waitSpare,
+      5: p.catchUp,
     });
     return marks;
   }
@@ -57,43 +99,69 @@ export class SyncTrack {
     let marks = 0;
     runs.clear();
     laneRuns(this.failures, 0, failures.time, failures.time, failureKind(this.trace), view, runs);
-    drawMarkers(ctx, runs, L.syncY, SYNC_H, L.plotWidth, p);
+    drawMarkers(ctx, runs, this.y(), SYNC_H, L.plotWidth, p);
     marks += runs.n;
     return marks;
   }
 }
 
-/** The synchronous job's lane as a track. */
-class SyncLane implements Track {
-  readonly id = TRACK_IDS.sync;
+/** The lane's name in the gutter: "Synchronous job", or short on a phone ("Sync job"). */
+export function wholeJobLabel(lane: Pick<PolicyLane, "label" | "shortLabel">, narrow: boolean): string {
+  if (narrow) return lane.shortLabel.length <= 6 ? `${lane.shortLabel} job` : lane.shortLabel;
+  return lane.label.length <= 15 ? `${lane.label} job` : `${lane.shortLabel} job`;
+}
+
+/** A whole-job policy's lane as a track. */
+class WholeJobLane implements Track {
+  readonly id: string;
   index: SyncTrack | null = null;
+  private layout: Layout | null = null;
 
-  constructor(private readonly run: TrackInput) {}
-
-  space() {
-    return BUILT_IN_SPACE.sync;
+  constructor(
+    private readonly run: TrackInput,
+    private readonly lane: PolicyLane<WholeJobRecording>,
+  ) {
+    this.id = wholeJobLaneId(lane.key);
   }
 
-  buildSteps() {
+  private y(L: Layout): number {
+    return L.slots[this.id]?.y ?? L.syncY;
+  }
+
+  space() {
+    // The first lane sits under the axis as it always has; a later one leaves a gap above it.
+    return this.lane.index === 0 ? BUILT_IN_SPACE.sync : { ...BUILT_IN_SPACE.sync, gapAbove: WHOLE_JOB_GAP };
+  }
+
+  buildSteps(L: Layout) {
+    this.layout = L;
     return [
       () => {
-        this.index = new SyncTrack(this.run.trace);
+        this.index = new SyncTrack(wholeJobTrace(this.run.trace, this.lane.recording), () =>
+          this.layout ? this.y(this.layout) : 0,
+        );
       },
     ];
   }
 
+  relayout(L: Layout) {
+    this.layout = L;
+  }
+
   private built(): SyncTrack {
-    if (!this.index) throw new Error("the synchronous lane's build steps have not run");
+    if (!this.index) throw new Error("the whole-job lane's build steps have not run");
     return this.index;
   }
 
   background(f: TrackFrame) {
-    fillTraining(f, this.run.horizon, f.layout.syncY, SYNC_H);
+    this.layout = f.layout;
+    fillTraining(f, this.run.horizon, this.y(f.layout), SYNC_H);
   }
 
   /** Two draw steps, the states and the failures: each scans up to a million rows. */
   drawSteps(f: TrackFrame) {
     const s = this.built();
+    this.layout = f.layout;
     const { ctx, layout: L, view, runs, palette: p, hatch } = f;
     return [() => s.drawStates(ctx, L, view, runs, p, hatch), () => s.drawFailures(ctx, L, view, runs, p)];
   }
@@ -104,12 +172,31 @@ class SyncLane implements Track {
     ctx.fillStyle = p.text;
     ctx.font = "600 12px system-ui, sans-serif";
     // A narrow gutter (a phone) gets the short name.
-    ctx.fillText(L.plotLeft < GUTTER ? "Sync job" : "Synchronous job", L.plotLeft - 8, L.syncY + SYNC_H / 2);
+    ctx.fillText(wholeJobLabel(this.lane, L.plotLeft < GUTTER), L.plotLeft - 8, this.y(L) + SYNC_H / 2);
   }
 
   hover(p: TrackPointer) {
-    return hoverSync(this.run.trace, this.run.scenario.cluster.replicas, this.built().failures, p);
+    return hoverWholeJob(
+      this.run.trace,
+      this.lane,
+      this.run.scenario.cluster.replicas,
+      this.built().failures,
+      this.y(p.layout),
+      p,
+    );
+  }
+
+  describe(L: Layout) {
+    return { [`lane-${this.lane.key}`]: `${this.y(L)},${SYNC_H}` };
+  }
+
+  summary() {
+    return `a ${this.lane.label} job lane`;
   }
 }
 
-export const syncTrack: TrackType = { id: TRACK_IDS.sync, create: (run) => new SyncLane(run) };
+export const wholeJobTrack: PolicyTrackType<"wholeJob"> = {
+  id: "wholeJob",
+  kind: "wholeJob",
+  create: (run, lane) => new WholeJobLane(run, lane),
+};

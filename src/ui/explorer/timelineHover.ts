@@ -1,13 +1,19 @@
 /** "What is under the pointer" on the timeline, in words, for the tooltip. */
 import { longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
-import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
+import {
+  FtPhase,
+  type ReplicaRecording,
+  SyncState,
+  type Trace,
+  type WholeJobRecording,
+} from "../../sim/types.ts";
 import { containing } from "../../state/traceAt.ts";
 import { duration } from "../format.ts";
 import type { LaneIndex } from "./lod.ts";
 import { recoveryText } from "./recoveryText.ts";
 import { formatClock } from "./timeAxis.ts";
 import { laneLabel } from "./timelineLayout.ts";
-import type { HoverInfo, TrackPointer } from "./timelineTrack.ts";
+import type { HoverInfo, PolicyLane, TrackPointer } from "./timelineTrack.ts";
 import { FT_KIND } from "./timelineTracks.ts";
 
 export type { HoverInfo };
@@ -17,6 +23,7 @@ const SYNC_STATE_LABEL: Record<number, string> = {
   [SyncState.checkpointing]: "writing a checkpoint (blocking)",
   [SyncState.rolledBack]: "rolled back: trained, then lost to a failure",
   [SyncState.waitSpare]: "waiting for spare hosts: the whole job is stopped",
+  [SyncState.migrating]: "migrating to standbys: the whole job waits",
 };
 const FT_PHASE_LABEL: Record<number, string> = {
   [FtPhase.detect]: "down: failure being detected (everyone waits)",
@@ -27,57 +34,72 @@ const FT_PHASE_LABEL: Record<number, string> = {
 };
 
 /**
- * The synchronous job's lane at the pointer: its state, and the failure within five pixels
- * (`failures`: the failures' one-lane index).
+ * A whole-job policy's lane (top at `y`) at the pointer: its state, and the failure within five
+ * pixels (`failures`: the failures' one-lane index).
  */
-export function hoverSync(trace: Trace, replicas: number, failures: LaneIndex, p: TrackPointer): HoverInfo {
+export function hoverWholeJob(
+  trace: Trace,
+  lane: PolicyLane<WholeJobRecording>,
+  replicas: number,
+  failures: LaneIndex,
+  _y: number,
+  p: TrackPointer,
+): HoverInfo {
   const { t, tol } = p;
-  const i = containing(trace.sync.start, trace.sync.end, t);
-  const state = i >= 0 ? SYNC_STATE_LABEL[trace.sync.state[i] as number] : "training";
-  const lines = [
-    i >= 0 ? spanText(trace.sync.start[i] as number, trace.sync.end[i] as number) : formatClock(t),
-  ];
+  const sync = lane.recording.intervals;
+  const i = containing(sync.start, sync.end, t);
+  const state = i >= 0 ? SYNC_STATE_LABEL[sync.state[i] as number] : "training";
+  const lines = [i >= 0 ? spanText(sync.start[i] as number, sync.end[i] as number) : formatClock(t)];
   const f = nearestFailure(failures, 0, trace.failures.time, t, tol);
-  if (f !== null) lines.push(...failureLines(trace, f, "sync"), recoveryLine(trace, f, replicas, "sync"));
-  return { title: `Synchronous job — ${state}`, lines, failure: f };
+  if (f !== null) lines.push(...failureLines(trace, f, lane), recoveryLine(trace, f, replicas, lane));
+  return { title: `${lane.label} job — ${state}`, lines, failure: f };
 }
 
 /**
- * An FT-HSDP replica lane at the pointer: the lane's own recovery, else a global stall, else
- * training, and the failure within five pixels (`own`, `failures`: the lanes' indexes).
+ * A replica lane of a replica-level policy (FT-HSDP) at the pointer: the lane's own recovery, else
+ * a global stall, else training, and the failure within five pixels (`own`, `failures`: the
+ * lanes' indexes).
  */
 export function hoverReplicaLane(
   trace: Trace,
+  lane: PolicyLane<ReplicaRecording>,
   replicas: number,
   own: LaneIndex,
   failures: LaneIndex,
   p: TrackPointer,
 ): HoverInfo {
   const { layout: L, t, tol } = p;
-  const lane = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
-  const row = ownInterval(trace, own, lane, t);
-  const stall = containing(trace.ftStalls.start, trace.ftStalls.end, t);
+  const ft = lane.recording.intervals;
+  const stalls = lane.recording.stalls;
+  const row = ownInterval(
+    lane.recording,
+    own,
+    Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH)),
+    t,
+  );
+  const laneNo = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
+  const stall = containing(stalls.start, stalls.end, t);
   let state: string;
   let lines: string[];
   if (row >= 0) {
-    state = FT_PHASE_LABEL[trace.ft.phase[row] as number] ?? "recovering";
-    const who = L.group > 1 ? ` (replica ${trace.ft.replica[row]})` : "";
-    lines = [spanText(trace.ft.start[row] as number, trace.ft.end[row] as number) + who];
+    state = FT_PHASE_LABEL[ft.phase[row] as number] ?? "recovering";
+    const who = L.group > 1 ? ` (replica ${ft.replica[row]})` : "";
+    lines = [spanText(ft.start[row] as number, ft.end[row] as number) + who];
   } else if (stall >= 0) {
     state = "stalled: healthy, waiting for another replica's recovery";
-    lines = [spanText(trace.ftStalls.start[stall] as number, trace.ftStalls.end[stall] as number)];
+    lines = [spanText(stalls.start[stall] as number, stalls.end[stall] as number)];
   } else {
     state = "training";
     lines = [formatClock(t)];
   }
-  const f = nearestFailure(failures, lane, trace.failures.time, t, tol);
-  if (f !== null) lines.push(...failureLines(trace, f, "ft"), recoveryLine(trace, f, replicas, "ft"));
-  return { title: `${laneLabel(L, replicas, lane)} — ${state}`, lines, failure: f };
+  const f = nearestFailure(failures, laneNo, trace.failures.time, t, tol);
+  if (f !== null) lines.push(...failureLines(trace, f, lane), recoveryLine(trace, f, replicas, lane));
+  return { title: `${laneLabel(L, replicas, laneNo)} — ${state}`, lines, failure: f };
 }
 
 /** The row of an own-recovery interval covering t in this lane (the most severe one), or −1. */
-function ownInterval(trace: Trace, idx: LaneIndex, lane: number, t: number): number {
-  const { ft } = trace;
+function ownInterval(rec: ReplicaRecording, idx: LaneIndex, lane: number, t: number): number {
+  const ft = rec.intervals;
   let best = -1;
   let bestKind = 0;
   const stop = idx.offsets[lane + 1] as number;
@@ -94,14 +116,17 @@ function ownInterval(trace: Trace, idx: LaneIndex, lane: number, t: number): num
   return best;
 }
 
-function failureLines(trace: Trace, i: number, policy: "sync" | "ft"): string[] {
+/** The failure, and what it cost the lane's policy. */
+export function failureLines(trace: Trace, i: number, lane: PolicyLane): string[] {
   const f = trace.failures;
   const kind = f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
   const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} ${struckText(trace, i)}; detected after ${duration(f.detectSeconds[i] as number)}`;
+  const rec = lane.recording;
+  const stall = rec.stallPerFailure[i] as number;
   const cost =
-    policy === "sync"
-      ? `Sync: stopped ${duration(f.syncStallSeconds[i] as number)}, lost ${duration(f.syncLostSeconds[i] as number)} of training`
-      : `FT-HSDP: global stall ${duration(f.ftStallSeconds[i] as number)}`;
+    rec.kind === "wholeJob"
+      ? `${lane.shortLabel}: stopped ${duration(stall)}, lost ${duration(rec.lostPerFailure[i] as number)} of training`
+      : `${lane.label}: global stall ${duration(stall)}`;
   return [head, cost];
 }
 
@@ -118,14 +143,15 @@ function struckText(trace: Trace, i: number): string {
 }
 
 /** The failure's recovery under the lane's policy, phase by phase (recoveryWaterfall.ts). */
-function recoveryLine(trace: Trace, i: number, replicas: number, policy: "sync" | "ft"): string {
-  const w = recoveryWaterfall(trace, i, replicas);
-  if (policy === "sync") return `Sync recovery: ${recoveryText(w.sync, "job restart")}`;
-  if (w.ft.kind === "jobRestart") return `FT-HSDP job restart: ${recoveryText(w.ft.recovery, "job restart")}`;
-  const r = longestRecovery(w.ft);
-  if (!r) return "FT-HSDP recovery: none";
-  const many = w.ft.replicas.length > 1 ? ` (longest of ${w.ft.replicas.length} replicas)` : "";
-  return `FT-HSDP recovery${many}: ${recoveryText(r)}`;
+function recoveryLine(trace: Trace, i: number, replicas: number, lane: PolicyLane): string {
+  const w = recoveryWaterfall(trace, i, replicas).policies.find((p) => p.key === lane.key)?.recovery;
+  if (!w) return `${lane.shortLabel} recovery: none`;
+  if (w.kind === "wholeJob") return `${lane.shortLabel} recovery: ${recoveryText(w.recovery, "job restart")}`;
+  if (w.kind === "jobRestart") return `${lane.label} job restart: ${recoveryText(w.recovery, "job restart")}`;
+  const r = longestRecovery(w);
+  if (!r) return `${lane.label} recovery: none`;
+  const many = w.replicas.length > 1 ? ` (longest of ${w.replicas.length} replicas)` : "";
+  return `${lane.label} recovery${many}: ${recoveryText(r)}`;
 }
 
 function lowerBound(idx: LaneIndex, lane: number, start: ArrayLike<number>, from: number): number {

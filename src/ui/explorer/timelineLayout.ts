@@ -19,8 +19,13 @@ export const GROUP_GAP = 6;
 
 /** The time axis. */
 export const AXIS_H = 24;
-/** The synchronous job's lane. */
+/** A whole-job policy's lane. */
 export const SYNC_H = 26;
+/** Above a whole-job lane that is not the first policy's (it follows another policy's lanes). */
+export const WHOLE_JOB_GAP = 10;
+
+/** A whole-job policy's lane's track id (one lane per such policy). */
+export const wholeJobLaneId = (key: string): string => `${TRACK_IDS.sync}:${key}`;
 /** Above a policy's tracks: room for its title. */
 export const TITLE_GAP = 22;
 /** The FT-HSDP replica lanes: 18 px a replica, between these bounds (then replicas share lanes). */
@@ -121,8 +126,8 @@ export const TRACK_IDS = {
   spares: "spares",
 } as const;
 
-/** The FT-HSDP tracks' group (the job lane and the replica lanes, under one title). */
-export const FT_GROUP = "ftHsdp";
+/** The replica-level policy's tracks' group (the job lane and the replica lanes, under one title). */
+export const FT_GROUP = "replicas";
 
 /**
  * A layout: the stack, with the built-in tracks' bands by name (the replay overlay draws across
@@ -130,6 +135,7 @@ export const FT_GROUP = "ftHsdp";
  * put it (the job lane at the replica lanes' top, the spare chart below them).
  */
 export interface Layout extends Stack {
+  /** The first whole-job lane's top (each lane's own is its slot). */
   syncY: number;
   ftY: number;
   ftH: number;
@@ -145,6 +151,13 @@ export interface Layout extends Stack {
   spareH: number;
 }
 
+function firstWholeJobY(slots: Readonly<Record<string, Slot>>): number | undefined {
+  let y: number | undefined;
+  for (const [id, slot] of Object.entries(slots))
+    if (id.startsWith(`${TRACK_IDS.sync}:`) && (y === undefined || slot.y < y)) y = slot.y;
+  return y;
+}
+
 export function withBands(stack: Stack, replicas: number): Layout {
   const { slots } = stack;
   const ft = slots[TRACK_IDS.ft] ?? { y: 0, h: 0 };
@@ -154,7 +167,7 @@ export function withBands(stack: Stack, replicas: number): Layout {
     ft.h > 0 ? replicaLanes(ft.h, replicas) : { lanes: 1, group: Math.max(1, replicas) };
   return {
     ...stack,
-    syncY: slots[TRACK_IDS.sync]?.y ?? AXIS_H,
+    syncY: firstWholeJobY(slots) ?? AXIS_H,
     ftY: ft.y,
     ftH: ft.h,
     lanes,
@@ -193,7 +206,7 @@ export function computeLayout(width: number, replicas: number, parts: LayoutPart
   const B = BUILT_IN_SPACE;
   const tracks: { id: string; space: TrackSpace }[] = [
     { id: TRACK_IDS.axis, space: B.axis },
-    { id: TRACK_IDS.sync, space: B.sync },
+    { id: wholeJobLaneId("first"), space: B.sync },
     ...(parts.jobLane ? [{ id: TRACK_IDS.job, space: B.job }] : []),
     { id: TRACK_IDS.ft, space: B.ft(replicas) },
     { id: TRACK_IDS.racks, space: B.racks },

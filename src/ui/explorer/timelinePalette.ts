@@ -1,4 +1,5 @@
 /** The timeline's colours, read from the theme's CSS variables so the canvas follows light and dark. */
+import { type Policy, REGISTRY } from "../../sim/policies.ts";
 
 export interface Palette {
   bg: string;
@@ -20,6 +21,8 @@ export interface Palette {
   /** The policies' own colours (the spare-pool chart's lines). */
   sync: string;
   ft: string;
+  /** Each registered policy's colour, by key (its module's colour, read from the theme). */
+  policies: Readonly<Record<string, string>>;
 }
 
 export function readPalette(el: Element): Palette {
@@ -43,6 +46,12 @@ export function readPalette(el: Element): Palette {
     waitSpare: v("--st-waitspare", "#e07b39"),
     sync: v("--sync", "#d1495b"),
     ft: v("--ft", "#2f9e6e"),
+    policies: Object.fromEntries(
+      Object.values(REGISTRY as Readonly<Record<string, Policy>>).map((q) => [
+        q.key,
+        v(q.colour.cssVar, q.colour.fallback),
+      ]),
+    ),
   };
 }
 

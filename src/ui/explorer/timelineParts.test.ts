@@ -8,6 +8,7 @@ import { runOnTrace } from "../../sim/engine.ts";
 import { failureTraceOf, type PlacedFailure } from "../../sim/failureTrace.ts";
 import { parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
 import { FtJobState, type Trace } from "../../sim/types.ts";
+import { legacyTrace } from "../../testing/legacyTrace.ts";
 import { sortedByStart } from "./jobTrack.ts";
 import { rackEvents, struckLaneRanges } from "./rackTrack.ts";
 import { SpareTrack, stepIndex, stepSeries } from "./spareTrack.ts";
@@ -58,9 +59,9 @@ describe("FT-HSDP job lane", () => {
 
   it("is drawn when FT-HSDP restarted the job; hover names the restart and its seconds", () => {
     expect(r.job).not.toBeNull();
-    const restart = trace.ftJob.state.indexOf(FtJobState.jobRestart);
-    const a = trace.ftJob.start[restart] as number;
-    const b = trace.ftJob.end[restart] as number;
+    const restart = legacyTrace(trace).ftJob.state.indexOf(FtJobState.jobRestart);
+    const a = legacyTrace(trace).ftJob.start[restart] as number;
+    const b = legacyTrace(trace).ftJob.end[restart] as number;
     // Detection 60 s + the synchronous restart 540 s.
     expect(b - a).toBe(600);
     const h = r.hover(xAt((a + b) / 2, 3000, 6000), jobMid, 3000, 6000);
@@ -71,9 +72,9 @@ describe("FT-HSDP job lane", () => {
   });
 
   it("names the rolled-back span and a checkpoint write", () => {
-    const back = trace.ftJob.state.indexOf(FtJobState.rolledBack);
-    const a = trace.ftJob.start[back] as number;
-    const b = trace.ftJob.end[back] as number;
+    const back = legacyTrace(trace).ftJob.state.indexOf(FtJobState.rolledBack);
+    const a = legacyTrace(trace).ftJob.start[back] as number;
+    const b = legacyTrace(trace).ftJob.end[back] as number;
     expect([a, b]).toEqual([3610, 4000]);
     expect(r.hover(xAt(3800, 3000, 6000), jobMid, 3000, 6000)?.title).toMatch(/rolled back/);
     expect(r.hover(xAt(1805, 1780, 1830), jobMid, 1780, 1830)?.title).toMatch(

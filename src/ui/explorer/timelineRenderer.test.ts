@@ -2,9 +2,10 @@ import { describe, expect, it, vi } from "vitest";
 import { derived } from "../../sim/derived.ts";
 import { runScenario } from "../../sim/engine.ts";
 import { parseScenario } from "../../sim/scenario.ts";
+import type { ReplicaRecording } from "../../sim/types.ts";
 import { everyV2Part } from "../../testing/everyV2Part.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
-import { FtTrack } from "./ftTrack.ts";
+import { FtTrack, replicaTrace } from "./ftTrack.ts";
 import { computeLayout } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { rendererBuildSteps, TimelineRenderer } from "./timelineRenderer.ts";
@@ -59,7 +60,7 @@ describe("timeline hover", () => {
 describe("timeline draw steps", () => {
   const trace = fixtureTrace();
   const L = computeLayout(1000, fixtureScenario.cluster.replicas);
-  const ft = new FtTrack(trace, L);
+  const ft = new FtTrack(replicaTrace(trace, trace.recordings.ftHsdp as ReplicaRecording), L);
 
   it("cover every FT-HSDP lane once, in order, within the lane and row bounds", () => {
     for (const [lanes, rows] of [

@@ -1,8 +1,7 @@
 /**
  * Draws the cluster timeline on a canvas from whatever tracks it is given (timelineTrack.ts; by
- * default the registered ones, timelineTrackRegistry.ts: the axis, the synchronous job's lane,
- * the FT-HSDP job lane when there is one, the FT-HSDP replica lanes with rack marks over them, and
- * the spare-pool chart with a limited pool), stacked by the layout (timelineLayout.ts), and
+ * default the registered ones, timelineTrackRegistry.ts: the axis, each selected policy's lanes
+ * by its recording's kind, and the spare-pool chart with a limited pool), stacked by the layout (timelineLayout.ts), and
  * answers "what is under the pointer" by asking the track there. Every track finds what is
  * visible by binary search and reduces it to at most one mark per pixel column per lane (lod.ts),
  * so a frame costs what is on screen, not what was simulated. Time maps to pixels through one
@@ -37,11 +36,13 @@ export function tracksFor(
   const ids = new Set<string>();
   const tracks: Track[] = [];
   for (const type of types) {
-    const t = type.create(input);
-    if (!t) continue;
-    if (ids.has(t.id)) throw new Error(`two timeline tracks have the id "${t.id}"`);
-    ids.add(t.id);
-    tracks.push(t);
+    const made = type.create(input);
+    if (!made) continue;
+    for (const t of Array.isArray(made) ? made : [made as Track]) {
+      if (ids.has(t.id)) throw new Error(`two timeline tracks have the id "${t.id}"`);
+      ids.add(t.id);
+      tracks.push(t);
+    }
   }
   return tracks;
 }

@@ -9,7 +9,7 @@
  * them in stacking order, and a policy module can bring its own.
  */
 import type { Scenario } from "../../sim/scenario.ts";
-import type { Trace } from "../../sim/types.ts";
+import type { PolicyKey, PolicyRecording, RecordingKind, Trace } from "../../sim/types.ts";
 import type { Runs, View } from "./lod.ts";
 import type { Layout, TrackSpace } from "./timelineLayout.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
@@ -85,10 +85,34 @@ export interface Track {
 }
 
 /**
- * A kind of track: makes its track for a run, or null when the run has nothing to show there
- * (then it takes no room). Making one is cheap: the indexes come in buildSteps.
+ * A kind of track: makes its track for a run (or several: the policies' lanes, one group per
+ * selected policy), or null when the run has nothing to show there (then it takes no room). Making
+ * one is cheap: the indexes come in buildSteps.
  */
 export interface TrackType {
   readonly id: string;
-  create(input: TrackInput): Track | null;
+  create(input: TrackInput): Track | readonly Track[] | null;
+}
+
+/** One selected policy, as its lanes draw it: its key, its words, and its recording. */
+export interface PolicyLane<R extends PolicyRecording = PolicyRecording> {
+  key: PolicyKey;
+  /** Its name in headings ("Synchronous", "In-memory checkpoints"). */
+  label: string;
+  /** Its name where room is short (a phone's gutter). */
+  shortLabel: string;
+  recording: R;
+  /** Its position among the selected policies (display order). */
+  index: number;
+}
+
+/**
+ * A kind of track a policy's lanes are made of, for recordings of one kind (timelineTrackRegistry's
+ * registerPolicyTracks): a whole-job lane for "wholeJob", the job lane, replica lanes and rack
+ * marks for "replicas". Its tracks' ids must differ between policies (the lane's key in them).
+ */
+export interface PolicyTrackType<K extends RecordingKind = RecordingKind> {
+  readonly id: string;
+  readonly kind: K;
+  create(input: TrackInput, lane: PolicyLane<Extract<PolicyRecording, { kind: K }>>): Track | null;
 }

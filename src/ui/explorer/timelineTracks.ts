@@ -6,6 +6,7 @@ export const SYNC_KIND: Record<number, number> = {
   [SyncState.checkpointing]: 2,
   [SyncState.recovering]: 3,
   [SyncState.waitSpare]: 4,
+  [SyncState.migrating]: 5,
 };
 export const FT_KIND: Record<number, number> = {
   [FtPhase.rejoin]: 2,
@@ -16,4 +17,5 @@ export const FT_KIND: Record<number, number> = {
 };
 
 /** Marker kind of failure i: 2 for a hang, 1 for a fail-stop. */
-export const failureKind = (trace: Trace) => (i: number) => (trace.failures.hang[i] ? 2 : 1);
+export const failureKind = (trace: Pick<Trace, "failures">) => (i: number) =>
+  trace.failures.hang[i] ? 2 : 1;

@@ -5,6 +5,7 @@
  */
 import { useCallback, useRef, useState } from "react";
 import { presetById } from "../../../sim/presets.ts";
+import { replicaRecording, wholeJobRecording } from "../../../sim/recordings.ts";
 import { FtPhase, type RunResult, SyncState } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { duration, pct } from "../../format.ts";
@@ -42,8 +43,12 @@ const PHASE_INFO: Record<Phase["key"], { id: number; label: string; others: stri
 
 /** The first failure's phases, read from the trace (a phase of 0 s is absent there: shown as 0 s). */
 function replayOf(run: RunResult): Replay | null {
-  const tr = run.trace;
-  if (!tr || tr.failures.time.length === 0) return null;
+  const recorded = run.trace;
+  // This chapter is about the synchronous job against FT-HSDP: it reads their recordings by key.
+  const ftRec = recorded && replicaRecording(recorded, "ftHsdp");
+  const syncRec = recorded && wholeJobRecording(recorded, "synchronous");
+  if (!recorded || !ftRec || !syncRec || recorded.failures.time.length === 0) return null;
+  const tr = { failures: recorded.failures, ft: ftRec.intervals, sync: syncRec.intervals };
   const t0 = tr.failures.time[0] ?? 0;
   const replica = tr.failures.replica[0] ?? 0;
   const phases: Phase[] = [];

@@ -4,6 +4,7 @@
  * lit, the whole job greyed while it recovers.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
+import { wholeJobRecording } from "../../../sim/recordings.ts";
 import { DEFAULT_SCENARIO, derived } from "../../../sim/scenario.ts";
 import { type RunResult, SyncState } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
@@ -28,8 +29,12 @@ interface Frame {
 
 /** Where the run stands at time t: failures so far, the last one, and whether the job is stopped. */
 function frameAt(run: RunResult, t: number): Frame {
-  const tr = run.trace;
-  if (!tr) return { failures: 0, lastHost: -1, lastTime: 0, stopped: false, stoppedSeconds: 0 };
+  const recorded = run.trace;
+  // This chapter follows the synchronous job: it reads that recording by key.
+  const syncRec = recorded && wholeJobRecording(recorded, "synchronous");
+  if (!recorded || !syncRec)
+    return { failures: 0, lastHost: -1, lastTime: 0, stopped: false, stoppedSeconds: 0 };
+  const tr = { failures: recorded.failures, sync: syncRec.intervals };
   let failures = 0;
   while (failures < tr.failures.time.length && (tr.failures.time[failures] ?? Infinity) <= t) failures++;
   let stopped = false;
