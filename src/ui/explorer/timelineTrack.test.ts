@@ -6,11 +6,18 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { derived } from "../../sim/derived.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
-import { GROUP_GAP, TITLE_GAP, TRACK_IDS } from "./timelineLayout.ts";
+import { FT_GROUP, GROUP_GAP, TITLE_GAP, TRACK_IDS, wholeJobLaneId } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { rendererBuildSteps, TimelineRenderer, tracksFor, tracksSummary } from "./timelineRenderer.ts";
-import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
-import { registerTimelineTrack, timelineTrackTypes } from "./timelineTrackRegistry.ts";
+import type {
+  PolicyTrackType,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+  TrackType,
+} from "./timelineTrack.ts";
+import { registerPolicyTracks, registerTimelineTrack, timelineTrackTypes } from "./timelineTrackRegistry.ts";
 
 const HEIGHT = 20;
 const GAP = 24;
@@ -145,32 +152,31 @@ describe("a track registered from outside the timeline", () => {
 
   it("registered before another track, it pushes that track and those under it down by its room", () => {
     const trace = fixtureTrace();
-    const plain = new TimelineRenderer(fixtureScenario, trace, 1000).currentLayout;
-    unregister = registerTimelineTrack(dummyType(), { before: TRACK_IDS.ft });
+    const plainR = new TimelineRenderer(fixtureScenario, trace, 1000);
+    const plain = plainR.currentLayout;
+    const before = plainR.hover(plain.plotLeft + 30, plain.ftY + 2, 0, H);
+    // A policy's lanes are made of track types by its recording's kind: FT-HSDP's are "replicas".
+    unregister = registerPolicyTracks(asPolicyTrack(dummyType()), { before: TRACK_IDS.ft });
     const r = new TimelineRenderer(fixtureScenario, trace, 1000);
     const L = r.currentLayout;
-    expect(L.slots.dummy?.y).toBe(plain.syncY + plain.slots[TRACK_IDS.sync]!.h + GAP);
+    expect(L.slots.dummy?.y).toBe(plain.syncY + plain.slots[wholeJobLaneId("synchronous")]!.h + GAP);
     // The replica lanes keep their own gap above them (the dummy is in no group of theirs).
     expect(L.ftY - plain.ftY).toBe(GAP + HEIGHT);
     expect(L.height - plain.height).toBe(GAP + HEIGHT);
     // Hover follows the lanes to where they are now.
     const x = L.plotLeft + 30;
-    expect(r.hover(x, L.ftY + 2, 0, H)).toEqual(
-      new TimelineRenderer(fixtureScenario, trace, 1000, {
-        types: timelineTrackTypes().filter((t) => t.id !== "dummy"),
-      }).hover(x, plain.ftY + 2, 0, H),
-    );
+    expect(r.hover(x, L.ftY + 2, 0, H)).toEqual(before);
   });
 
   it("a track in the replica lanes' group sits close under their title", () => {
     const trace = fixtureTrace();
     const plain = new TimelineRenderer(fixtureScenario, trace, 1000).currentLayout;
-    unregister = registerTimelineTrack(
-      dummyType("ckpt", { space: () => ({ height: HEIGHT, gapAbove: GAP, group: "ftHsdp" }) }),
+    unregister = registerPolicyTracks(
+      asPolicyTrack(dummyType("ckpt", { space: () => ({ height: HEIGHT, gapAbove: GAP, group: FT_GROUP }) })),
       { before: TRACK_IDS.ft },
     );
     const L = new TimelineRenderer(fixtureScenario, trace, 1000).currentLayout;
-    expect(L.groupTop.ftHsdp).toBe(L.slots.ckpt?.y);
+    expect(L.groupTop[FT_GROUP]).toBe(L.slots.ckpt?.y);
     expect(L.ftY).toBe((L.slots.ckpt?.y ?? 0) + HEIGHT + GROUP_GAP);
     // It opens the group (its own gap above, not the lanes'): the lanes follow GROUP_GAP under it.
     expect(L.slots.ckpt?.y).toBe(plain.ftY - TITLE_GAP + GAP);
@@ -193,7 +199,7 @@ describe("a track registered from outside the timeline", () => {
   it("a track drawn over another adds to what that one says on hover", () => {
     const trace = fixtureTrace();
     const over = dummyType("note", {
-      space: () => ({ height: 0, gapAbove: 0, over: TRACK_IDS.sync }),
+      space: () => ({ height: 0, gapAbove: 0, over: wholeJobLaneId("synchronous") }),
       hover: (_p, below) => (below ? { ...below, lines: [...below.lines, "a note"] } : below),
     });
     const r = new TimelineRenderer(fixtureScenario, trace, 1000, { types: [...timelineTrackTypes(), over] });
@@ -206,8 +212,8 @@ describe("a track registered from outside the timeline", () => {
   });
 
   it("refuses an id registered twice, or a place that does not exist, by name", () => {
-    expect(() => registerTimelineTrack({ id: TRACK_IDS.sync, create: () => null })).toThrow(
-      'timeline track "sync" is already registered',
+    expect(() => registerTimelineTrack({ id: "axis", create: () => null })).toThrow(
+      'timeline track "axis" is already registered',
     );
     expect(() => registerTimelineTrack(dummyType(), { before: "nowhere" })).toThrow(
       'no timeline track "nowhere" to register before',
@@ -215,3 +221,15 @@ describe("a track registered from outside the timeline", () => {
     expect(timelineTrackTypes().map((t) => t.id)).not.toContain("dummy");
   });
 });
+
+/** A track type made part of every replica-level policy's lanes. */
+function asPolicyTrack(t: TrackType): PolicyTrackType<"replicas"> {
+  return {
+    id: t.id,
+    kind: "replicas",
+    create: (input) => {
+      const made = t.create(input);
+      return made && !Array.isArray(made) ? (made as Track) : null;
+    },
+  };
+}
