@@ -1,0 +1,67 @@
+/**
+ * The generic modules name no policy (issue 17 item 1): they iterate the scenario's selection
+ * (policies.ts's selectedPolicies / a trace's `policies`) and read a policy's recording by its
+ * kind, so a new policy reaches them with no edit. A policy's key may appear only in its own
+ * files (synchronous.ts, ftHsdp.ts, inMemory.ts, hotSpare.ts, wholeJob.ts, FT-HSDP's own tracks
+ * ftTrack.ts, jobTrack.ts, rackTrack.ts), the registry (policies.ts, policyKeys.ts), the closed
+ * forms of §3 (closedForms.ts, closedFormTypes.ts: the CLI JSON's v1 contract), the compat
+ * fingerprints, the story chapters about one policy, and tests.
+ *
+ * The list: the engine's recorder and result types; the recovery waterfall and its index; the
+ * replay's lookups and store; the link guard's store; the Perfetto and CSV exports; the worker's
+ * transfer; every timeline module but FT-HSDP's own tracks; the replay, failure log, goodput
+ * chart, metrics table, legend and the explorer page.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { POLICY_KEYS } from "../sim/policyKeys.ts";
+
+const GENERIC = [
+  "src/sim/engine.ts",
+  "src/sim/types.ts",
+  "src/sim/recordings.ts",
+  "src/sim/recoveryWaterfall.ts",
+  "src/sim/recoveryIndex.ts",
+  "src/sim/monteCarlo.ts",
+  "src/state/traceAt.ts",
+  "src/state/replayStore.ts",
+  "src/state/store.ts",
+  "src/export/clusterTrace.ts",
+  "src/export/csv.ts",
+  "src/worker/clusterApi.ts",
+  "src/ui/explorer/timelineTrack.ts",
+  "src/ui/explorer/timelineTrackRegistry.ts",
+  "src/ui/explorer/timelineLayout.ts",
+  "src/ui/explorer/timelineRenderer.ts",
+  "src/ui/explorer/timelineHover.ts",
+  "src/ui/explorer/timelinePalette.ts",
+  "src/ui/explorer/syncTrack.ts",
+  "src/ui/explorer/spareTrack.ts",
+  "src/ui/explorer/replayOverlay.ts",
+  "src/ui/explorer/Timeline.tsx",
+  "src/ui/explorer/Replay.tsx",
+  "src/ui/explorer/FailureLog.tsx",
+  "src/ui/explorer/GoodputChart.tsx",
+  "src/ui/explorer/MetricsPanel.tsx",
+  "src/ui/explorer/Legend.tsx",
+  "src/ui/explorer/Explorer.tsx",
+];
+
+/** The code without its comments (a comment may say "the synchronous job" in English). */
+function code(path: string): string {
+  return readFileSync(path, "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:])\/\/.*$/gm, "$1");
+}
+
+describe("generic modules", () => {
+  it("name no policy key in their code", () => {
+    const key = new RegExp(`\\b(${POLICY_KEYS.join("|")})\\b`, "g");
+    const found = GENERIC.flatMap((f) => [...code(f).matchAll(key)].map((m) => `${f}: ${m[0]}`));
+    expect(found).toEqual([]);
+  });
+
+  it("the check finds a key where there is one", () => {
+    expect(code("src/sim/policies.ts")).toMatch(/\bftHsdp\b/);
+  });
+});
