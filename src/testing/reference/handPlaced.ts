@@ -187,6 +187,12 @@ export const V3_SITUATIONS: Record<string, V3Situation> = {
     over: { hotSpare: { standbys: 1, refillMinutes: 10 } },
     failures: [host(1000, 0), host(1600, 1), host(1650, 2), host(3000, 3)],
   },
+  sameSlotDuringMigration: {
+    name: "the slot a standby just took over is struck again: that breaks the standby, a second one is needed",
+    knobs: knobs({}),
+    over: { hotSpare: { standbys: 1 } },
+    failures: [host(1000, 0), host(1005, 0)],
+  },
   quietInWaitSpare: {
     name: 'restrike "quiet" on a replica in waitSpare (and again during its quiet detect)',
     knobs: limited(0),

@@ -133,6 +133,20 @@ describe("reference on hand-placed §4 situations", () => {
     });
   });
 
+  it(V3_SITUATIONS.sameSlotDuringMigration!.name, () => {
+    // §4's n = "the hosts broken so far in this recovery", read as the engine reads it: standbys are
+    // taken when the recovery starts, so at 1005 slot 0 holds the standby and the strike breaks it
+    // (n = 2 > 0 ready + 1 taken): full, detect 1005–1015, restart 1015–1065. (The pool's own count
+    // would say the slot, still waiting for its request of 1010, breaks nothing: a migration.)
+    const { hotSpare } = run(V3_SITUATIONS.sameSlotDuringMigration!);
+    check(hotSpare, {
+      usefulSeconds: H - 65,
+      stallSeconds: 65,
+      jobRestarts: 1,
+      badput: { detection: 15, recovery: 50 },
+    });
+  });
+
   it(V3_SITUATIONS.quietInWaitSpare!.name, () => {
     // No spares, repairs in 360 s. Host 0 (replica 0) at 1000: detect + reconfigure 1000–1015
     // (stall), waitSpare from 1015 (request at 1010). Host 1 (replica 0) at 1100: quiet detect
