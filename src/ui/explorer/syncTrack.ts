@@ -4,7 +4,15 @@
  * migrations, failures. One lane per such policy, in display order, under its name.
  */
 import type { FailureLog, SyncIntervals, Trace, WholeJobRecording } from "../../sim/types.ts";
-import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
+import {
+  type LaneIndex,
+  LaneRunCursor,
+  laneRunSteps,
+  ROWS_PER_STEP,
+  type Runs,
+  singleLaneSteps,
+  type View,
+} from "./lod.ts";
 import { hoverWholeJob } from "./timelineHover.ts";
 import {
   BUILT_IN_SPACE,
@@ -46,62 +54,87 @@ export function wholeJobTrace(trace: Trace, rec: WholeJobRecording): WholeJobTra
 }
 
 export class SyncTrack {
-  readonly states: LaneIndex;
-  readonly failures: LaneIndex;
+  states!: LaneIndex;
+  failures!: LaneIndex;
 
+  /** Indexes both at once (tests and hover); the page builds them in two steps (buildSteps). */
   constructor(
     private readonly trace: WholeJobTrace,
-    /** The lane's top, CSS px. */
-    private readonly y: () => number,
+    /** The lane's top, CSS px (each whole-job policy's lane has its own). */
+    private readonly y: (L: Layout) => number,
+    now = true,
   ) {
-    this.states = singleLane(trace.sync.start, trace.sync.end);
-    this.failures = singleLane(trace.failures.time, trace.failures.time);
+    if (now) for (const step of this.buildSteps()) step();
+  }
+
+  /** The states' index, then the failures' (a million rows a few steps each). */
+  buildSteps(): (() => void)[] {
+    const { sync, failures } = this.trace;
+    return [
+      ...singleLaneSteps(sync.start, sync.end, (idx) => {
+        this.states = idx;
+      }),
+      ...singleLaneSteps(failures.time, failures.time, (idx) => {
+        this.failures = idx;
+      }),
+    ];
   }
 
   /** Draws the lane; returns the marks issued. */
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
-    return this.drawStates(ctx, L, view, runs, p, hatch) + this.drawFailures(ctx, L, view, runs, p);
+    let marks = 0;
+    for (const step of this.drawSteps(ctx, L, view, runs, p, hatch, Number.POSITIVE_INFINITY))
+      marks += step();
+    return marks;
   }
 
-  /** The job's states (two draw steps with drawFailures: each scans up to a million rows). */
-  drawStates(
+  /**
+   * The job's states, then the failure markers along the lane's top edge, as draw steps of at
+   * most `rows` rows each (a million-failure run's lane is several steps, none a long task).
+   */
+  drawSteps(
     ctx: CanvasRenderingContext2D,
-    _L: Layout,
+    L: Layout,
     view: View,
     runs: Runs,
     p: Palette,
     hatch: HatchPattern,
-  ) {
-    const { sync } = this.trace;
-    runs.clear();
-    laneRuns(
-      this.states,
-      0,
-      sync.start,
-      sync.end,
-      (i) => SYNC_KIND[sync.state[i] as number] ?? 0,
-      view,
+    rows = ROWS_PER_STEP,
+  ): (() => number)[] {
+    const { sync, failures } = this.trace;
+    const stateKind = (i: number) => SYNC_KIND[sync.state[i] as number] ?? 0;
+    const states = laneRunSteps(
+      () => new LaneRunCursor(this.states, 0, sync.start, sync.end, stateKind, view, runs),
       runs,
+      rows,
+      () =>
+        fillRuns(ctx, runs, this.y(L), SYNC_H, {
+          1: hatch.get(ctx, p),
+          2: p.checkpoint,
+          3: p.recovering,
+          4: p.waitSpare,
+          5: p.catchUp,
+        }),
     );
-    const marks = fillRuns(ctx, runs, this.y(), SYNC_H, {
-      1: hatch.get(ctx, p),
-      2: p.checkpoint,
-      3: p.recovering,
-      4: p.waitSpare,
-      5: p.catchUp,
-    });
-    return marks;
-  }
-
-  /** The failure markers along the lane's top edge. */
-  drawFailures(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette) {
-    const { failures } = this.trace;
-    let marks = 0;
-    runs.clear();
-    laneRuns(this.failures, 0, failures.time, failures.time, failureKind(this.trace), view, runs);
-    drawMarkers(ctx, runs, this.y(), SYNC_H, L.plotWidth, p);
-    marks += runs.n;
-    return marks;
+    const marks = laneRunSteps(
+      () =>
+        new LaneRunCursor(
+          this.failures,
+          0,
+          failures.time,
+          failures.time,
+          failureKind(this.trace),
+          view,
+          runs,
+        ),
+      runs,
+      rows,
+      () => {
+        drawMarkers(ctx, runs, this.y(L), SYNC_H, L.plotWidth, p);
+        return runs.n;
+      },
+    );
+    return [...states, ...marks];
   }
 }
 
@@ -135,11 +168,15 @@ class WholeJobLane implements Track {
 
   buildSteps(L: Layout) {
     this.layout = L;
+    const index = new SyncTrack(
+      wholeJobTrace(this.run.trace, this.lane.recording),
+      (at) => this.y(at),
+      false,
+    );
     return [
+      ...index.buildSteps(),
       () => {
-        this.index = new SyncTrack(wholeJobTrace(this.run.trace, this.lane.recording), () =>
-          this.layout ? this.y(this.layout) : 0,
-        );
+        this.index = index;
       },
     ];
   }
@@ -158,12 +195,11 @@ class WholeJobLane implements Track {
     fillTraining(f, this.run.horizon, this.y(f.layout), SYNC_H);
   }
 
-  /** Two draw steps, the states and the failures: each scans up to a million rows. */
+  /** The states and the failures, in steps of at most ROWS_PER_STEP rows. */
   drawSteps(f: TrackFrame) {
-    const s = this.built();
     this.layout = f.layout;
     const { ctx, layout: L, view, runs, palette: p, hatch } = f;
-    return [() => s.drawStates(ctx, L, view, runs, p, hatch), () => s.drawFailures(ctx, L, view, runs, p)];
+    return this.built().drawSteps(ctx, L, view, runs, p, hatch);
   }
 
   drawLabels({ ctx, layout: L, palette: p }: TrackFrame) {
