@@ -156,7 +156,7 @@ test("the failure log shows each failure's recovery phase by phase; with a dry s
   await results(page);
   const log = page.getByTestId("failure-log");
   await expect(log.getByRole("columnheader", { name: "Recovery: FT-HSDP" })).toBeVisible();
-  const first = log.getByTestId("recovery-ft-0");
+  const first = log.getByTestId("recovery-ftHsdp-0");
   await expect(first.locator("[data-phase=detect]")).toHaveCount(1);
   await expect(first.locator("[data-phase=restart]")).toHaveCount(1);
   await expect(first.getByRole("img")).toHaveAttribute(
@@ -164,19 +164,19 @@ test("the failure log shows each failure's recovery phase by phase; with a dry s
     /^FT-HSDP: detect 60 s · restart 7\.0 min/,
   );
   // The synchronous job's first recovery is cut short: the second failure strikes 28 s later.
-  await expect(log.getByTestId("recovery-sync-0").getByRole("img")).toHaveAttribute(
+  await expect(log.getByTestId("recovery-synchronous-0").getByRole("img")).toHaveAttribute(
     "aria-label",
     "Synchronous job: detect 28 s; struck again by failure #2",
   );
   // 12 spares, 4 h repairs: the pool runs dry within hours, and a replica's bar shows its wait.
-  const waiting = log.locator("[data-testid^=recovery-ft-] [data-phase=waitSpare]").first();
+  const waiting = log.locator("[data-testid^=recovery-ftHsdp-] [data-phase=waitSpare]").first();
   for (let k = 0; k < 40 && (await waiting.count()) === 0; k++) {
     await log.evaluate((el) => {
       el.scrollTop += 240;
     });
   }
   await expect(waiting).toBeVisible();
-  const bar = log.locator("[data-testid^=recovery-ft-]:has([data-phase=waitSpare])").first();
+  const bar = log.locator("[data-testid^=recovery-ftHsdp-]:has([data-phase=waitSpare])").first();
   await expect(bar.getByRole("img")).toHaveAttribute("aria-label", /wait for spare \d/);
   await axeClean(page, "[data-testid=failure-log]");
 });

@@ -43,8 +43,8 @@ test("the Replay button moves the cursor and runs both counters; Pause stops the
   await expect(play).toHaveAttribute("aria-pressed", "true");
   await expect.poll(() => cursorOf(page)).toBeGreaterThan(0);
 
-  const syncCounter = page.getByTestId("replay-useful-sync");
-  const ftCounter = page.getByTestId("replay-useful-ft");
+  const syncCounter = page.getByTestId("replay-useful-synchronous");
+  const ftCounter = page.getByTestId("replay-useful-ftHsdp");
   const clock = page.getByTestId("replay-clock");
   const [sync0, ft0, clock0, cursor0] = [
     await syncCounter.textContent(),

@@ -3,7 +3,7 @@
  * Monte Carlo band around them, and the closed forms beside them as cross-checks.
  */
 import { Fragment } from "react";
-import { POLICIES, type Policy } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
 import type {
@@ -241,8 +241,11 @@ function HeadlineNote() {
 function GainLine() {
   const run = useAppStore((s) => s.run);
   const scenario = useAppStore((s) => s.scenario);
-  if (!run) return null;
-  const gain = run.ftHsdp.ettr - run.synchronous.ettr;
+  // The line compares FT-HSDP with the synchronous job: only when the run selects both.
+  const ft = run?.ftHsdp as PolicyMetrics | undefined;
+  const sync = run?.synchronous as PolicyMetrics | undefined;
+  if (!ft || !sync) return null;
+  const gain = ft.ettr - sync.ettr;
   const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
   const { mtbfSeconds } = derived(scenario);
   return (
@@ -260,6 +263,7 @@ export function ResultsPanel() {
   const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
+  const scenario = useAppStore((s) => s.scenario);
   return (
     <section className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
@@ -281,7 +285,7 @@ export function ResultsPanel() {
         className={runError ? "policy-cards stale" : "policy-cards"}
         data-stale={runError ? true : undefined}
       >
-        {POLICIES.map((p, i) => (
+        {selectedPolicies(scenario).map((p, i) => (
           <PolicyCard
             key={p.key}
             policy={p}

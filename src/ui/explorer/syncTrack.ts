@@ -223,7 +223,9 @@ class WholeJobLane implements Track {
   }
 
   describe(L: Layout) {
-    return { [`lane-${this.lane.key}`]: `${this.y(L)},${SYNC_H}` };
+    // A dataset key in camelCase: laneInMemory is the canvas's data-lane-in-memory.
+    const k = this.lane.key;
+    return { [`lane${k.charAt(0).toUpperCase()}${k.slice(1)}`]: `${this.y(L)},${SYNC_H}` };
   }
 
   summary() {
