@@ -154,8 +154,8 @@ test("played to the end, the counters agree with the ETTR cards", async ({ page 
   await expect(page.getByTestId("replay-play")).toHaveAttribute("aria-pressed", "false");
   await expect(page.getByTestId("replay-clock")).toHaveText("day 1 00:00:00");
   const readout = page.getByTestId("replay-readout");
-  const syncShare = percent(await readout.locator(".replay-sync").textContent());
-  const ftShare = percent(await readout.locator(".replay-ft").textContent());
+  const syncShare = percent(await readout.locator("[data-policy=synchronous]").textContent());
+  const ftShare = percent(await readout.locator("[data-policy=ftHsdp]").textContent());
   expect(syncShare).toBe(percent(await page.getByTestId("ettr-synchronous").textContent()));
   expect(ftShare).toBe(percent(await page.getByTestId("ettr-ftHsdp").textContent()));
 });
