@@ -22,7 +22,7 @@ import { trainStore } from "./trainStore.ts";
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {
   const { tab, scenario, chapter, hidden } = appStore.getState();
-  const { form, fault } = labStore.getState();
+  const { form, fault, faultShownFor, faultWanted } = labStore.getState();
   return {
     tab,
     scenario,
@@ -35,6 +35,8 @@ function snapshot() {
     ),
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
+    /** The fault demo on screen is the plan's, or a link asked for it (lfd=1). */
+    faultDemo: faultWanted || (faultShownFor !== null && faultShownFor === fault),
     labResults: labStore.getState().results.map(({ id: _, ...r }) => r),
     train: trainStore.getState().config,
     trainMode: trainStore.getState().mode,
@@ -51,6 +53,7 @@ const DEFAULTS = {
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
+  faultDemo: false,
   labResults: [],
   train: DEFAULT_TRAIN,
   trainMode: "shared",
@@ -83,6 +86,8 @@ describe("the address", () => {
       .getState()
       .setForm({ mode: "separate", devices: 8, bytesPerDevice: 4096, algorithm: "all-gather" });
     labStore.getState().setFault({ devices: 9, victim: 7, killStep: null, slow: false });
+    // The fault demo ran for that plan and is on screen: lfd=1.
+    labStore.setState({ faultShownFor: labStore.getState().fault });
     // A row that came with a link, as the table keeps it (a wrong one: its error is NaN).
     labStore.getState().setLinkedResults([
       {

@@ -44,6 +44,7 @@ export const ADDRESS_KEYS = {
   st: "the step settings",
   lab: "the lab settings",
   lres: "the lab's results table",
+  lfd: "the lab's fault demo was shown (1: run it again on open)",
   t: "the live training settings",
   tm: "the live training mode",
   tr: "a finished training run (1: train it again on open)",
