@@ -10,17 +10,12 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
-import { runsPerSlice } from "../sim/monteCarlo.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { SweepRange } from "../sim/sweep.ts";
 import {
   DEFAULT_TORNADO_SETTINGS,
-  type EttrRuns,
   planTornado,
-  scenariosNeedingSeeds,
-  summarizeTornado,
   TORNADO_AMOUNT,
-  TORNADO_FIRST_SEEDS,
   TORNADO_MAX_SEEDS,
   TORNADO_PRECISION,
   type TornadoPlan,
@@ -28,6 +23,7 @@ import {
   type TornadoRowPlan,
   type TornadoSettings,
 } from "../sim/tornado.ts";
+import { runTornadoRounds, type TornadoExec } from "../sim/tornadoRounds.ts";
 import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
@@ -77,81 +73,6 @@ export function tornadoCost(s: Scenario, settings: TornadoSettings): number {
   );
 }
 
-interface Task {
-  scenario: number;
-  from: number;
-  count: number;
-}
-
-async function runRounds(
-  plan: TornadoPlan,
-  settings: TornadoSettings,
-  me: { cancelled: boolean },
-  onRound: (result: TornadoResult, seeds: number) => void,
-  onProgress: (done: number, total: number, seeds: number) => void,
-): Promise<TornadoResult | null> {
-  const n = plan.scenarios.length;
-  const runs: EttrRuns[] = plan.scenarios.map(() => ({}));
-  const seeds = new Array<number>(n).fill(0);
-  let target = Math.min(TORNADO_FIRST_SEEDS, settings.maxSeeds);
-  let need = plan.scenarios.map((_, i) => i);
-  let done = 0;
-  let total = 0;
-  let result: TornadoResult | null = null;
-  while (need.length > 0 && !me.cancelled) {
-    const tasks: Task[] = [];
-    for (const i of need) {
-      const s = plan.scenarios[i] as Scenario;
-      // Slices of about 200,000 failures: seconds at most, so the supervisor's watchdog never fires.
-      const chunk = runsPerSlice(s, 200_000, 50);
-      for (let from = seeds[i] as number; from < target; from += chunk)
-        tasks.push({ scenario: i, from, count: Math.min(chunk, target - from) });
-    }
-    total += tasks.reduce((a, t) => a + t.count, 0);
-    onProgress(done, total, target);
-    const grown = new Map<number, EttrRuns>();
-    for (const i of need) {
-      const old = runs[i] as EttrRuns;
-      const next: EttrRuns = {};
-      for (const p of plan.policies) {
-        const a = new Float64Array(target);
-        const prev = old[p];
-        if (prev) a.set(prev.subarray(0, seeds[i]));
-        next[p] = a;
-      }
-      grown.set(i, next);
-    }
-    const queue = [...tasks];
-    const drain = async (w: ReturnType<typeof ensurePool>[number]) => {
-      for (let t = queue.shift(); t !== undefined && !me.cancelled; t = queue.shift()) {
-        const task = t;
-        const sc = plan.scenarios[task.scenario] as Scenario;
-        const out = await w.call((api) => api.clusterEttrRuns(sc, task.from, task.count), { onRestart });
-        if (me.cancelled) return;
-        const into = grown.get(task.scenario) as EttrRuns;
-        for (const p of plan.policies) {
-          const src = out[p];
-          if (src) into[p]?.set(src, task.from);
-        }
-        done += task.count;
-        onProgress(done, total, target);
-      }
-    };
-    await Promise.all(ensurePool(Math.min(poolSize(), tasks.length)).map(drain));
-    if (me.cancelled) return null;
-    for (const [i, r] of grown) {
-      runs[i] = r;
-      seeds[i] = target;
-    }
-    result = summarizeTornado(plan, runs, seeds);
-    onRound(result, target);
-    if (target >= settings.maxSeeds) break;
-    target = Math.min(settings.maxSeeds, target * 2);
-    need = scenariosNeedingSeeds(plan, result, settings.precision, seeds, target);
-  }
-  return me.cancelled ? null : result;
-}
-
 export const tornadoStore = createStore<TornadoState>()((set, get) => ({
   settings: DEFAULT_TORNADO_SETTINGS,
   status: "idle",
@@ -192,17 +113,18 @@ export const tornadoStore = createStore<TornadoState>()((set, get) => ({
       confirm: null,
       elapsedMs: null,
     });
-    runRounds(
-      plan,
-      settings,
-      me,
-      (result) => {
+    const workers: TornadoExec[] = ensurePool(Math.min(poolSize(), plan.scenarios.length)).map(
+      (w) => (sc, from, count) => w.call((api) => api.clusterEttrRuns(sc, from, count), { onRestart }),
+    );
+    runTornadoRounds(plan, settings, workers, {
+      cancelled: () => me.cancelled,
+      onRound: (result) => {
         if (job === me) set({ result });
       },
-      (done, total, seeds) => {
+      onProgress: (done, total, seeds) => {
         if (job === me) set({ progress: { done, total, seeds } });
       },
-    ).then(
+    }).then(
       (result) => {
         if (job !== me) return;
         job = null;

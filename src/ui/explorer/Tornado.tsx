@@ -254,7 +254,8 @@ function TornadoRowView({
         `${seriesName(b.series, adv)}: ${b.segments.map((s) => `${s.text} ${pts(s.change)} ±${(s.half * 100).toFixed(1)}`).join(", ")}`,
     )
     .join("; ");
-  const label = narrow && row.plan.label.length > 18 ? `${row.plan.label.slice(0, 17)}…` : row.plan.label;
+  // About 7 px a character: a phone's 110 px label column holds 15 (the whole name is in the title).
+  const label = narrow && row.plan.label.length > 15 ? `${row.plan.label.slice(0, 14)}…` : row.plan.label;
   return (
     // biome-ignore lint/a11y/useSemanticElements: an SVG row cannot be a <button>
     <g
