@@ -85,7 +85,7 @@ export function Tornado() {
           Run tornado
         </button>
         <button type="button" onClick={cancel} disabled={!running} data-testid="tornado-cancel">
-          Cancel tornado
+          Stop tornado
         </button>
         <progress
           aria-label="Tornado progress"
