@@ -8,6 +8,7 @@ import { DEFAULT_LAB_SETTINGS, encodeLabPayload } from "../link/labLink.ts";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
 import { linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_TRAIN } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
@@ -17,6 +18,7 @@ import { labStore } from "./labStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 import { storyBucketStore } from "./storyBucket.ts";
+import { tornadoStore } from "./tornadoStore.ts";
 import { trainStore } from "./trainStore.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
@@ -33,6 +35,7 @@ function snapshot() {
     sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
       explorerStore.getState().sweep,
     ),
+    tornado: tornadoStore.getState().settings,
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
     /** The fault demo on screen is the plan's, or a link asked for it (lfd=1). */
@@ -51,6 +54,7 @@ const DEFAULTS = {
   bucket: 25,
   window: null,
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
+  tornado: DEFAULT_TORNADO_SETTINGS,
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
   faultDemo: false,
@@ -75,6 +79,7 @@ describe("the address", () => {
     explorerStore.setState({ window: [12.3, 4567.8] });
     explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
     explorerStore.getState().setSweepRange({ from: 10, to: 90 });
+    expect(tornadoStore.getState().setSettings({ amount: 0.3, precision: 0.02, maxSeeds: 100 })).toEqual([]);
     const step = stepStore().getState();
     step.pickPreset("llama3-8b");
     step.setCapMb(210);

@@ -52,6 +52,7 @@ export const ADDRESS_KEYS = {
   bk: "the story's bucket size (chapter 5)",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
+  tn: "the tornado (which knob matters most)",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

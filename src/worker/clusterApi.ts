@@ -5,6 +5,7 @@
 import { transfer } from "comlink";
 import { runScenario, traceBuffers } from "../sim/engine.ts";
 import { MonteCarloAccumulator, runsPerSlice, seedOf } from "../sim/monteCarlo.ts";
+import type { PolicyKey } from "../sim/policyKeys.ts";
 import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
@@ -67,5 +68,23 @@ export const clusterApi = {
     }
     onProgress?.(seeds, seeds);
     return acc.finish();
+  },
+
+  /**
+   * Each selected policy's ETTR on seeds from..from+count−1 of the scenario (seed i as the Monte
+   * Carlo's), one value a run, transferred: the tornado pairs them run by run with the base
+   * scenario's on the same seeds (common random numbers), which summaries cannot do.
+   */
+  clusterEttrRuns(scenario: Scenario, from: number, count: number): Partial<Record<PolicyKey, Float64Array>> {
+    const out: Partial<Record<PolicyKey, Float64Array>> = {};
+    for (const k of scenario.policies) out[k] = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const run = runScenario(scenario, { seed: seedOf(scenario, from + i) });
+      for (const k of scenario.policies) (out[k] as Float64Array)[i] = run[k]?.ettr ?? Number.NaN;
+    }
+    return transfer(
+      out,
+      Object.values(out).map((a) => a.buffer as ArrayBuffer),
+    );
   },
 };
