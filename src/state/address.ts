@@ -51,6 +51,7 @@ export const ADDRESS_KEYS = {
   bk: "the story's bucket size (chapter 5)",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
+  gph: "the price per GPU-hour the results' lost GPU-hours are costed at",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

@@ -7,6 +7,7 @@ import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
+import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./cluster.css";
 
 /** The closed drawer's one line: the cluster at a glance. */
@@ -36,6 +37,7 @@ export function ClusterView() {
             </p>
             <ShareBar opens="this exact scenario, seed included" />
           </div>
+          <StrategyPicker />
           <ResultsPanel />
           <Explorer />
         </div>
