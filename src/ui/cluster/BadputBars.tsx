@@ -6,58 +6,20 @@
  * name, share and hours. Presentational: the Cluster view and the story's chapter 7 hand it runs.
  */
 import { useRef, useState } from "react";
-import type { Policy } from "../../sim/policies.ts";
-import { BADPUT_CATEGORIES, type BadputCategory, type PolicyMetrics } from "../../sim/types.ts";
-import { count, pct } from "../format.ts";
+import { pct } from "../format.ts";
 import { useWidth } from "../useWidth.ts";
+import "./badput.css";
+import {
+  type BadputRow,
+  compact,
+  lostGpuHours,
+  SEGMENT_TEXT,
+  SEGMENTS,
+  segmentText,
+  share,
+} from "./badputWords.ts";
 
-/** A segment of a bar: the useful share, or a badput category. */
-export type Segment = "useful" | BadputCategory;
-
-/** Each segment's name, and what it counts (the words of SIMULATION.md §4). */
-export const SEGMENT_TEXT: Record<Segment, { name: string; what: string }> = {
-  useful: { name: "Useful training", what: "training kept (ETTR)" },
-  detection: { name: "Detection", what: "stalled until a failure is found (detect, FTAR's reconfigure)" },
-  recovery: { name: "Recovery", what: "restart, reschedule, migration, job restart" },
-  spareWait: { name: "Waiting for spares", what: "stalled waiting for replacement hosts" },
-  rejoin: { name: "Rejoin", what: "FT-HSDP's rejoin and blocking catch-up stalls" },
-  checkpointWrite: { name: "Checkpoint writes", what: "blocking writes, persistent and in-memory" },
-  rolledBack: { name: "Rolled back", what: "training done and later lost to a rollback" },
-  degraded: { name: "Degraded", what: "capacity lost to missing replicas while training" },
-  overhead: { name: "Step overhead", what: "FT-HSDP's slower all-reduce (FTAR)" },
-};
-
-const SEGMENTS: readonly Segment[] = ["useful", ...BADPUT_CATEGORIES];
-
-export interface BadputRow {
-  policy: Policy;
-  metrics: PolicyMetrics;
-}
-
-/** "35.4 M" for a large count: GPU-hours and dollars on a 100K-GPU cluster run to tens of millions. */
-export function compact(n: number): string {
-  const a = Math.abs(n);
-  if (a >= 1e9) return `${count(n / 1e9, 2)} B`;
-  if (a >= 1e6) return `${count(n / 1e6, 2)} M`;
-  if (a >= 1e4) return `${count(n / 1e3, 1)} K`;
-  return count(n, a < 10 ? 2 : 0);
-}
-
-/** Lost GPU-hours (SIMULATION.md §4): the wall time not turned into training, on every GPU. */
-export function lostGpuHours(ettr: number, gpus: number, days: number): number {
-  return (1 - ettr) * gpus * days * 24;
-}
-
-/** A segment's share of wall time in a run. */
-function share(m: PolicyMetrics, seg: Segment): number {
-  return seg === "useful" ? m.ettr : m.badput[seg];
-}
-
-/** A segment's words: name, share, wall hours and GPU-hours. */
-export function segmentText(seg: Segment, s: number, gpus: number, days: number): string {
-  const hours = s * days * 24;
-  return `${SEGMENT_TEXT[seg].name}: ${pct(s)} of wall time, ${count(hours, hours < 10 ? 2 : 1)} h (${compact(hours * gpus)} GPU-hours). ${SEGMENT_TEXT[seg].what}.`;
-}
+export type { BadputRow };
 
 /** Rough width of a label in the bar's 11 px font: whether it fits in its segment. */
 const labelWidth = (text: string) => text.length * 6.2 + 8;

@@ -3,7 +3,6 @@
  * the run selected, and the price per GPU-hour that costs the lost time (a display setting in the
  * link as `gph=`, state/gpuPrice.ts).
  */
-import { selectedPolicies } from "../../sim/policies.ts";
 import {
   DEFAULT_GPU_PRICE,
   GPU_PRICE_ALLOWED,
@@ -15,7 +14,8 @@ import {
 import { useAppStore } from "../../state/store.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { count } from "../format.ts";
-import { BadputBars, type BadputRow } from "./BadputBars.tsx";
+import { BadputBars } from "./BadputBars.tsx";
+import { strategyRows } from "./badputWords.ts";
 
 function PriceField() {
   const price = useGpuPrice();
@@ -44,11 +44,7 @@ export function BadputPanel() {
   const price = useGpuPrice();
   if (!run) return null;
   const s = run.scenario;
-  const rows: BadputRow[] = [];
-  for (const policy of selectedPolicies(s)) {
-    const metrics = run[policy.key];
-    if (metrics) rows.push({ policy, metrics });
-  }
+  const rows = strategyRows(run);
   return (
     <article className="badput-panel" aria-label="Where the time goes">
       <div className="badput-head">
