@@ -78,6 +78,9 @@ function StrategyFigure({ c, run }: { c: StrategyCase; run: RunResult }) {
       <p className="rc-label">
         {c.label}: {count(s.cluster.gpus)} GPUs, {count(s.training.days)} days
       </p>
+      <p className="rc-why" data-testid={`rcs-${c.id}-sentence`}>
+        {strategySentence(c.label, rows)}
+      </p>
       <BadputBars
         rows={rows}
         gpus={s.cluster.gpus}
@@ -85,9 +88,6 @@ function StrategyFigure({ c, run }: { c: StrategyCase; run: RunResult }) {
         price={price}
         testPrefix={`rcs-${c.id}`}
       />
-      <p className="rc-why" data-testid={`rcs-${c.id}-sentence`}>
-        {strategySentence(c.label, rows)}
-      </p>
     </div>
   );
 }
@@ -101,17 +101,23 @@ function StrategiesIntro() {
     <p data-testid="rcs-intro">
       Two more strategies attack the synchronous job&apos;s losses from other sides.{" "}
       <strong>In-memory checkpoints</strong> (Gemini) copy every host&apos;s state into a peer&apos;s CPU
-      memory every {count(s.inMemory.checkpointMinutes, 1)} min, so a host failure restarts in{" "}
-      {duration(s.inMemory.restartSeconds)} and rolls back at most that far; a job-wide failure still goes
+      memory every {minutes(s.inMemory.checkpointMinutes)}, so a host failure restarts in{" "}
+      {minutes(s.inMemory.restartSeconds / 60)} and rolls back at most that far; a job-wide failure still goes
       back to storage. <strong>Hot spares</strong> keep {count(s.hotSpare.standbys)} standby hosts warm and
-      migrate a broken host onto one in {duration(s.hotSpare.migrateSeconds)}, rolling nothing back, until the
-      standbys run out (each is ready again {duration(s.hotSpare.refillMinutes * 60)} after use). Below, all
-      four meet the same failures, with storage checkpoints every {count(s.sync.checkpointMinutes)} min for
-      each. Each bar splits one run&apos;s wall time into useful training and where the rest went; beside it,
-      the lost GPU-hours and what they cost.
+      migrate a broken host onto one in{" "}
+      {s.hotSpare.migrateSeconds < 90
+        ? `${count(s.hotSpare.migrateSeconds)} s`
+        : minutes(s.hotSpare.migrateSeconds / 60)}
+      , rolling nothing back, until the standbys run out (each is ready again{" "}
+      {minutes(s.hotSpare.refillMinutes)} after use). Below, all four meet the same failures, with storage
+      checkpoints every {minutes(s.sync.checkpointMinutes)} for each. Each bar splits one run&apos;s wall time
+      into useful training and where the rest went; beside it, the lost GPU-hours and what they cost.
     </p>
   );
 }
+
+/** Minutes as a person says them: "3 min", "2.5 min", "1.5 h". */
+const minutes = (m: number) => (m < 90 ? `${count(m, Number.isInteger(m) ? 0 : 1)} min` : duration(m * 60));
 
 export function RealClustersChapter() {
   const strategies = usePromise("real-clusters-strategies", computeStrategies);
