@@ -52,7 +52,7 @@ function Bar({
           <button
             key={seg}
             type="button"
-            className={`badput-seg seg-${seg}`}
+            className={`badput-seg bp-${seg}`}
             style={{ flexBasis: `${s * 100}%` }}
             aria-label={`${row.policy.label}: ${text}`}
             title={text}
@@ -127,7 +127,7 @@ export function BadputBars({
       <ul className="badput-legend" aria-label="Segments">
         {present.map((seg) => (
           <li key={seg}>
-            <span className={`badput-key seg-${seg}`} aria-hidden="true" />
+            <span className={`badput-key bp-${seg}`} aria-hidden="true" />
             {SEGMENT_TEXT[seg].name}
           </li>
         ))}
