@@ -42,7 +42,7 @@ describe("buildSweep", () => {
       }
     }
     // ~45 axes × every preset × 3 point counts, each point through the validator: seconds on a loaded core.
-  }, 60_000);
+  }, 120_000);
 
   it("cluster size spans 1K–200K GPUs in whole replicas of whole hosts", () => {
     const pts = buildSweep(DEFAULT_SCENARIO, "gpus", 20);

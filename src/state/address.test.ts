@@ -14,6 +14,7 @@ import { DEFAULT_TRAIN } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
 import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { gpuPriceStore } from "./gpuPrice.ts";
 import { labStore } from "./labStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
@@ -31,6 +32,7 @@ function snapshot() {
     chapter,
     hidden,
     bucket: storyBucketStore.getState().cap,
+    gpuPrice: gpuPriceStore.getState().price,
     window: explorerStore.getState().window,
     sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
       explorerStore.getState().sweep,
@@ -52,6 +54,7 @@ const DEFAULTS = {
   chapter: "one-failure",
   hidden: [],
   bucket: 25,
+  gpuPrice: 2,
   window: null,
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
   tornado: DEFAULT_TORNADO_SETTINGS,
@@ -76,6 +79,7 @@ describe("the address", () => {
       hidden: ["cluster.gpus", "presets"],
     });
     storyBucketStore.setState({ cap: 512 });
+    gpuPriceStore.setState({ price: 3.5 });
     explorerStore.setState({ window: [12.3, 4567.8] });
     explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
     explorerStore.getState().setSweepRange({ from: 10, to: 90 });
@@ -173,9 +177,19 @@ describe("the address", () => {
   });
 
   it("refuses, by name, a scenario whose strategies the page cannot draw yet (the CLI runs it)", () => {
-    for (const policies of [["synchronous", "ftHsdp", "inMemory"], ["hotSpare"], ["ftHsdp", "synchronous"]]) {
+    for (const policies of [["hotSpare"], ["synchronous", "inMemory"], ["ftHsdp", "hotSpare"]]) {
       opensWithError(`#v=cluster&s=${encodeLinkPayload({ policies })}`, /selects policies .*npm run sim/);
       expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
+    }
+  });
+
+  it("opens a link that adds strategies beside synchronous and FT-HSDP, in its order", () => {
+    for (const policies of [
+      ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+      ["ftHsdp", "synchronous", "hotSpare"],
+    ]) {
+      expect(readAddress(`#v=cluster&s=${encodeLinkPayload({ policies })}`)).toBeNull();
+      expect(snapshot().scenario.policies).toEqual(policies);
     }
   });
 

@@ -53,6 +53,7 @@ export const ADDRESS_KEYS = {
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
   tn: "the tornado (which knob matters most)",
+  gph: "the price per GPU-hour the results' lost GPU-hours are costed at",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

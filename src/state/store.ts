@@ -90,17 +90,22 @@ export function parseChapter(v: string | undefined): ChapterId {
 }
 
 /**
- * The page draws synchronous training and FT-HSDP side by side and nothing else yet: its results,
- * timeline, replay and failure log read those two (the strategy picker and the other strategies'
- * lanes are issue 17's next part). The engine and the CLI run any selection, so a link that
- * selects others is refused here by name, with where it does run, rather than shown wrong.
+ * Why the page cannot show a selection of policies, or null when it can. Its results, cards and
+ * badput bars iterate the selection, but the timeline, replay and failure log still read
+ * synchronous training and FT-HSDP by name (issue 17's next part makes them generic), so a
+ * selection must keep both; any others may be added beside them. The strategy picker refuses
+ * with the same words, so the page never holds a scenario it cannot draw.
  */
+export function pagePoliciesProblem(policies: readonly string[]): string | null {
+  if (policies.includes("synchronous") && policies.includes("ftHsdp")) return null;
+  return `policies ${JSON.stringify(policies)}: this page draws its timeline, replay and failure log for "synchronous" and "ftHsdp", so both stay selected (in-memory checkpoints and hot spares may be added beside them). The command line runs any selection: npm run sim -- '<the link>'.`;
+}
+
+/** A link's scenario, refused by name (pagePoliciesProblem) when the page cannot draw it. */
 export function pageScenario(s: Scenario): Scenario {
-  const p = s.policies;
-  if (p.length === 2 && p[0] === "synchronous" && p[1] === "ftHsdp") return s;
-  throw new LinkError(
-    `The link's scenario selects policies ${JSON.stringify(p)}; this page shows ["synchronous","ftHsdp"] only, so far. The command line runs it: npm run sim -- '<the link>'.`,
-  );
+  const problem = pagePoliciesProblem(s.policies);
+  if (problem === null) return s;
+  throw new LinkError(`The link's scenario selects ${problem}`);
 }
 
 /** Whether the address last read named its view: a scenario without one is an old Cluster link. */

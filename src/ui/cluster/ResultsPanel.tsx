@@ -1,9 +1,11 @@
 /**
- * The headline: ETTR of every policy of the registry (policies.ts) on the same failures, the
- * Monte Carlo band around them, and the closed forms beside them as cross-checks.
+ * The headline: ETTR of every policy the scenario selects (its `policies`, in its order) on the
+ * same failures, the Monte Carlo band around them, where the lost time goes, and the closed forms
+ * beside them as cross-checks.
  */
 import { Fragment } from "react";
-import { POLICIES, type Policy } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
 import type {
@@ -18,6 +20,7 @@ import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
+import { BadputPanel } from "./BadputPanel.tsx";
 
 /** The metrics every policy's card shows under its ETTR; the card adds the policy's own cardMetric. */
 const CARD_METRICS: readonly SummarizedMetric[] = ["failures", "stallSecondsPerFailure", "lostWorkSeconds"];
@@ -84,15 +87,17 @@ function PolicyCard({
             </span>
           ) : null}
         </dd>
-        {[...CARD_METRICS, policy.cardMetric].map((metric) => {
-          const r = metricRow(metric);
-          return (
-            <Fragment key={metric}>
-              <dt>{r.label}</dt>
-              <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
-            </Fragment>
-          );
-        })}
+        {(CARD_METRICS.includes(policy.cardMetric) ? CARD_METRICS : [...CARD_METRICS, policy.cardMetric]).map(
+          (metric) => {
+            const r = metricRow(metric);
+            return (
+              <Fragment key={metric}>
+                <dt>{r.label}</dt>
+                <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
+              </Fragment>
+            );
+          },
+        )}
       </dl>
     </article>
   );
@@ -108,34 +113,40 @@ function ClosedFormCell({ v, testId }: { v: ClosedFormValue; testId: string }) {
   );
 }
 
-/** A row of the card: a formula, what it assumes, and its value (or "—" and why) per policy. */
+/** A row of the card: a formula, what it assumes, and its value (or "—" and why) per selected policy. */
 function ClosedFormRow({
   name,
   formula,
   assumes,
   id,
-  synchronous,
-  ftHsdp,
+  policies,
+  value,
 }: {
   name: string;
   formula: string;
   assumes: string;
   id: string;
-  synchronous: ClosedFormValue;
-  ftHsdp: ClosedFormValue | null;
+  policies: readonly Policy[];
+  /** The row's form for one policy ("—" with the reason where the row's form is not that policy's). */
+  value: (key: PolicyKey) => ClosedFormValue;
 }) {
-  const applies = synchronous.value !== null || (ftHsdp !== null && ftHsdp.value !== null);
+  const values = policies.map((p) => value(p.key));
+  const applies = values.some((v) => v.value !== null);
   return (
     <tr className={applies ? "applies" : undefined}>
       <th scope="row">
         {name} <span className="muted">{formula}</span>
         <span className="muted small cf-assumes">Assumes {assumes}.</span>
       </th>
-      <ClosedFormCell v={synchronous} testId={`cf-${id}-synchronous`} />
-      {ftHsdp ? <ClosedFormCell v={ftHsdp} testId={`cf-${id}-ftHsdp`} /> : <td className="muted">—</td>}
+      {policies.map((p, i) => (
+        <ClosedFormCell key={p.key} v={values[i]!} testId={`cf-${id}-${p.key}`} />
+      ))}
     </tr>
   );
 }
+
+/** "—" with why: the row's form is another strategy's (or none is written for this one). */
+const noForm = (note: string): ClosedFormValue => ({ value: null, note });
 
 /**
  * Replicas struck per failure: what placement changes. Striped and packed racks can give the same
@@ -168,15 +179,37 @@ function ClosedFormsCard() {
   const run = useAppStore((s) => s.run);
   if (!run) return null;
   const cf = run.closedForm;
+  // The columns are the run's own policies: its closed forms were computed for them.
+  const policies = selectedPolicies(run.scenario);
+  /** §3/§4: each policy's own Poisson form, as the engine set it (policyForms.ts). */
+  const own = (key: PolicyKey): ClosedFormValue =>
+    cf.policies?.[key] ??
+    (key === "synchronous"
+      ? cf.syncRenewal
+      : key === "ftHsdp"
+        ? cf.ftFirstOrder
+        : noForm("no closed form computed"));
+  const fixed = (key: PolicyKey): ClosedFormValue =>
+    key === "synchronous" || key === "ftHsdp"
+      ? cf.fixedArrivals[key]
+      : noForm("no fixed-arrival form is written for this strategy");
+  const syncOnly =
+    (v: ClosedFormValue) =>
+    (key: PolicyKey): ClosedFormValue =>
+      key === "synchronous" ? v : noForm("the synchronous job's form");
+  const extra = policies.filter((p) => p.key === "inMemory" || p.key === "hotSpare");
   return (
-    <article className="closed-forms" aria-label="Closed forms">
+    <article className="closed-forms scroll-x" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
       <table>
         <thead>
           <tr>
             <th scope="col">Formula</th>
-            <th scope="col">Synchronous</th>
-            <th scope="col">FT-HSDP</th>
+            {policies.map((p) => (
+              <th key={p.key} scope="col">
+                {p.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -185,39 +218,40 @@ function ClosedFormsCard() {
             name="Fixed arrivals"
             formula="(τ − D)/τ, k·C/τ with checkpoints · (τ − S − T/R)/τ"
             assumes="a failure exactly every τ = 1/λ, recoveries shorter than τ, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, no FT-HSDP checkpoints"
-            synchronous={cf.fixedArrivals.synchronous}
-            ftHsdp={cf.fixedArrivals.ftHsdp}
+            policies={policies}
+            value={fixed}
           />
           <ClosedFormRow
             id="poisson"
             name="Poisson, no rollback"
             formula="E[e^(−λD)]"
             assumes="Poisson arrivals, unlimited spares, no checkpoint interval (nothing rolls back)"
-            synchronous={cf.poissonNoRollback}
-            ftHsdp={null}
+            policies={policies}
+            value={syncOnly(cf.poissonNoRollback)}
           />
           <ClosedFormRow
             id="v2"
-            name="Poisson, renewal · first order"
-            formula="E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)"
-            assumes="Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1"
-            synchronous={cf.syncRenewal}
-            ftHsdp={cf.ftFirstOrder}
+            name="Poisson, each strategy's own form"
+            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${extra.length > 0 ? " · in-memory: the renewal form with its own D, C, W · hot spares: E[e^(−λD)], D = detect + migrate" : ""}`}
+            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
+            policies={policies}
+            value={own}
           />
           <ClosedFormRow
             id="meta"
             name="Meta first-order"
             formula="(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)"
             assumes="Poisson arrivals, unlimited spares, a checkpoint interval, λ(C+W) ≪ 1"
-            synchronous={cf.metaApproximation}
-            ftHsdp={null}
+            policies={policies}
+            value={syncOnly(cf.metaApproximation)}
           />
         </tbody>
       </table>
       <p className="muted">
-        τ = 1/λ is the mean time between failures, D a synchronous recovery (detect + restart), S
+        τ = 1/λ is the mean time between failures, D a recovery (detect + restart, or + migrate), S
         FT-HSDP&apos;s global stall and T a replica&apos;s down time per failure, C and W the checkpoint
-        interval and write. A row shows a number only where its assumptions hold for this scenario.
+        interval and write, o FT-HSDP&apos;s step overhead. A cell shows a number only where its row&apos;s
+        assumptions hold for this scenario and that strategy.
       </p>
     </article>
   );
@@ -241,7 +275,8 @@ function HeadlineNote() {
 function GainLine() {
   const run = useAppStore((s) => s.run);
   const scenario = useAppStore((s) => s.scenario);
-  if (!run) return null;
+  // The sentence compares FT-HSDP with synchronous training: only when the run has both.
+  if (!run?.synchronous || !run.ftHsdp) return null;
   const gain = run.ftHsdp.ettr - run.synchronous.ettr;
   const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
   const { mtbfSeconds } = derived(scenario);
@@ -256,6 +291,7 @@ function GainLine() {
 }
 
 export function ResultsPanel() {
+  const scenario = useAppStore((s) => s.scenario);
   const run = useAppStore((s) => s.run);
   const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
@@ -279,9 +315,10 @@ export function ResultsPanel() {
       {/* Numbers that no longer match the knobs are dimmed and marked, never shown as current. */}
       <div
         className={runError ? "policy-cards stale" : "policy-cards"}
+        data-count={scenario.policies.length}
         data-stale={runError ? true : undefined}
       >
-        {POLICIES.map((p, i) => (
+        {selectedPolicies(scenario).map((p, i) => (
           <PolicyCard
             key={p.key}
             policy={p}
@@ -291,6 +328,7 @@ export function ResultsPanel() {
           />
         ))}
       </div>
+      <BadputPanel />
       <StruckLine />
       <ClosedFormsCard />
     </section>
