@@ -51,6 +51,9 @@ export const ADDRESS_KEYS = {
   bk: "the story's bucket size (chapter 5)",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
+  mcp: "the Monte Carlo's precision (± points of ETTR)",
+  mcn: "the Monte Carlo's cap on runs",
+  base: "the pinned baseline scenario",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;
