@@ -232,11 +232,12 @@ export class McStream {
 
   private decide(): McStop | null {
     const n = this.acc.added;
-    if (n >= this.settings.cap) return "cap";
-    if (n < Math.min(MIN_RUNS, this.settings.cap)) return null;
+    const atCap = n >= this.settings.cap ? "cap" : null;
+    if (n < Math.min(MIN_RUNS, this.settings.cap)) return atCap;
     for (const key of this.keys) {
-      if (meanAndHalf(this.acc.column(key, "ettr")).half > this.settings.precision) return null;
+      if (meanAndHalf(this.acc.column(key, "ettr")).half > this.settings.precision) return atCap;
     }
+    // Reached at the cap too: the precision is what the person asked for, so it is what is said.
     return "precision";
   }
 

@@ -19,8 +19,10 @@ export function digitsFor(halfPoints: number): number {
 
 /** "82.2% ± 0.1 (95%, 400 runs)": what a person quotes. */
 export function ciText(e: Pick<EttrEstimate, "mean" | "half" | "n">): string {
+  // One run has no spread to go on: an interval of ± 0 would claim a certainty it does not have.
+  if (e.n < 2) return `${pct(e.mean)} (1 run, no interval yet)`;
   const d = digitsFor(e.half * 100);
-  return `${pct(e.mean, d)} ± ${(e.half * 100).toFixed(d)} (95%, ${count(e.n)} ${e.n === 1 ? "run" : "runs"})`;
+  return `${pct(e.mean, d)} ± ${(e.half * 100).toFixed(d)} (95%, ${count(e.n)} runs)`;
 }
 
 /** "+3.1 ± 0.4 points": a difference of ETTR and its 95 % error, in points. */
