@@ -144,3 +144,30 @@ describe("intervals", () => {
     expect(pairedDifference(a, new Float64Array())).toBeNull();
   });
 });
+
+describe("chunks", () => {
+  it("cover seeds 0.. cap−1 once each, in order: 1, 2, 4, … runs, then a fixed size", () => {
+    for (const [s, cap] of [
+      [SMALL, 137],
+      [SMALL, 1],
+      [parseScenario({}), 2000],
+      [parseScenario({ cluster: { gpus: 786_432 }, training: { days: 60 } }), 30],
+    ] as const) {
+      let next = 0;
+      const sizes: number[] = [];
+      for (let k = 0, c = chunkAt(s, cap, 0); c.count > 0; c = chunkAt(s, cap, ++k)) {
+        expect(c.start).toBe(next);
+        next += c.count;
+        sizes.push(c.count);
+      }
+      expect(next).toBe(cap);
+      expect(sizes[0]).toBe(1);
+      // Doubling until the full size, then the full size (the last one cut at the cap).
+      const full = Math.max(...sizes);
+      for (let i = 1; i < sizes.length - 1; i++) {
+        expect(sizes[i] === 2 * sizes[i - 1]! || sizes[i] === full).toBe(true);
+        if (sizes[i - 1] === full) expect(sizes[i]).toBe(full);
+      }
+    }
+  });
+});

@@ -53,12 +53,11 @@ export const CAP_RANGE = [10, 20_000] as const;
 export const MIN_RUNS = 100;
 
 /**
- * The first chunk is small, so the first band is on screen within tens of milliseconds of an
- * edit; the later ones are larger (fewer messages) but still short (about 25,000 failures), so a
- * newer edit never waits long for a worker to be free.
+ * Chunk sizes double from one run (1, 2, 4, 8, …) up to about 25,000 failures or 25 runs: the
+ * first band is on screen after a single run (tens of milliseconds after an edit, even when the
+ * machine is busy), it has an interval after the second chunk, and the later chunks are larger
+ * (fewer messages) but still short, so a newer edit never waits long for a worker to be free.
  */
-const FIRST_FAILURES = 8_000;
-const FIRST_MAX_RUNS = 4;
 const CHUNK_FAILURES = 25_000;
 const CHUNK_MAX_RUNS = 25;
 
@@ -69,11 +68,13 @@ export interface Chunk {
 
 /** Chunk k of the scenario's Monte Carlo, cut at the cap (count 0: past the cap). */
 export function chunkAt(s: Scenario, cap: number, k: number): Chunk {
-  const first = Math.min(cap, runsPerSlice(s, FIRST_FAILURES, FIRST_MAX_RUNS));
-  if (k === 0) return { start: 0, count: first };
-  const size = runsPerSlice(s, CHUNK_FAILURES, CHUNK_MAX_RUNS);
-  const start = Math.min(cap, first + (k - 1) * size);
-  return { start, count: Math.min(size, cap - start) };
+  const full = runsPerSlice(s, CHUNK_FAILURES, CHUNK_MAX_RUNS);
+  // Chunks 0..ramp−1 are 1, 2, …, 2^(ramp−1) runs (each less than `full`); then `full` each.
+  const ramp = Math.ceil(Math.log2(full));
+  const start = k <= ramp ? 2 ** k - 1 : 2 ** ramp - 1 + (k - ramp) * full;
+  const size = k < ramp ? 2 ** k : full;
+  const from = Math.min(cap, start);
+  return { start: from, count: Math.min(size, cap - from) };
 }
 
 /**

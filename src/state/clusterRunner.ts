@@ -88,9 +88,12 @@ function startCurrent(scenario: Scenario): void {
   appStore.setState({ mc: null, mcProgress: { done: 0, total: cap }, mcSoFar: null });
   mcStore.setState({ current: null });
   let soFarAt = Number.NEGATIVE_INFINITY;
+  // User Timing marks for bench/band.ts: where an edit's first band spends its time.
+  performance.mark("mc-start");
   const job = streamMonteCarlo(scenario, { precision, cap }, 0, {
     onMerged: throttled((stream, final) => {
       if (currentJob !== job) return;
+      if (!mcStore.getState().current) performance.mark("mc-first-chunk");
       mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
       if (final) {
         appStore.setState({ mc: stream.result(), mcProgress: null, mcSoFar: null });
