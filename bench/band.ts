@@ -6,6 +6,8 @@
  * from the placeholder to numbers (a partial band counts, "…" does not). Between edits it waits
  * until the Monte Carlo has stopped (precision reached), so each edit starts from an idle page.
  * Also prints the time to that stop, the pool size the page used and the machine's load.
+ * BENCH_BEFORE_DIST, a build of an earlier commit, is measured beside it, edit for edit (its band
+ * shows "running… k/200" until its 200 seeds are done: that is a placeholder, not numbers).
  * BENCH_DIST measures an already built app; BENCH_EDITS sets the count (default 20). Writes
  * bench/band-results.json. A bench, never a pass/fail test.
  */
@@ -13,13 +15,15 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { chromium } from "@playwright/test";
+import { chromium, type Page } from "@playwright/test";
 import { buildIfNeeded, CHROMIUM, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4195);
 const DIST = process.env.BENCH_DIST ?? "dist-bench";
 const EDITS = Number(process.env.BENCH_EDITS ?? 20);
 const TARGET_MS = 100;
+/** A build of an earlier commit to measure beside this one, edit for edit (optional). */
+const BEFORE = process.env.BENCH_BEFORE_DIST;
 /** Replica counts that divide the headline's 12,288 hosts. */
 const REPLICAS = [16, 24, 32, 48, 64, 96, 12];
 
@@ -35,8 +39,8 @@ const ARM = `(() => {
   window.__band = new Promise((resolve) => {
     const check = () => {
       if (t0 === null) return;
-      for (const b of bands) if (!/\\d/.test(b.textContent)) placeholder.add(b);
-      if (placeholder.size === bands.length && bands.every((b) => /\\d/.test(b.textContent))) {
+      for (const b of bands) if (!/\\d%/.test(b.textContent)) placeholder.add(b);
+      if (placeholder.size === bands.length && bands.every((b) => /\\d%/.test(b.textContent))) {
         obs.disconnect();
         const mark = (name) => (performance.getEntriesByName(name)[0]?.startTime ?? NaN) - t0;
         requestAnimationFrame(() =>
@@ -63,71 +67,114 @@ function stats(xs: number[]) {
   return { median: at(0.5), p95: at(0.95), max: s.at(-1) ?? Number.NaN, n: s.length };
 }
 
-async function main() {
-  if (!process.env.BENCH_DIST) buildIfNeeded(DIST);
-  const server = spawn("npx", ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST], {
+interface Side {
+  label: string;
+  page: Page;
+  firstBand: number[];
+  startAt: number[];
+  chunkAt: number[];
+  toStop: number[];
+}
+
+/** Until the Monte Carlo is over: the status says it stopped (a build before it: the band is final). */
+function settled(page: Page) {
+  return page.waitForFunction(
+    () => {
+      const status = document.querySelector("[data-testid=mc-status]");
+      if (status) return status.getAttribute("data-stop") !== "running";
+      const band = document.querySelector("[data-testid=ettr-mc-ftHsdp]")?.textContent ?? "";
+      return /%.*\(/.test(band) && !band.includes("running");
+    },
+    undefined,
+    { timeout: 120_000 },
+  );
+}
+
+async function edit(side: Side, replicas: number): Promise<void> {
+  const { page } = side;
+  const bands = (await page.evaluate(ARM)) as number;
+  if (bands < 2) throw new Error(`found ${bands} bands`);
+  const field = page.getByLabel("Replicas (R)", { exact: true });
+  await field.fill(String(replicas));
+  const t = Date.now();
+  await field.press("Enter");
+  const r = await page.evaluate(
+    () => (window as unknown as { __band: Promise<{ total: number; start: number; chunk: number }> }).__band,
+  );
+  side.firstBand.push(r.total);
+  side.startAt.push(r.start);
+  side.chunkAt.push(r.chunk);
+  await settled(page);
+  side.toStop.push(Date.now() - t);
+}
+
+function serve(dist: string, port: number) {
+  return spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort", "--outDir", dist], {
     stdio: "ignore",
     detached: true,
   });
+}
+
+async function main() {
+  if (!process.env.BENCH_DIST) buildIfNeeded(DIST);
+  const servers = [serve(DIST, PORT)];
+  if (BEFORE) servers.push(serve(BEFORE, PORT + 1));
   try {
-    await waitForServer(`http://localhost:${PORT}/`);
     const browser = await chromium.launch({
       ...(CHROMIUM ? { executablePath: CHROMIUM } : {}),
       headless: true,
       args: ["--no-sandbox"],
     });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-    await page.goto(`http://localhost:${PORT}/#v=cluster`);
-    const status = page.getByTestId("mc-status");
-    const settled = () =>
-      page.waitForFunction(
-        () => document.querySelector("[data-testid=mc-status]")?.getAttribute("data-stop") === "precision",
-        undefined,
-        { timeout: 120_000 },
-      );
-    await settled();
-    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-    const replicas = page.getByLabel("Replicas (R)", { exact: true });
-    const firstBand: number[] = [];
-    const startAt: number[] = [];
-    const chunkAt: number[] = [];
-    const toStop: number[] = [];
-    const loads: number[] = [];
-    for (let i = 0; i < EDITS; i++) {
-      await page.waitForTimeout(300);
-      loads.push(loadavg()[0] ?? 0);
-      const bands = (await page.evaluate(ARM)) as number;
-      if (bands < 2) throw new Error(`found ${bands} bands`);
-      await replicas.fill(String(REPLICAS[i % REPLICAS.length]));
-      const t = Date.now();
-      await replicas.press("Enter");
-      const r = await page.evaluate(
-        () =>
-          (window as unknown as { __band: Promise<{ total: number; start: number; chunk: number }> }).__band,
-      );
-      firstBand.push(r.total);
-      startAt.push(r.start);
-      chunkAt.push(r.chunk);
-      await settled();
-      toStop.push(Date.now() - t);
+    const sides: Side[] = [];
+    for (const [label, port] of BEFORE
+      ? ([
+          ["this build", PORT],
+          ["before", PORT + 1],
+        ] as const)
+      : ([["this build", PORT]] as const)) {
+      await waitForServer(`http://localhost:${port}/`);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await page.goto(`http://localhost:${port}/#v=cluster`);
+      await settled(page);
+      sides.push({ label, page, firstBand: [], startAt: [], chunkAt: [], toStop: [] });
     }
+    const cores = await sides[0]!.page.evaluate(() => navigator.hardwareConcurrency);
+    const loads: number[] = [];
+    // Interleaved, edit by edit: both builds see the same load (the machine is shared).
+    for (let i = 0; i < EDITS; i++) {
+      for (const side of sides) {
+        await side.page.waitForTimeout(300);
+        loads.push(loadavg()[0] ?? 0);
+        await edit(side, REPLICAS[i % REPLICAS.length]!);
+      }
+    }
+    const page = sides[0]!.page;
     const runs = await page.getByTestId("ettr-mc-ftHsdp").getAttribute("data-runs");
-    const text = await status.textContent();
+    const text = await page.getByTestId("mc-status").textContent();
     await browser.close();
-    const band = stats(firstBand);
-    const stop = stats(toStop);
     const load = loadavg()[0] ?? 0;
     const meanLoad = loads.reduce((a, b) => a + b, 0) / loads.length;
+    const rows = sides.map((side) => {
+      const band = stats(side.firstBand);
+      const stop = stats(side.toStop);
+      console.log(
+        `${side.label}: edit → first numeric band, both policies (${band.n} Replicas edits, headline cluster): ` +
+          `median ${band.median.toFixed(0)} ms, p95 ${band.p95.toFixed(0)} ms, max ${band.max.toFixed(0)} ms (target p95 ≤ ${TARGET_MS} ms); ` +
+          `edit → Monte Carlo over: median ${stop.median} ms, p95 ${stop.p95} ms`,
+      );
+      return {
+        label: side.label,
+        firstBandMs: band,
+        mcOverMs: stop,
+        keydownToMcStartMs: stats(side.startAt),
+        keydownToFirstChunkMs: stats(side.chunkAt),
+      };
+    });
+    const mine = rows[0]!;
     console.log(
-      `edit → first numeric band, both policies (${band.n} Replicas edits, headline cluster): median ${band.median.toFixed(0)} ms, ` +
-        `p95 ${band.p95.toFixed(0)} ms, max ${band.max.toFixed(0)} ms (target p95 ≤ ${TARGET_MS} ms)`,
-    );
-    console.log(
-      `  of which: keydown → Monte Carlo started (the edit on the main thread) median ${stats(startAt).median.toFixed(0)} ms; ` +
-        `→ first chunk merged (workers) median ${stats(chunkAt).median.toFixed(0)} ms; the rest is the render and the frame`,
-    );
-    console.log(
-      `edit → precision reached (±0.5 point, ${runs} runs, "${text}"): median ${stop.median} ms, p95 ${stop.p95} ms`,
+      `  this build: keydown → Monte Carlo started (the edit on the main thread) median ${mine.keydownToMcStartMs.median.toFixed(0)} ms; ` +
+        `→ first chunk merged (workers) median ${mine.keydownToFirstChunkMs.median.toFixed(0)} ms; the rest is the render and the frame. ` +
+        `Stopped: "${text}" (${runs} runs)`,
     );
     console.log(
       `pool: ${cores} workers (navigator.hardwareConcurrency); machine: ${cpus().length} cores; load average ${meanLoad.toFixed(2)} during, ${load.toFixed(2)} after`,
@@ -138,10 +185,7 @@ async function main() {
         {
           when: new Date().toISOString(),
           targetP95Ms: TARGET_MS,
-          firstBandMs: band,
-          keydownToMcStartMs: stats(startAt),
-          keydownToFirstChunkMs: stats(chunkAt),
-          precisionReachedMs: stop,
+          rows,
           runsAtStop: Number(runs),
           poolWorkers: cores,
           machineCores: cpus().length,
@@ -152,7 +196,7 @@ async function main() {
       )}\n`,
     );
   } finally {
-    if (server.pid) process.kill(-server.pid);
+    for (const s of servers) if (s.pid) process.kill(-s.pid);
   }
 }
 
