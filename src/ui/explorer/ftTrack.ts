@@ -9,7 +9,9 @@ import {
   LANE_SEPARATOR_PX,
   LANES_PER_STEP,
   type LaneIndex,
-  laneIndexByKey,
+  LaneRunCursor,
+  laneIndexByKeySteps,
+  laneRunSteps,
   laneRuns,
   ROWS_PER_STEP,
   type Runs,
@@ -45,20 +47,21 @@ export class FtTrack {
   }
 
   /**
-   * The lanes' indexes for L as two steps, the intervals' and the failures' (each one pass over
-   * up to a million rows: ~50 ms on the page's first build, where both were one task of ~100 ms).
+   * The lanes' indexes for L as four steps, two for the intervals' and two for the failures'
+   * (each a pass or two over up to a million rows: one step each was ~60 ms of CPU on the page's
+   * first build of a million-failure run, and a task of 160–400 ms on a loaded two-core machine).
    */
   regroupSteps(L: Layout): (() => void)[] {
     const { ft, failures } = this.trace;
     const g = L.group;
     return [
-      () => {
-        this.own = laneIndexByKey(ft.replica, g, L.lanes, ft.start, ft.end);
-      },
-      () => {
-        this.failures = laneIndexByKey(failures.replica, g, L.lanes, failures.time, failures.time);
+      ...laneIndexByKeySteps(ft.replica, g, L.lanes, ft.start, ft.end, (idx) => {
+        this.own = idx;
+      }),
+      ...laneIndexByKeySteps(failures.replica, g, L.lanes, failures.time, failures.time, (idx) => {
+        this.failures = idx;
         this.group = g;
-      },
+      }),
     ];
   }
 
@@ -107,25 +110,66 @@ export class FtTrack {
     from: number,
     to: number,
   ): number {
-    const { ft, failures } = this.trace;
     let marks = 0;
+    for (let lane = from; lane < Math.min(to, L.lanes); lane++)
+      for (const step of this.laneDrawSteps(ctx, L, view, runs, p, lane, Number.POSITIVE_INFINITY))
+        marks += step();
+    return marks;
+  }
+
+  /** Interval and failure rows in lane l. */
+  rowsIn(l: number): number {
+    const size = (idx: LaneIndex) => (idx.offsets[l + 1] as number) - (idx.offsets[l] as number);
+    return size(this.own) + size(this.failures);
+  }
+
+  /**
+   * One lane as draw steps of at most `rows` rows each: its own states, then its failures (and
+   * its separator). Each returns the marks it issued.
+   */
+  laneDrawSteps(
+    ctx: CanvasRenderingContext2D,
+    L: Layout,
+    view: View,
+    runs: Runs,
+    p: Palette,
+    lane: number,
+    rows = ROWS_PER_STEP,
+  ): (() => number)[] {
+    const { ft, failures } = this.trace;
     const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
     const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
-    for (let lane = from; lane < Math.min(to, L.lanes); lane++) {
-      const y = L.ftY + lane * L.laneH;
-      runs.clear();
-      laneRuns(this.own, lane, ft.start, ft.end, (i) => FT_KIND[ft.phase[i] as number] ?? 0, view, runs);
-      marks += fillRuns(ctx, runs, y, L.laneH - sep, ownStyles);
-      runs.clear();
-      laneRuns(this.failures, lane, failures.time, failures.time, failureKind(this.trace), view, runs);
-      drawMarkers(ctx, runs, y, L.laneH - sep, L.plotWidth, p);
-      marks += runs.n;
-      if (sep) {
-        ctx.fillStyle = p.bg;
-        ctx.fillRect(L.plotLeft, y + L.laneH - 1, L.plotWidth, 1);
-      }
-    }
-    return marks;
+    const y = L.ftY + lane * L.laneH;
+    const phase = (i: number) => FT_KIND[ft.phase[i] as number] ?? 0;
+    const own = laneRunSteps(
+      () => new LaneRunCursor(this.own, lane, ft.start, ft.end, phase, view, runs),
+      runs,
+      rows,
+      () => fillRuns(ctx, runs, y, L.laneH - sep, ownStyles),
+    );
+    const marks = laneRunSteps(
+      () =>
+        new LaneRunCursor(
+          this.failures,
+          lane,
+          failures.time,
+          failures.time,
+          failureKind(this.trace),
+          view,
+          runs,
+        ),
+      runs,
+      rows,
+      () => {
+        drawMarkers(ctx, runs, y, L.laneH - sep, L.plotWidth, p);
+        if (sep) {
+          ctx.fillStyle = p.bg;
+          ctx.fillRect(L.plotLeft, y + L.laneH - 1, L.plotWidth, 1);
+        }
+        return runs.n;
+      },
+    );
+    return [...own, ...marks];
   }
 }
 
@@ -171,7 +215,7 @@ class ReplicaLanes implements Track {
     return BUILT_IN_SPACE.ft(this.replicas);
   }
 
-  /** The stalls' index, then the lanes' in two steps (each one pass over up to a million rows). */
+  /** The stalls' index, then the lanes' in four steps (each a pass or two over up to a million rows). */
   buildSteps(L: Layout) {
     let lanes: (() => void)[] = [];
     return [
@@ -179,8 +223,8 @@ class ReplicaLanes implements Track {
         this.index = new FtTrack(this.run.trace, null);
         lanes = this.index.regroupSteps(L);
       },
-      () => lanes[0]?.(),
-      () => lanes[1]?.(),
+      // regroupSteps' steps (four), each a task of its own.
+      ...[0, 1, 2, 3].map((i) => () => lanes[i]?.()),
     ];
   }
 
@@ -202,8 +246,13 @@ class ReplicaLanes implements Track {
     const ft = this.built();
     const { ctx, layout: L, view, runs, palette: p } = f;
     const steps = [() => ft.drawStalls(ctx, L, view, runs, p)];
-    for (const [from, to] of ft.laneSteps(L, LANES_PER_STEP, ROWS_PER_STEP))
-      steps.push(() => ft.drawLanes(ctx, L, view, runs, p, from, to));
+    for (const [from, to] of ft.laneSteps(L, LANES_PER_STEP, ROWS_PER_STEP)) {
+      // A lane with more rows than a step takes (a million failures on a dozen lanes) is drawn
+      // a part at a time; smaller lanes go a few to a step.
+      if (to - from === 1 && ft.rowsIn(from) > ROWS_PER_STEP)
+        steps.push(...ft.laneDrawSteps(ctx, L, view, runs, p, from));
+      else steps.push(() => ft.drawLanes(ctx, L, view, runs, p, from, to));
+    }
     return steps;
   }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { buildLaneIndex, decimateCurve, laneIndexByKey, laneRuns, Runs, singleLane } from "./lod.ts";
+import {
+  buildLaneIndex,
+  decimateCurve,
+  LaneRunCursor,
+  laneIndexByKey,
+  laneRunSteps,
+  laneRuns,
+  Runs,
+  singleLane,
+  singleLaneSteps,
+} from "./lod.ts";
 
 const f64 = (xs: number[]) => Float64Array.from(xs);
 
@@ -107,5 +117,44 @@ describe("decimateCurve", () => {
     expect(d.t[0]).toBe(0);
     expect(d.t.at(-1)).toBe(n - 1);
     for (let i = 1; i < d.t.length; i++) expect(d.t[i]).toBeGreaterThan(d.t[i - 1] as number);
+  });
+});
+
+describe("a lane drawn a part at a time (a million-row lane over several tasks)", () => {
+  // Dense sub-pixel intervals with mixed kinds, a few wide ones, and some outside the window:
+  // cuts fall inside merged pixel columns, which must carry over from one part to the next.
+  const n = 5_000;
+  const start = Float64Array.from({ length: n }, (_, i) => i * 0.05 - 20 + (i % 7 === 0 ? 0.01 : 0));
+  const end = start.map((s, i) => s + (i % 97 === 0 ? 3 : 0.02));
+  const kind = (r: number) => (r % 11 === 0 ? 0 : 1 + (r % 3));
+  const view = { t0: 0, t1: 200, left: 10, width: 333 };
+  const all = (out: Runs) => [runsOf(out), Array.from(out.cover.subarray(0, out.n))];
+
+  it("gives exactly laneRuns' runs however the rows are cut", () => {
+    const idx = singleLane(start, end);
+    const whole = new Runs();
+    laneRuns(idx, 0, start, end, kind, view, whole);
+    for (const rows of [1, 7, 64, 999, n]) {
+      const out = new Runs();
+      let drawn = 0;
+      const steps = laneRunSteps(() => new LaneRunCursor(idx, 0, start, end, kind, view, out), out, rows, () => {
+        drawn++;
+        return out.n;
+      });
+      expect(steps.length).toBeGreaterThan(rows < 1000 ? 1 : 0);
+      const marks = steps.map((s) => s());
+      expect(drawn).toBe(1);
+      expect(marks.at(-1)).toBe(whole.n);
+      expect(all(out)).toEqual(all(whole));
+    }
+  });
+
+  it("indexes one lane in steps exactly as in one pass", () => {
+    let idx: unknown = null;
+    const steps = singleLaneSteps(start, end, (i) => {
+      idx = i;
+    });
+    for (const s of steps) s();
+    expect(idx).toEqual(singleLane(start, end));
   });
 });

@@ -1,6 +1,14 @@
 /** The synchronous job's lane: recoveries, blocking checkpoints, rolled-back work, failures. */
 import type { Trace } from "../../sim/types.ts";
-import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
+import {
+  type LaneIndex,
+  LaneRunCursor,
+  laneRunSteps,
+  ROWS_PER_STEP,
+  type Runs,
+  singleLaneSteps,
+  type View,
+} from "./lod.ts";
 import { hoverSync } from "./timelineHover.ts";
 import { BUILT_IN_SPACE, GUTTER, type Layout, SYNC_H, TRACK_IDS } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
@@ -9,57 +17,84 @@ import type { Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./t
 import { failureKind, SYNC_KIND } from "./timelineTracks.ts";
 
 export class SyncTrack {
-  readonly states: LaneIndex;
-  readonly failures: LaneIndex;
+  states!: LaneIndex;
+  failures!: LaneIndex;
 
-  constructor(private readonly trace: Trace) {
-    this.states = singleLane(trace.sync.start, trace.sync.end);
-    this.failures = singleLane(trace.failures.time, trace.failures.time);
+  /** Indexes both at once (tests and hover); the page builds them in two steps (buildSteps). */
+  constructor(
+    private readonly trace: Trace,
+    now = true,
+  ) {
+    if (now) for (const step of this.buildSteps()) step();
+  }
+
+  /** The states' index, then the failures' (a million rows a few steps each). */
+  buildSteps(): (() => void)[] {
+    const { sync, failures } = this.trace;
+    return [
+      ...singleLaneSteps(sync.start, sync.end, (idx) => {
+        this.states = idx;
+      }),
+      ...singleLaneSteps(failures.time, failures.time, (idx) => {
+        this.failures = idx;
+      }),
+    ];
   }
 
   /** Draws the lane; returns the marks issued. */
   draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
-    return this.drawStates(ctx, L, view, runs, p, hatch) + this.drawFailures(ctx, L, view, runs, p);
+    let marks = 0;
+    for (const step of this.drawSteps(ctx, L, view, runs, p, hatch, Number.POSITIVE_INFINITY))
+      marks += step();
+    return marks;
   }
 
-  /** The job's states (two draw steps with drawFailures: each scans up to a million rows). */
-  drawStates(
+  /**
+   * The job's states, then the failure markers along the lane's top edge, as draw steps of at
+   * most `rows` rows each (a million-failure run's lane is several steps, none a long task).
+   */
+  drawSteps(
     ctx: CanvasRenderingContext2D,
     L: Layout,
     view: View,
     runs: Runs,
     p: Palette,
     hatch: HatchPattern,
-  ) {
-    const { sync } = this.trace;
-    runs.clear();
-    laneRuns(
-      this.states,
-      0,
-      sync.start,
-      sync.end,
-      (i) => SYNC_KIND[sync.state[i] as number] ?? 0,
-      view,
+    rows = ROWS_PER_STEP,
+  ): (() => number)[] {
+    const { sync, failures } = this.trace;
+    const stateKind = (i: number) => SYNC_KIND[sync.state[i] as number] ?? 0;
+    const states = laneRunSteps(
+      () => new LaneRunCursor(this.states, 0, sync.start, sync.end, stateKind, view, runs),
       runs,
+      rows,
+      () =>
+        fillRuns(ctx, runs, L.syncY, SYNC_H, {
+          1: hatch.get(ctx, p),
+          2: p.checkpoint,
+          3: p.recovering,
+          4: p.waitSpare,
+        }),
     );
-    const marks = fillRuns(ctx, runs, L.syncY, SYNC_H, {
-      1: hatch.get(ctx, p),
-      2: p.checkpoint,
-      3: p.recovering,
-      4: p.waitSpare,
-    });
-    return marks;
-  }
-
-  /** The failure markers along the lane's top edge. */
-  drawFailures(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette) {
-    const { failures } = this.trace;
-    let marks = 0;
-    runs.clear();
-    laneRuns(this.failures, 0, failures.time, failures.time, failureKind(this.trace), view, runs);
-    drawMarkers(ctx, runs, L.syncY, SYNC_H, L.plotWidth, p);
-    marks += runs.n;
-    return marks;
+    const marks = laneRunSteps(
+      () =>
+        new LaneRunCursor(
+          this.failures,
+          0,
+          failures.time,
+          failures.time,
+          failureKind(this.trace),
+          view,
+          runs,
+        ),
+      runs,
+      rows,
+      () => {
+        drawMarkers(ctx, runs, L.syncY, SYNC_H, L.plotWidth, p);
+        return runs.n;
+      },
+    );
+    return [...states, ...marks];
   }
 }
 
@@ -75,9 +110,11 @@ class SyncLane implements Track {
   }
 
   buildSteps() {
+    const index = new SyncTrack(this.run.trace, false);
     return [
+      ...index.buildSteps(),
       () => {
-        this.index = new SyncTrack(this.run.trace);
+        this.index = index;
       },
     ];
   }
@@ -91,11 +128,10 @@ class SyncLane implements Track {
     fillTraining(f, this.run.horizon, f.layout.syncY, SYNC_H);
   }
 
-  /** Two draw steps, the states and the failures: each scans up to a million rows. */
+  /** The states and the failures, in steps of at most ROWS_PER_STEP rows. */
   drawSteps(f: TrackFrame) {
-    const s = this.built();
     const { ctx, layout: L, view, runs, palette: p, hatch } = f;
-    return [() => s.drawStates(ctx, L, view, runs, p, hatch), () => s.drawFailures(ctx, L, view, runs, p)];
+    return this.built().drawSteps(ctx, L, view, runs, p, hatch);
   }
 
   drawLabels({ ctx, layout: L, palette: p }: TrackFrame) {
