@@ -49,6 +49,11 @@ const ARM = `(() => {
       }
     };
     const obs = new MutationObserver(check);
+    // An edit whose bands never went placeholder → numbers is reported, not waited on forever.
+    setTimeout(() => {
+      obs.disconnect();
+      resolve({ total: NaN, start: NaN, chunk: NaN, missed: bands.map((b) => b.textContent).join(" | ") });
+    }, 30000);
     for (const b of bands) obs.observe(b, { childList: true, characterData: true, subtree: true });
     window.addEventListener("keydown", (e) => {
       if (e.key === "Enter") {
@@ -74,6 +79,7 @@ interface Side {
   startAt: number[];
   chunkAt: number[];
   toStop: number[];
+  missed: number;
 }
 
 /** Until the Monte Carlo is over: the status says it stopped (a build before it: the band is final). */
@@ -99,8 +105,18 @@ async function edit(side: Side, replicas: number): Promise<void> {
   const t = Date.now();
   await field.press("Enter");
   const r = await page.evaluate(
-    () => (window as unknown as { __band: Promise<{ total: number; start: number; chunk: number }> }).__band,
+    () =>
+      (
+        window as unknown as {
+          __band: Promise<{ total: number; start: number; chunk: number; missed?: string }>;
+        }
+      ).__band,
   );
+  if (Number.isNaN(r.total)) {
+    console.log(`${side.label}: an edit to ${replicas} replicas showed no new band in 30 s: ${r.missed}`);
+    side.missed++;
+    return;
+  }
   side.firstBand.push(r.total);
   side.startAt.push(r.start);
   side.chunkAt.push(r.chunk);
@@ -136,7 +152,7 @@ async function main() {
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
       await page.goto(`http://localhost:${port}/#v=cluster`);
       await settled(page);
-      sides.push({ label, page, firstBand: [], startAt: [], chunkAt: [], toStop: [] });
+      sides.push({ label, page, firstBand: [], startAt: [], chunkAt: [], toStop: [], missed: 0 });
     }
     const cores = await sides[0]!.page.evaluate(() => navigator.hardwareConcurrency);
     const loads: number[] = [];
@@ -160,7 +176,7 @@ async function main() {
       console.log(
         `${side.label}: edit → first numeric band, both policies (${band.n} Replicas edits, headline cluster): ` +
           `median ${band.median.toFixed(0)} ms, p95 ${band.p95.toFixed(0)} ms, max ${band.max.toFixed(0)} ms (target p95 ≤ ${TARGET_MS} ms); ` +
-          `edit → Monte Carlo over: median ${stop.median} ms, p95 ${stop.p95} ms`,
+          `edit → Monte Carlo over: median ${stop.median} ms, p95 ${stop.p95} ms; ${side.missed} edits missed`,
       );
       return {
         label: side.label,
