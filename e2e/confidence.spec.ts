@@ -22,6 +22,8 @@ function cliMonteCarlo(
   return JSON.parse(
     execFileSync("npx", ["tsx", "src/cli/sim.ts", link, "--seeds", String(seeds), "--json"], {
       encoding: "utf8",
+      // Its progress lines go to stderr: not this test's output.
+      stdio: ["ignore", "pipe", "ignore"],
     }),
   );
 }
