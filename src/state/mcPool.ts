@@ -9,13 +9,14 @@
  * either. A cancelled stream hands out no more chunks; those in flight are short (sim/mcStream's
  * chunk sizes) and their answers are dropped.
  */
+import { derived } from "../sim/derived.ts";
 import { type McSettings, McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { spawnSimWorker } from "./simClient.ts";
 import { poolSize } from "./sweepPool.ts";
 import { reportRestart } from "./workerHealth.ts";
-import { type Supervised, supervise } from "./workerSupervisor.ts";
+import { DEFAULT_SILENCE_MS, type Supervised, supervise } from "./workerSupervisor.ts";
 
 const onRestart = reportRestart("Monte Carlo");
 
@@ -63,8 +64,11 @@ function retire(a: Active): void {
 function dispatch(m: Member, a: Active, index: number, chunk: { start: number; count: number }): void {
   m.busy = true;
   const scenario = a.stream.scenario;
+  // A chunk reports nothing until it is done: its silence limit grows with its failures, as a
+  // recorded run's does (30 µs a failure on top of the default; clusterRunner.ts says why).
+  const silenceMs = DEFAULT_SILENCE_MS + Math.ceil(derived(scenario).expectedFailures * chunk.count * 0.03);
   m.worker
-    .call((api) => api.clusterMonteCarloChunk(scenario, chunk), { onRestart })
+    .call((api) => api.clusterMonteCarloChunk(scenario, chunk), { onRestart, silenceMs })
     .then(
       (runs) => {
         m.busy = false;
