@@ -63,6 +63,11 @@ test("presenter mode: the whole story by keyboard, large type, each figure and i
         await expect(knob).toBeHidden();
       const figure = await chapter(page).locator(".story-figure").first().boundingBox();
       expect(figure?.y ?? 720, `figure on ${id}`).toBeLessThan(360);
+      // …and all of it on screen: arrowing through chapter 3's phases changes what is visible,
+      // chapter 6's rings and chapter 7's cases are not below the fold.
+      expect((figure?.y ?? 720) + (figure?.height ?? 0), `the whole figure on ${id}`).toBeLessThanOrEqual(
+        720,
+      );
       for (const knob of await chapter(page).locator("[data-control]").all()) {
         await expect(knob).toBeVisible();
         const b = await knob.boundingBox();

@@ -517,10 +517,15 @@ export function runFtHsdp(
           attr.stalling.remove(r);
           attr.down.upsert(r);
         }
-        // §4 "quiet": a replica already outside the quorum starts over without stalling it.
+        // §4 "quiet": a replica already outside the quorum starts over without stalling it. A
+        // replica in a quiet detect is outside it too (the quorum dropped it before), so a second
+        // strike there is quiet as well: §4 gives the reason, "the quorum does not contain it".
         if (
           quiet &&
-          (was === FtPhase.waitSpare || was === FtPhase.restart || (was === FtPhase.catchUp && !blocking))
+          (was === FtPhase.waitSpare ||
+            was === FtPhase.restart ||
+            was === FtPhase.detectQuiet ||
+            (was === FtPhase.catchUp && !blocking))
         )
           enter(r, FtPhase.detectQuiet, next, next + trace.ftDetectSeconds[i]!);
         else enter(r, FtPhase.detect, next, next + trace.ftDetectSeconds[i]! + reconfigureSeconds);

@@ -157,6 +157,24 @@ describe("FT-HSDP's own costs", () => {
     expect(Array.from(rec.ft.phase)).toContain(FtPhase.detectQuiet);
   });
 
+  it('restrike "quiet": a replica struck again during its quiet detect stays quiet (it is outside the quorum)', () => {
+    // As above, and host 0 (whose slot still waits for its spare: no new request) is struck again at
+    // 2030, during the quiet detect 2000–2060: the quiet detect starts over, 2030–2090, down only.
+    // Same stalls as with one restrike (60 + 120) and the same down time 1060–6020. The engine
+    // once stalled everyone here for a global detect (240 s of stall): the independent reference
+    // (src/testing/reference) disagreed, and §4 says why it is quiet.
+    const spares = { pool: "limited" as const, hosts: 0, repairHours: 1 };
+    const rows = [
+      { time: 1000, host: 0 },
+      { time: 2000, host: 1 },
+      { time: 2030, host: 0 },
+    ];
+    const quiet = run({ spares, ft: { restrike: "quiet" } }, rows).ftHsdp;
+    expect(quiet.stallSeconds).toBe(180);
+    expect(quiet.usefulSeconds).toBe(H - 180 - 4960 / 4);
+    expect(lostSeconds(quiet)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
+  });
+
   it("a step overhead of o % slows training by 1 + o/100 and is its own badput", () => {
     const m = run({ ft: { stepOverheadPercent: 25 } }, []).ftHsdp;
     expect(m.ettr).toBeCloseTo(0.8, 12);

@@ -2,7 +2,7 @@
  * How the run-by-run comparisons decide that the engine and the independent reference agree: the
  * same metrics within rounding (1e-9 of the horizon, or of 1 for ETTR), listed by name where not.
  */
-import type { PolicyMetrics } from "../../sim/types.ts";
+import { BADPUT_CATEGORIES, type PolicyMetrics } from "../../sim/types.ts";
 import type { ReferenceMetrics } from "./independent.ts";
 
 /** The metrics SIMULATION.md §1 fixes; §3 adds the rest. */
@@ -55,6 +55,19 @@ export function disagreements(
     const refCauseStall = ref.perCause.reduce((x, c) => x + c.stallSeconds, 0);
     if (!close(engineCauseStall, refCauseStall, horizon))
       out.push(`Σ causeStallSeconds: engine ${engineCauseStall} vs reference ${refCauseStall}`);
+  }
+  return out;
+}
+
+/**
+ * §4 "Where the time goes": each badput share (the reference keeps seconds; the engine, shares of
+ * wall time) within 1e-9, with the other metrics as disagreements() compares them.
+ */
+export function disagreementsV3(engine: PolicyMetrics, ref: ReferenceMetrics, horizon: number): string[] {
+  const out = disagreements(engine, ref, horizon, V2_METRICS);
+  for (const c of BADPUT_CATEGORIES) {
+    if (!close(engine.badput[c], ref.badput[c] / horizon, 1))
+      out.push(`badput.${c}: engine ${engine.badput[c]} vs reference ${ref.badput[c] / horizon}`);
   }
   return out;
 }

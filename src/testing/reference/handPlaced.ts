@@ -6,7 +6,7 @@
  * The reference's expectations are worked out in ./handPlaced.test.ts; the engine is compared
  * with the reference on the same situations.
  */
-import { parseScenario, type Scenario } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
 import { type Cause, type Failure, type Knobs, v1Knobs } from "./failures.ts";
 
 export const HAND_SCENARIO: Scenario = parseScenario({
@@ -120,5 +120,95 @@ export const SITUATIONS: Record<string, Situation> = {
     name: "a slower detection's request, made while the replica already waits, does not hold it back",
     knobs: limited(0),
     failures: [hang(1000, 0), host(1010, 1)],
+  },
+};
+
+/**
+ * Version-3 situations (SIMULATION.md §4), one per new rule, on the same small cluster with all
+ * four policies selected. `over` sets the §4 groups (and `sync` checkpoints, which hotSpare writes):
+ * in-memory restart 100 s, migrations 30 s. Worked out by hand in ./handPlacedV3.test.ts.
+ */
+export interface V3Situation extends Situation {
+  over: ScenarioInput;
+}
+
+/** The hand-placed scenario with a situation's §3 knobs and §4 settings. */
+export function v3ScenarioOf(situation: V3Situation): Scenario {
+  const k = situation.knobs;
+  const b = HAND_SCENARIO;
+  const o = situation.over;
+  return parseScenario({
+    ...b,
+    policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+    cluster: { ...b.cluster, hostsPerRack: k.hostsPerRack, placement: k.placement },
+    failures: { ...b.failures, causes: [...k.causes] },
+    sync: { ...b.sync, ...o.sync },
+    ft: { ...b.ft, ...o.ft },
+    spares: { pool: k.pool, hosts: k.spareHosts, repairHours: k.repairHours },
+    inMemory: { ...b.inMemory, restartSeconds: 100, ...o.inMemory },
+    hotSpare: { ...b.hotSpare, migrateSeconds: 30, ...o.hotSpare },
+  });
+}
+
+export const V3_SITUATIONS: Record<string, V3Situation> = {
+  inMemoryWriteLost: {
+    name: "a failure during an in-memory write",
+    knobs: knobs({}),
+    over: { inMemory: { checkpointMinutes: 10, writeSeconds: 30 } },
+    failures: [host(1250, 3)],
+  },
+  jobDuringMemoryRecovery: {
+    name: "a job failure during a memory recovery, then a memory recovery after the storage one",
+    knobs: knobs({}),
+    over: { inMemory: { checkpointMinutes: 10, writeSeconds: 0, persistEvery: 3 } },
+    failures: [host(2500, 3), job(2550), host(3000, 1)],
+  },
+  rackShortOfStandbys: {
+    name: "a rack failure needing more standbys than are ready; then a host failure migrates",
+    knobs: knobs({ hostsPerRack: 2 }),
+    over: { hotSpare: { standbys: 1, refillMinutes: 10 } },
+    failures: [rack(1000, 1), host(2000, 4)],
+  },
+  failureDuringMigration: {
+    name: "a failure during a migration with no standby left: the recovery turns full and rolls back",
+    knobs: knobs({}),
+    over: { hotSpare: { standbys: 1 }, sync: { checkpointMinutes: 10 } },
+    failures: [host(1000, 0), host(1020, 5)],
+  },
+  migrationGoesOn: {
+    name: "a failure during a migration with a standby ready: the migration starts over",
+    knobs: knobs({}),
+    over: { hotSpare: { standbys: 2 }, sync: { checkpointMinutes: 10 } },
+    failures: [host(1000, 0), host(1020, 5)],
+  },
+  standbyRefilledDuringRecovery: {
+    name: "a standby refilled during a later (full) recovery is not taken by it",
+    knobs: knobs({}),
+    over: { hotSpare: { standbys: 1, refillMinutes: 10 } },
+    failures: [host(1000, 0), host(1600, 1), host(1650, 2), host(3000, 3)],
+  },
+  sameSlotDuringMigration: {
+    name: "the slot a standby just took over is struck again: that breaks the standby, a second one is needed",
+    knobs: knobs({}),
+    over: { hotSpare: { standbys: 1 } },
+    failures: [host(1000, 0), host(1005, 0)],
+  },
+  quietInWaitSpare: {
+    name: 'restrike "quiet" on a replica in waitSpare (and again during its quiet detect)',
+    knobs: limited(0),
+    over: { ft: { restrike: "quiet" } },
+    failures: [host(1000, 0), host(1100, 1), host(1105, 1)],
+  },
+  stallInWaitSpare: {
+    name: 'the same failures with restrike "stall" (§1)',
+    knobs: limited(0),
+    over: { ft: { restrike: "stall" } },
+    failures: [host(1000, 0), host(1100, 1), host(1105, 1)],
+  },
+  overheadAndJobRestart: {
+    name: "a 25 % step overhead with a job restart and FT checkpoints",
+    knobs: knobs({ ftCheckpointMinutes: 10, ftCheckpointWriteSeconds: 30 }),
+    over: { ft: { stepOverheadPercent: 25, checkpointMinutes: 10, checkpointWriteSeconds: 30 } },
+    failures: [host(1000, 0), job(1250)],
   },
 };

@@ -48,7 +48,32 @@ export interface ReferenceMetrics {
   poolEmptySeconds: number;
   /** Per cause of knobs.causes: failures, and the failure stall attributed to it (see below). */
   perCause: { count: number; stallSeconds: number }[];
+  /** §4 "Where the time goes": seconds of wall time lost to each category (÷ horizon = share). */
+  badput: Badput;
 }
+
+/** §4's badput categories, in seconds; useful + Σ = the horizon. */
+export interface Badput {
+  detection: number;
+  recovery: number;
+  spareWait: number;
+  rejoin: number;
+  checkpointWrite: number;
+  rolledBack: number;
+  degraded: number;
+  overhead: number;
+}
+
+export const noBadput = (): Badput => ({
+  detection: 0,
+  recovery: 0,
+  spareWait: 0,
+  rejoin: 0,
+  checkpointWrite: 0,
+  rolledBack: 0,
+  degraded: 0,
+  overhead: 0,
+});
 
 const INF = Number.POSITIVE_INFINITY;
 
@@ -93,6 +118,7 @@ export function referenceSynchronousV2(
   let poolEmptySeconds = 0;
   let checkpoints = 0;
   let i = 0;
+  const badput = noBadput();
 
   for (;;) {
     for (let changed = true; changed; ) {
@@ -141,6 +167,10 @@ export function referenceSynchronousV2(
     if (t >= H) break;
     const next = Math.min(f?.time ?? INF, state === "waitSpare" ? INF : stateEnd, nextPoolEvent(pool), H);
     const dt = next - t;
+    if (state === "detect") badput.detection += dt;
+    else if (state === "waitSpare") badput.spareWait += dt;
+    else if (state === "restart") badput.recovery += dt;
+    else if (state === "write") badput.checkpointWrite += dt;
     if (state === "train") {
       trained += dt;
       if (!everyStep) pending += dt;
@@ -168,10 +198,12 @@ export function referenceSynchronousV2(
     longestSpareWaitSeconds: waits.longest,
     poolEmptySeconds,
     perCause,
+    badput: { ...badput, rolledBack: lost },
   };
 }
 
-type Phase = "healthy" | "detect" | "waitSpare" | "restart" | "catchUp" | "rejoin";
+/** detectQuiet: §4 `ft.restrike = "quiet"`, the detect of a replica struck outside the quorum (down). */
+type Phase = "healthy" | "detect" | "detectQuiet" | "waitSpare" | "restart" | "catchUp" | "rejoin";
 
 /**
  * FT-HSDP: each replica walks detect(+reconfigure) → waitSpare → restart → catch-up → rejoin; a
@@ -183,6 +215,9 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   const R = s.cluster.replicas;
   const { reconfigureSeconds, replicaRestartSeconds, catchUpSeconds, rejoinSeconds, minReplicas } = s.ft;
   const blocking = s.ft.catchUp === "blocking";
+  // §4: FTAR's step overhead slows every instant of training by 1 + o/100.
+  const slowdown = 1 + s.ft.stepOverheadPercent / 100;
+  const quiet = s.ft.restrike === "quiet";
   const interval = k.ftCheckpointMinutes * 60;
   const checkpointsOn = interval > 0;
   const pool = newPool(k);
@@ -199,6 +234,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   const waitFor: Request[][] = Array.from({ length: R }, () => []);
   let jobRestart = false;
   let jobEnd = INF;
+  let jobDetectEnd = INF; // a job restart is detect (detection) then sync restart (recovery)
   let jobOwner = -1;
   let writing = false;
   let writeEnd = INF;
@@ -213,6 +249,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
   let checkpoints = 0;
   let jobRestarts = 0;
   const kDown = new Array<number>(R + 1).fill(0);
+  const badput = noBadput();
   let t = 0;
   let i = 0;
 
@@ -241,7 +278,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
             changed = true;
           }
         } else if (p !== "healthy" && phaseEnd[r]! <= t) {
-          if (p === "detect") enter(r, "waitSpare", INF);
+          if (p === "detect" || p === "detectQuiet") enter(r, "waitSpare", INF);
           else if (p === "restart") enter(r, "catchUp", catchUpSeconds);
           else if (p === "catchUp") enter(r, "rejoin", rejoinSeconds);
           else enter(r, "healthy", INF);
@@ -299,13 +336,20 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
         }
         clock = 0;
         jobRestart = true;
+        jobDetectEnd = t + detect;
         jobEnd = t + detect + s.sync.restartSeconds;
         jobOwner = i;
         jobRestarts++;
       } else {
         for (const r of struck) {
+          const p = phase[r]!;
+          // §4 restrike "quiet": a replica outside the quorum (not in a global-stall phase, not
+          // healthy) starts over with a detect that is down time only, without reconfigure.
+          const outside =
+            p === "waitSpare" || p === "restart" || p === "detectQuiet" || (p === "catchUp" && !blocking);
           leave(r);
-          enter(r, "detect", detect + reconfigureSeconds);
+          if (quiet && outside) enter(r, "detectQuiet", detect);
+          else enter(r, "detect", detect + reconfigureSeconds);
           phaseOwner[r] = i;
         }
       }
@@ -315,16 +359,20 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     if (t >= H) break;
     let next = Math.min(f?.time ?? INF, nextPoolEvent(pool), H);
     for (let r = 0; r < R; r++) if (phase[r] !== "waitSpare") next = Math.min(next, phaseEnd[r]!);
-    if (jobRestart) next = Math.min(next, jobEnd);
+    if (jobRestart) next = Math.min(next, jobEnd, jobDetectEnd > t ? jobDetectEnd : INF);
     if (writing) next = Math.min(next, writeEnd);
 
     let down = 0;
     let waiting = 0;
     let anyGlobal = false;
+    let detecting = false;
+    let rejoining = false;
     for (const p of phase) {
       if (p !== "healthy") down++;
       if (p === "waitSpare") waiting++;
       if (global(p)) anyGlobal = true;
+      if (p === "detect") detecting = true;
+      if (p === "rejoin" || (blocking && p === "catchUp")) rejoining = true;
     }
     const healthy = R - down;
     const failureStall = jobRestart || anyGlobal || healthy < minReplicas;
@@ -338,6 +386,18 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     kDown[down] = kDown[down]! + dt;
     waits.total += dt * waiting;
     if (poolEmpty(pool)) poolEmptySeconds += dt;
+    // §4: a stalled instant goes to the first stall active in the order recovery, spareWait,
+    // detection, rejoin, checkpointWrite; below minReplicas with none of them, to degraded.
+    if (failureStall || writing) {
+      if (jobRestart && t >= jobDetectEnd) badput.recovery += dt;
+      else if (jobRestart || detecting) badput.detection += dt;
+      else if (rejoining) badput.rejoin += dt;
+      else if (writing) badput.checkpointWrite += dt;
+      else badput.degraded += dt;
+    } else {
+      badput.degraded += (down / R) * dt;
+      badput.overhead += (healthy / R) * (1 - 1 / slowdown) * dt;
+    }
     if (failureStall) {
       stall += dt;
       // Overlapping stalls are charged once, to the earliest failure among those stalling now.
@@ -349,7 +409,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
       const cause = failures[first]?.cause ?? -1;
       if (cause >= 0) perCause[cause]!.stallSeconds += dt;
     } else if (training) {
-      progress += (healthy / R) * dt;
+      progress += (healthy / R / slowdown) * dt;
       clock = checkpointDue ? interval : clock + dt;
       if (down > 0) degraded += dt;
     }
@@ -370,6 +430,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     longestSpareWaitSeconds: waits.longest,
     poolEmptySeconds,
     perCause,
+    badput: { ...badput, rolledBack: lost },
   };
 }
 

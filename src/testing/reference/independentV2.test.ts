@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../../sim/failureTrace.ts";
+import { generateFailureTrace } from "../../sim/failureTrace.ts";
 import { monteCarlo } from "../../sim/monteCarlo.ts";
 import { PRESETS } from "../../sim/presets.ts";
 import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
@@ -17,39 +17,9 @@ import { type Failure, type Knobs, referenceFailures } from "./failures.ts";
 import { HAND_SCENARIO, SITUATIONS } from "./handPlaced.ts";
 import { referenceFtHsdpV2, referenceSynchronousV2 } from "./independent.ts";
 import { knobsOf } from "./knobs.ts";
+import { fromEngineTrace, toEngineTrace } from "./traces.ts";
 
 const SLOW = { timeout: 120_000 };
-
-/** The reference's failures as the engine's hand-placed trace (a rack is named by its first host). */
-function toEngineTrace(s: Scenario, k: Knobs, failures: readonly Failure[]): FailureTrace {
-  return failureTraceOf(
-    s,
-    failures.map((f) => ({
-      time: f.time,
-      scope: f.scope,
-      host: f.scope === "rack" ? f.target * k.hostsPerRack : f.scope === "host" ? f.target : 0,
-      hang: f.hang,
-      newHost: f.newHost,
-      ...(f.cause >= 0 ? { cause: f.cause } : {}),
-    })),
-  );
-}
-
-/** The engine's trace as reference failures: checks what the engine's generator writes, too. */
-function fromEngineTrace(k: Knobs, t: FailureTrace): Failure[] {
-  const scopes = ["host", "rack", "job"] as const;
-  return Array.from({ length: t.count }, (_, i) => {
-    const scope = scopes[t.scope[i]!]!;
-    return {
-      time: t.time[i]!,
-      scope,
-      target: scope === "rack" ? t.host[i]! / k.hostsPerRack : scope === "host" ? t.host[i]! : -1,
-      hang: t.hang[i] === 1,
-      newHost: t.newHost[i] === 1,
-      cause: t.cause[i]!,
-    };
-  });
-}
 
 function compare(s: Scenario, failures: readonly Failure[]): { synchronous: string[]; ftHsdp: string[] } {
   const k = knobsOf(s);

@@ -11,7 +11,7 @@ import { duration, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { useWidth } from "../../useWidth.ts";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
-import { useChapterSteps } from "../presenter.ts";
+import { useChapterSteps, usePresenter } from "../presenter.ts";
 import { usePromise } from "../usePromise.ts";
 
 const HEADLINE_FIXED = presetById("headline-fixed")?.scenario ?? { failures: { arrivals: "fixed" } };
@@ -72,7 +72,9 @@ function replayOf(run: RunResult): Replay | null {
   return { t0, replica, replicas: run.scenario.cluster.replicas, phases, syncEnd };
 }
 
-const LANE = 16;
+/** A lane's height on screen, and on a projector (presenter mode). */
+const SCREEN_LANE = 16;
+const PRESENTER_LANE = 11;
 
 function Lanes({
   r,
@@ -91,13 +93,19 @@ function Lanes({
   const box = useRef<HTMLDivElement>(null);
   // Drawn at the container's own width, so the lane labels keep their size on a phone.
   const W = Math.min(768, useWidth(box, 720));
+  // On a projector the lanes are thinner, so the figure and the waterfall under it fit 1280×720,
+  // and the labels (18 px there) get room above their lanes.
+  const presenting = usePresenter((s) => s.presenting);
+  const LANE = presenting ? PRESENTER_LANE : SCREEN_LANE;
+  const top = presenting ? 26 : 22;
+  // The first replica's lane: below the synchronous lane and the replicas' label.
+  const firstLane = top + LANE + (presenting ? 24 : LANE);
   const from = r.t0 - 120;
   const to = Math.max(r.syncEnd, r.phases[3]?.end ?? r.t0) + 120;
   const x = (t: number) => ((t - from) / (to - from)) * W;
   // Steps: before the failure, each phase that lasts, after.
   const cursor = step === 0 ? r.t0 : last ? to : (cursorPhase?.end ?? r.t0);
-  const top = 22;
-  const height = top + (r.replicas + 2) * LANE + 20;
+  const height = firstLane + r.replicas * LANE + 20;
   const stall = (p: Phase) => p.key === "detect" || p.key === "rejoin";
   return (
     <div ref={box}>
@@ -109,7 +117,7 @@ function Lanes({
         aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step + 1} of ${steps}.`}
       >
         <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
-        <text x={0} y={12} className="lane-label lane-label-halo">
+        <text x={0} y={top - 10} className="lane-label lane-label-halo">
           Synchronous job
         </text>
         <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
@@ -120,11 +128,11 @@ function Lanes({
           height={LANE - 4}
           className="st-recovering"
         />
-        <text x={0} y={top + LANE + 14} className="lane-label lane-label-halo">
+        <text x={0} y={presenting ? firstLane - 5 : top + LANE + 14} className="lane-label lane-label-halo">
           FT-HSDP: {r.replicas} replicas
         </text>
         {Array.from({ length: r.replicas }, (_, k) => {
-          const y = top + (k + 2) * LANE;
+          const y = firstLane + k * LANE;
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: replicas are identified by their index
             <g key={k}>

@@ -1,0 +1,16 @@
+/** The reference's run function for each policy key of SIMULATION.md §4 "Which strategies run". */
+import type { PolicyKey } from "../../sim/policyKeys.ts";
+import type { Scenario } from "../../sim/scenario.ts";
+import type { Failure, Knobs } from "./failures.ts";
+import { type ReferenceMetrics, referenceFtHsdpV2, referenceSynchronousV2 } from "./independent.ts";
+import { referenceHotSpare, referenceInMemory } from "./independentV3.ts";
+
+export const REFERENCE_POLICIES: Record<
+  PolicyKey,
+  (s: Scenario, k: Knobs, failures: readonly Failure[]) => ReferenceMetrics
+> = {
+  synchronous: referenceSynchronousV2,
+  ftHsdp: referenceFtHsdpV2,
+  inMemory: referenceInMemory,
+  hotSpare: referenceHotSpare,
+};
