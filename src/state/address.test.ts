@@ -16,6 +16,7 @@ import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddr
 import { explorerStore } from "./explorerStore.ts";
 import { gpuPriceStore } from "./gpuPrice.ts";
 import { labStore } from "./labStore.ts";
+import { mcStore } from "./mcStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 import { storyBucketStore } from "./storyBucket.ts";
@@ -45,6 +46,7 @@ function snapshot() {
     labResults: labStore.getState().results.map(({ id: _, ...r }) => r),
     train: trainStore.getState().config,
     trainMode: trainStore.getState().mode,
+    mc: (({ precision, cap, baseline }) => ({ precision, cap, baseline }))(mcStore.getState()),
   };
 }
 
@@ -64,6 +66,7 @@ const DEFAULTS = {
   labResults: [],
   train: DEFAULT_TRAIN,
   trainMode: "shared",
+  mc: { precision: 0.005, cap: 2000, baseline: null },
 };
 
 describe("the address", () => {
@@ -126,6 +129,11 @@ describe("the address", () => {
       progress: { finished: true, stopped: false } as TrainProgress,
       ranConfig: config,
       ranMode: "separate",
+    });
+    mcStore.setState({
+      precision: 0.001,
+      cap: 300,
+      baseline: parseScenario({ cluster: { replicas: 48 }, seed: 3 }),
     });
     const state = snapshot();
     const hash = composeAddress();

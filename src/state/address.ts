@@ -54,6 +54,9 @@ export const ADDRESS_KEYS = {
   sw: "the what-if sweep",
   tn: "the tornado (which knob matters most)",
   gph: "the price per GPU-hour the results' lost GPU-hours are costed at",
+  mcp: "the Monte Carlo's precision (± points of ETTR)",
+  mcn: "the Monte Carlo's cap on runs",
+  base: "the pinned baseline scenario",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

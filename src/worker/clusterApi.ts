@@ -4,7 +4,8 @@
  */
 import { transfer } from "comlink";
 import { runScenario, traceBuffers } from "../sim/engine.ts";
-import { MonteCarloAccumulator, runsPerSlice, seedOf } from "../sim/monteCarlo.ts";
+import { type Chunk, runChunk } from "../sim/mcStream.ts";
+import { MonteCarloAccumulator, runsPerSlice, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
 import type { PolicyKey } from "../sim/policyKeys.ts";
 import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
 import type { Scenario } from "../sim/scenario.ts";
@@ -40,6 +41,15 @@ export const clusterApi = {
     buffers.add(recoveryIndex.jobStart.buffer as ArrayBuffer);
     buffers.add(recoveryIndex.jobEnd.buffer as ArrayBuffer);
     return transfer({ ...result, recoveryIndex }, [...buffers]);
+  },
+
+  /**
+   * One chunk of the page's streaming Monte Carlo (sim/mcStream.ts): runs start..start+count−1,
+   * cut to what the summary reads. Chunks are short (about 25,000 failures), so this answers
+   * without yielding; the page merges chunks in seed order, whichever worker ran them.
+   */
+  clusterMonteCarloChunk(scenario: Scenario, chunk: Chunk): SummarizedRun[] {
+    return runChunk(scenario, chunk);
   },
 
   /**

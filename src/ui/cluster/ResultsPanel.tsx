@@ -8,50 +8,30 @@ import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
-import type {
-  ClosedFormValue,
-  MetricsSummary,
-  PolicyMetrics,
-  SummarizedMetric,
-  Summary,
-} from "../../sim/types.ts";
-import { appStore, MC_SEEDS, useAppStore } from "../../state/store.ts";
+import type { ClosedFormValue, PolicyMetrics, SummarizedMetric } from "../../sim/types.ts";
+import { appStore, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
 import { BadputPanel } from "./BadputPanel.tsx";
+import { McBand } from "./McBand.tsx";
+import { McControls } from "./McControls.tsx";
 
 /** The metrics every policy's card shows under its ETTR; the card adds the policy's own cardMetric. */
 const CARD_METRICS: readonly SummarizedMetric[] = ["failures", "stallSecondsPerFailure", "lostWorkSeconds"];
-
-function Band({ s, format }: { s: Summary; format: (x: number) => string }) {
-  return (
-    <>
-      {format(s.mean)}{" "}
-      <span className="muted">
-        ({format(s.p5)} – {format(s.p95)})
-      </span>
-    </>
-  );
-}
 
 function PolicyCard({
   policy,
   first,
   run,
-  mc,
 }: {
   policy: Policy;
   /** The first card carries the glossary link for p5 – p95. */
   first: boolean;
   run: PolicyMetrics | null;
-  mc: MetricsSummary | null;
 }) {
-  const seeds = MC_SEEDS;
   const seed = useAppStore((s) => s.scenario.seed);
-  const progress = useAppStore((s) => s.mcProgress);
-  const soFar = useAppStore((s) => s.mcSoFar?.[policy.key] ?? null);
   const key = policy.key;
   return (
     <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
@@ -66,27 +46,8 @@ function PolicyCard({
         </span>
       </div>
       <dl className="metrics">
-        <dt>
-          Mean over {seeds} seeds ({first ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
-        </dt>
-        <dd>
-          <span data-testid={`ettr-mc-${key}`}>
-            {mc ? (
-              <Band s={mc.ettr} format={(x) => pct(x)} />
-            ) : progress ? (
-              `running… ${progress.done}/${progress.total}`
-            ) : (
-              "…"
-            )}
-          </span>
-          {!mc && progress && soFar ? (
-            // The band of the seeds done so far: the final band's first seeds, filling in.
-            <span className="muted mc-so-far" data-testid={`ettr-mc-so-far-${key}`}>
-              {" "}
-              so far <Band s={soFar.ettr} format={(x) => pct(x)} />
-            </span>
-          ) : null}
-        </dd>
+        {/* The streaming Monte Carlo band, its 95 % interval and the baseline's difference. */}
+        <McBand policy={key} first={first} />
         {(CARD_METRICS.includes(policy.cardMetric) ? CARD_METRICS : [...CARD_METRICS, policy.cardMetric]).map(
           (metric) => {
             const r = metricRow(metric);
@@ -293,7 +254,6 @@ function GainLine() {
 export function ResultsPanel() {
   const scenario = useAppStore((s) => s.scenario);
   const run = useAppStore((s) => s.run);
-  const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
   return (
@@ -312,6 +272,7 @@ export function ResultsPanel() {
       ) : null}
       <GainLine />
       <HeadlineNote />
+      <McControls />
       {/* Numbers that no longer match the knobs are dimmed and marked, never shown as current. */}
       <div
         className={runError ? "policy-cards stale" : "policy-cards"}
@@ -319,13 +280,7 @@ export function ResultsPanel() {
         data-stale={runError ? true : undefined}
       >
         {selectedPolicies(scenario).map((p, i) => (
-          <PolicyCard
-            key={p.key}
-            policy={p}
-            first={i === 0}
-            run={run?.[p.key] ?? null}
-            mc={mc?.[p.key] ?? null}
-          />
+          <PolicyCard key={p.key} policy={p} first={i === 0} run={run?.[p.key] ?? null} />
         ))}
       </div>
       <BadputPanel />
