@@ -3,6 +3,10 @@
  * default scenario under 2 ms, 1,000 seeds under 2 s, in Node). Each case is warmed up, then
  * timed several times; the table shows the median, and bench/results.json keeps every figure.
  * Timings live here only, never in pass/fail tests.
+ *
+ * Then the ratios issue 17 asks for, printed directly: all four policies on the headline cluster
+ * against the default run (≤ 3×), and the default run against the engine of BENCH_BASE (default
+ * c579a6e, main at the start of round 6: "no slower"), measured side by side (engineAb.ts).
  */
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -12,6 +16,7 @@ import { generateFailureTrace } from "../src/sim/failureTrace.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
 import { presetById } from "../src/sim/presets.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
+import { compareWithBase } from "./engineAb.ts";
 
 interface Case {
   name: string;
@@ -162,6 +167,49 @@ const machine = `Node ${process.version}, ${cpus()[0]?.model ?? "unknown CPU"} �
 console.log(`${machine}\n`);
 console.log(lines.join("\n"));
 
+const medianOf = (name: string) => rows.find((r) => r.name === name)!.medianMs;
+const fourRatio =
+  medianOf("one run, all four policies (default cluster)") / medianOf("one run (default, 30 days)");
+console.log(
+  `\nall four policies / the default run (synchronous + FT-HSDP), same cluster and seed: ${fourRatio.toFixed(2)}× (target ≤ 3×) ${fourRatio <= 3 ? "✓" : "✗"}`,
+);
+
+const BASE = process.env.BENCH_BASE ?? "c579a6e";
+const AB_REPEATS = Number(process.env.BENCH_AB_REPEATS ?? 5);
+const ab =
+  BASE === "none"
+    ? null
+    : await compareWithBase(
+        BASE,
+        [
+          { name: "one run (default, 30 days)", scenario: {} },
+          {
+            name: "one run, all four policies (default cluster)",
+            scenario: { policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] },
+          },
+        ],
+        AB_REPEATS,
+      );
+if (ab) {
+  console.log(
+    `\nthis checkout against ${BASE}, fresh processes alternating (${AB_REPEATS} each), CPU ms a run (median), load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}:`,
+  );
+  for (const r of ab)
+    console.log(
+      `  ${r.name}: ${BASE} ${fmt(r.baseCpuMs, 3)}, here ${fmt(r.cpuMs, 3)} → ${fmt(r.speedup, 2)}× as fast ${r.speedup >= 1 ? "✓" : "✗"} (wall ${fmt(r.baseWallMs, 3)} / ${fmt(r.wallMs, 3)})`,
+    );
+  const four = ab[1]!;
+  const one = ab[0]!;
+  console.log(
+    `  all four policies / the default run, here: ${fmt(four.cpuMs / one.cpuMs, 2)}× (target ≤ 3×)`,
+  );
+}
+
 const out = join(import.meta.dirname, "results.json");
-writeFileSync(out, `${JSON.stringify({ date: new Date().toISOString(), machine, rows }, null, 2)}\n`);
+writeFileSync(
+  out,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, rows, fourPoliciesOverDefault: fourRatio, base: BASE, againstBase: ab }, null, 2)}\n`,
+);
 console.log(`\nwritten to ${out}`);

@@ -27,7 +27,9 @@ test("opens on the default scenario with both ETTRs", async ({ page }) => {
   expect(f).toBeGreaterThan(s + 10);
   await expect(page.getByLabel("GPUs", { exact: true })).toHaveValue("98304");
   // The Monte Carlo band fills in without blocking anything.
-  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/%.*\(.*%.*–.*%\)/);
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(
+    /^\d{1,3}\.\d{1,2}% ± \d+\.\d{1,2} \(95%, \d+ runs\)$/,
+  );
 });
 
 test("a share link in a fresh browser shows the same numbers as the CLI", async ({ browser }) => {
@@ -91,17 +93,29 @@ test("knobs validate, update the results and the link", async ({ page, context }
   await expect(other.getByLabel("Replicas (R)", { exact: true })).toHaveValue("48");
 });
 
-test("a long Monte Carlo shows its band so far, then the finished band", async ({ page }) => {
+test("a long Monte Carlo shows its band from the first run, then tightens it to the cap", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
-  // 800K GPUs for 60 days: about 39,000 failures a run, one or two runs per progress tick.
+  // 800K GPUs for 60 days: about 39,000 failures a run, one run a chunk; capped at 12 runs,
+  // with a precision (±0.01 point) it cannot reach by then.
   const s = { cluster: { gpus: 786_432 }, training: { days: 60 } };
-  await page.goto(`/${encodeScenarioHash(parseScenario(s))}&v=cluster`);
-  const band = /^\s*so far \d{1,3}\.\d% \(\d{1,3}\.\d% – \d{1,3}\.\d%\)$/;
-  const soFar = page.getByTestId("ettr-mc-so-far-ftHsdp");
-  await expect(soFar).toHaveText(band, { timeout: 60_000 });
-  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/^running… \d+\/200$/);
-  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/^\d{1,3}\.\d% \(.*%.*–.*%\)$/, {
-    timeout: 240_000,
-  });
-  await expect(soFar).toHaveCount(0);
+  await page.goto(`/${encodeScenarioHash(parseScenario(s))}&v=cluster&mcp=0.01&mcn=12`);
+  const band = page.getByTestId("ettr-mc-ftHsdp");
+  // A number as soon as the first run is in, before the Monte Carlo ends.
+  await expect(band).toHaveText(
+    /^\d{1,3}\.\d%( ± \d+\.\d{1,2} \(95%, \d+ runs\)| \(1 run, no interval yet\))$/,
+    {
+      timeout: 60_000,
+    },
+  );
+  const early = Number(await band.getAttribute("data-runs"));
+  expect(early).toBeLessThan(12);
+  await expect(page.getByTestId("mc-status")).toHaveText(
+    "Cap reached: 12 runs, before the precision ±0.01 points.",
+    {
+      timeout: 240_000,
+    },
+  );
+  await expect(band).toHaveText(/^\d{1,3}\.\d{1,2}% ± \d+\.\d{1,2} \(95%, 12 runs\)$/);
 });

@@ -4,8 +4,9 @@ import { runScenario } from "../src/sim/engine.ts";
 import { presetById } from "../src/sim/presets.ts";
 import { parseScenario } from "../src/sim/scenario.ts";
 import { CHAPTER_IDS } from "../src/state/storyChapters.ts";
+import { compact, lostGpuHours, strategyRows, strategySentence } from "../src/ui/cluster/badputWords.ts";
 import { GLOSSARY } from "../src/ui/glossary/glossary.ts";
-import { REAL_CLUSTER_CASES } from "../src/ui/story/chapters/realClustersScenarios.ts";
+import { REAL_CLUSTER_CASES, STRATEGY_CASES } from "../src/ui/story/chapters/realClustersScenarios.ts";
 
 const N = CHAPTER_IDS.length;
 const chapter = (page: Page) => page.getByTestId("story-chapter");
@@ -341,3 +342,27 @@ for (const [w, h] of [
     }
   });
 }
+
+test("the real-clusters chapter shows four strategies' badput bars and sentences, read from the engine's runs", async ({
+  page,
+}) => {
+  await page.goto("/#v=story&ch=real-clusters");
+  await loaded(page);
+  for (const c of STRATEGY_CASES) {
+    const s = parseScenario(c.scenario);
+    const run = runScenario(s);
+    const rows = strategyRows(run);
+    expect(rows.map((r) => r.policy.key)).toEqual(["synchronous", "ftHsdp", "inMemory", "hotSpare"]);
+    await expect(page.getByTestId(`rcs-${c.id}-sentence`)).toHaveText(strategySentence(c.label, rows));
+    for (const { policy, metrics } of rows) {
+      await expect(page.getByTestId(`rcs-${c.id}-bar-${policy.key}`)).toBeVisible();
+      await expect(page.getByTestId(`rcs-${c.id}-lost-${policy.key}`)).toHaveText(
+        compact(lostGpuHours(metrics.ettr, s.cluster.gpus, s.training.days)),
+      );
+    }
+  }
+  // The settings sentence is the presets' own.
+  const s = parseScenario(STRATEGY_CASES[0]?.scenario);
+  await expect(page.getByTestId("rcs-intro")).toContainText(`keep ${s.hotSpare.standbys} standby hosts warm`);
+  await expect(page.getByTestId("rcs-intro")).toContainText(`every ${s.inMemory.checkpointMinutes} min`);
+});

@@ -50,7 +50,8 @@ export function sweepCsv(axis: SweepAxisInfo, rows: readonly SweepCsvRow[]): str
   const body = rows.map(({ x, mc }) => {
     const s = mc.scenario;
     return [
-      x,
+      // A category's own spelling (the scenario JSON's), not its index on the chart.
+      axis.categories?.[x]?.value ?? x,
       s.cluster.gpus,
       s.cluster.replicas,
       s.failures.perHostDay,

@@ -72,7 +72,9 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
 
 export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? s.seed;
-  return runOnTrace(s, generateFailureTrace(s, seed), opts.record ?? false);
+  const record = opts.record ?? false;
+  // An unrecorded result keeps nothing of the trace, so its columns are reused by the next run.
+  return runOnTrace(s, generateFailureTrace(s, seed, !record), record);
 }
 
 /**

@@ -91,6 +91,8 @@ export class Layout {
 
   /** How many replicas the hosts first .. first + count − 1 strike (a cyclic run from replicaOf(first)). */
   replicaCountOf(first: number, count: number): number {
+    // One host is one replica under either placement: the common case skips two divisions.
+    if (count === 1) return 1;
     if (this.striped) return Math.min(count, this.replicas);
     return this.replicaOf(first + count - 1) - this.replicaOf(first) + 1;
   }
@@ -143,6 +145,21 @@ function strike(
   t.ftDetectSeconds[i] = causes.ftDetectSeconds[c]!;
 }
 
+/**
+ * The trace a Monte Carlo run draws into (reuse = true): its columns are kept from run to run,
+ * because allocating eleven failure-sized typed arrays for every seed cost more than a tenth of
+ * a default run (off-heap buffers, and the garbage collections they trigger). Only rows below
+ * `count` are meaningful, and every reader stops there. The caller must be done with the trace
+ * before the next reuse: runScenario keeps nothing of it in an unrecorded result.
+ */
+let scratch: FailureTrace | null = null;
+
+function reused(capacity: number): FailureTrace {
+  if (scratch === null || scratch.time.length < capacity) scratch = allocate(capacity);
+  scratch.count = 0;
+  return scratch;
+}
+
 /** Version 1's two implicit causes: 0 = fail-stop, 1 = hang (see causes.ts). */
 const V1_FAIL_STOP = 0;
 const V1_HANG = 1;
@@ -154,10 +171,11 @@ const V1_HANG = 1;
  * changing it flips labels without moving any failure — or, with a cause mix, the cause and then
  * the host (host scope) or the rack (rack scope); a job-scope event draws nothing more.
  */
-export function generateFailureTrace(s: Scenario, seed: number): FailureTrace {
+export function generateFailureTrace(s: Scenario, seed: number, reuse = false): FailureTrace {
   const { hosts, racks, lambdaPerSecond, horizonSeconds, expectedFailures } = derived(s);
   // Mean + 8σ: growing is a rare fallback, not the normal path.
-  let t = allocate(Math.ceil(expectedFailures + 8 * Math.sqrt(expectedFailures)) + 16);
+  const capacity = Math.ceil(expectedFailures + 8 * Math.sqrt(expectedFailures)) + 16;
+  let t = reuse ? reused(capacity) : allocate(capacity);
   if (lambdaPerSecond <= 0) return t;
   const rng = new Rng(seed);
   const next = arrivalProcess(s, lambdaPerSecond);
@@ -169,7 +187,10 @@ export function generateFailureTrace(s: Scenario, seed: number): FailureTrace {
   for (let n = 1; ; n++) {
     now = next(rng, now, n);
     if (now >= horizonSeconds) break;
-    if (t.count === t.time.length) t = grow(t);
+    if (t.count === t.time.length) {
+      t = grow(t);
+      if (reuse) scratch = t;
+    }
     const i = t.count++;
     t.time[i] = now;
     if (!causes.explicit) {

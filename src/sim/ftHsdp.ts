@@ -289,21 +289,35 @@ export function runFtHsdp(
   let checkpointSeconds = 0;
   let waitingReplicas = 0;
   let spareWait = 0;
-  let longestWait = 0;
   let request = 0;
+  // The closures below take and return no doubles, and write none to a variable they share with
+  // the loop: V8 boxes a double passed to or returned from a call it does not inline, or written
+  // to a shared variable, a heap allocation each time. Whether it inlines them varies from
+  // process to process (this function is large), so the doubles they need live in typed arrays:
+  // the time of the event being handled in now[0], the end of a phase entered in phaseEnd[r].
+  const now = new Float64Array(1);
+  /** The longest wait for a spare so far. */
+  const longestWait = new Float64Array(1);
 
-  /** When phase p of replica r, entered at `start`, ends. */
-  const endOf = (r: number, p: number, start: number): number =>
-    p === FtPhase.waitSpare ? (pool && waitUntil[r]! > start ? waitUntil[r]! : start) : start + duration[p]!;
+  /** phaseEnd[r] := when phase p of replica r, entered now, ends. */
+  const setEnd = (r: number, p: number) => {
+    const start = now[0]!;
+    phaseEnd[r] =
+      p === FtPhase.waitSpare
+        ? pool && waitUntil[r]! > start
+          ? waitUntil[r]!
+          : start
+        : start + duration[p]!;
+  };
 
   /** What only some runs track when a phase is entered: spare waits, the recording, stall owners. */
   const observe = pool !== null || rec !== null || attr !== null;
-  const observeEnter = (r: number, p: number, start: number, end: number) => {
+  const observeEnter = (r: number, p: number) => {
     if (p === FtPhase.waitSpare) {
       waitingReplicas++;
-      waitStart[r] = start;
+      waitStart[r] = now[0]!;
     }
-    if (rec) rec.enter(r, p, start, end, stallsIn[p] === 1);
+    if (rec) rec.enter(r, p, now[0]!, phaseEnd[r]!, stallsIn[p] === 1);
     else if (attr) {
       if (stallsIn[p]) attr.stalling.upsert(r);
       else attr.stalling.remove(r);
@@ -318,45 +332,47 @@ export function runFtHsdp(
   };
 
   /**
-   * Enter phase p at `start`, ending at `end`; zero-length phases are passed through. Kept small
-   * (the rest is in observeEnter, healthyAgain) so the optimiser inlines it into the event loop.
+   * Enter phase p now, ending at phaseEnd[r] (set by the caller); zero-length phases are passed
+   * through. Kept small (the rest is in observeEnter, healthyAgain) so the optimiser can inline
+   * it into the event loop. A replica that ends healthy leaves the queue whatever its key says.
    */
-  const enter = (r: number, p: number, start: number, end: number) => {
-    while (end <= start && p !== DONE) {
+  const enter = (r: number, p: number) => {
+    const start = now[0]!;
+    while (phaseEnd[r]! <= start && p !== DONE) {
       p = NEXT_PHASE[p]!;
-      if (p !== DONE) end = endOf(r, p, start);
+      if (p !== DONE) setEnd(r, p);
     }
     if (p === DONE) {
       healthyAgain(r);
       return;
     }
     phase[r] = p;
-    phaseEnd[r] = end;
     queue.upsert(r);
     stallPhases += stallsIn[p]!;
     detectPhases += detectIn[p]!;
-    if (observe) observeEnter(r, p, start, end);
+    if (observe) observeEnter(r, p);
   };
 
-  /** The current phase of r ends (or is cancelled) at t. */
-  const leave = (r: number, t: number) => {
+  /** The current phase of r ends (or is cancelled) now. */
+  const leave = (r: number) => {
     stallPhases -= stallsIn[phase[r]!]!;
     detectPhases -= detectIn[phase[r]!]!;
     if (phase[r] === FtPhase.waitSpare) {
       waitingReplicas--;
-      longestWait = Math.max(longestWait, t - waitStart[r]!);
+      longestWait[0] = Math.max(longestWait[0]!, now[0]! - waitStart[r]!);
     }
-    rec?.leave(r, t);
+    rec?.leave(r, now[0]!);
   };
 
-  /** A job restart's end: replicas still owed a replacement resume at waitSpare (no new detect). */
-  const resumeOwed = (t: number) => {
-    while (owed.size > 0 && waitUntil[owed.top()]! <= t) owed.remove(owed.top());
+  /** A job restart's end, now: replicas still owed a replacement resume at waitSpare (no new detect). */
+  const resumeOwed = () => {
+    while (owed.size > 0 && waitUntil[owed.top()]! <= now[0]!) owed.remove(owed.top());
     for (let k = 0; k < owed.size; k++) {
       const r = owed.at(k);
       down++;
       attr?.down.upsert(r);
-      enter(r, FtPhase.waitSpare, t, waitUntil[r]!);
+      phaseEnd[r] = waitUntil[r]!;
+      enter(r, FtPhase.waitSpare);
     }
   };
 
@@ -419,6 +435,7 @@ export function runFtHsdp(
       t = next;
     }
     if (next >= H) break;
+    now[0] = next;
     const rateBefore = wasStalled ? 0 : R - down;
 
     if (nextRequest === next && pool) {
@@ -433,18 +450,19 @@ export function runFtHsdp(
     } else if (nextPhaseEnd <= nextFailure && nextPhaseEnd <= nextJob) {
       const r = queue.top();
       const p = phase[r]!;
-      leave(r, next);
+      leave(r);
       const q = NEXT_PHASE[p]!;
-      // One call site (with DONE, enter's loop does not run): each site the optimiser inlines
-      // spends its budget, and a site left out of line boxes the two doubles it passes.
-      enter(r, q, next, q === DONE ? next : endOf(r, q, next));
+      // One call site (with DONE, enter's loop does not run: phaseEnd[r] is now): each site the
+      // optimiser inlines spends its budget.
+      if (q !== DONE) setEnd(r, q);
+      enter(r, q);
     } else if (jobEnd === next && jobEnd <= nextFailure) {
       rec?.job(FtJobState.jobRestart, jobPieceStart, next);
       jobOwner = -1;
       jobEnd = Number.POSITIVE_INFINITY;
       sinceCheckpoint = 0;
       lastCheckpointAt = next;
-      if (pool) resumeOwed(next);
+      if (pool) resumeOwed();
     } else if (writeEnd === next && writeEnd <= nextFailure) {
       // A write that ends at a failure's instant completes.
       writing = false;
@@ -473,7 +491,7 @@ export function runFtHsdp(
       if (jobOwner < 0) {
         while (queue.size > 0) {
           const r = queue.top();
-          leave(r, next);
+          leave(r);
           phase[r] = HEALTHY;
           queue.remove(r);
           attr?.healthy(r);
@@ -507,7 +525,7 @@ export function runFtHsdp(
         const r = first + j < R ? first + j : (first + j) % R;
         const was = phase[r]!;
         if (was === HEALTHY) down++;
-        else leave(r, next);
+        else leave(r);
         if (attr) {
           attr.failureOf[r] = i;
           attr.stalling.remove(r);
@@ -522,9 +540,13 @@ export function runFtHsdp(
             was === FtPhase.restart ||
             was === FtPhase.detectQuiet ||
             (was === FtPhase.catchUp && !blocking))
-        )
-          enter(r, FtPhase.detectQuiet, next, next + trace.ftDetectSeconds[i]!);
-        else enter(r, FtPhase.detect, next, next + trace.ftDetectSeconds[i]! + reconfigureSeconds);
+        ) {
+          phaseEnd[r] = next + trace.ftDetectSeconds[i]!;
+          enter(r, FtPhase.detectQuiet);
+        } else {
+          phaseEnd[r] = next + trace.ftDetectSeconds[i]! + reconfigureSeconds;
+          enter(r, FtPhase.detect);
+        }
       }
       i++;
     }
@@ -549,7 +571,7 @@ export function runFtHsdp(
   // a zero-length one falling due there.
   if (writing ? writeEnd <= H : C > 0 && W === 0 && jobOwner < 0 && sinceCheckpoint >= C) checkpoints++;
   for (let r = 0; r < R && pool; r++)
-    if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
+    if (phase[r] === FtPhase.waitSpare) longestWait[0] = Math.max(longestWait[0]!, H - waitStart[r]!);
 
   const causeStall = new Float64Array(nCauses);
   for (let f = 0; f < n && nCauses > 0; f++) {
@@ -572,7 +594,7 @@ export function runFtHsdp(
     secondsWithKDown: kDown,
     jobRestarts,
     spareWaitSeconds: spareWait,
-    longestSpareWaitSeconds: longestWait,
+    longestSpareWaitSeconds: longestWait[0]!,
     pool,
     causeStallSeconds: causeStall,
     badputSeconds: bad,

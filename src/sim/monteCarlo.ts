@@ -96,6 +96,11 @@ class Samples {
     for (let b = 0; b < BADPUT_CATEGORIES.length; b++) this.badput[b]![i] = m.badput[BADPUT_CATEGORIES[b]!];
   }
 
+  /** Values 0..n−1 of one metric, in seed order (a view, not a copy). */
+  column(name: SummarizedMetric, n: number): Float64Array {
+    return this.columns[name].subarray(0, n);
+  }
+
   summary(n: number): MetricsSummary {
     const out = Object.fromEntries(
       SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
@@ -156,6 +161,16 @@ export class MonteCarloAccumulator {
       this.samples[p]!.set(this.count, m);
     }
     this.count++;
+  }
+
+  /**
+   * One policy's values of one metric for the runs added so far, in seed order: a view that later
+   * add()s never change (they write past it), so a streaming band can keep it.
+   */
+  column(key: PolicyKey, name: SummarizedMetric): Float64Array {
+    const p = this.keys.indexOf(key);
+    if (p < 0) throw new RangeError(`policy ${key} is not selected`);
+    return this.samples[p]!.column(name, this.count);
   }
 
   /** The summary of the runs added so far (at least one); keys in the order of the contract. */

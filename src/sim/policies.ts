@@ -138,7 +138,7 @@ export const inMemoryPolicy: Policy<"inMemory"> = {
   key: "inMemory",
   label: "In-memory checkpoints",
   shortLabel: "In-memory",
-  colour: { cssVar: "--in-memory", fallback: "#3a6fd8" },
+  colour: { cssVar: "--inmem", fallback: "#3a6fd8" },
   blurb:
     "Every failure stops the whole job; it restarts from a copy in a peer's CPU memory, or from storage after a job-wide failure.",
   csvPrefix: "in_memory",
@@ -151,7 +151,7 @@ export const hotSparePolicy: Policy<"hotSpare"> = {
   key: "hotSpare",
   label: "Hot spares",
   shortLabel: "Hot spares",
-  colour: { cssVar: "--hot-spare", fallback: "#b7791f" },
+  colour: { cssVar: "--hotspare", fallback: "#b7791f" },
   blurb:
     "Warm standby hosts take over broken ones by live migration, with nothing rolled back; when too few are ready, the job restarts from its checkpoint.",
   csvPrefix: "hot_spare",

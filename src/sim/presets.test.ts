@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { runScenario } from "./engine.ts";
 import { PRESETS, presetById } from "./presets.ts";
 import { derived, parseScenario } from "./scenario.ts";
 
@@ -49,5 +50,56 @@ describe("presets", () => {
     expect({ ...fast, name: "", detection: null }).toEqual({ ...slow, name: "", detection: null });
     expect(fast.detection.hangSeconds).toBe(30);
     expect(slow.detection.hangSeconds).toBe(600);
+  });
+});
+
+describe("the strategy presets (issue 17 item 7)", () => {
+  const withCheckpoints = (id: string) => parseScenario(presetById(id)?.scenario);
+
+  it("headline with job failures gives both policies the same checkpoint cadence", () => {
+    const s = withCheckpoints("headline-job-failures");
+    expect(s.sync.checkpointMinutes).toBeGreaterThan(0);
+    expect(s.ft.checkpointMinutes).toBe(s.sync.checkpointMinutes);
+    expect(s.ft.checkpointWriteSeconds).toBe(s.sync.checkpointWriteSeconds);
+  });
+
+  it("run all four strategies, every storage checkpoint on one cadence, and say so in their notes", () => {
+    for (const id of ["four-strategies", "llama3-strategies"]) {
+      const s = withCheckpoints(id);
+      expect(s.policies, id).toEqual(["synchronous", "ftHsdp", "inMemory", "hotSpare"]);
+      expect(s.ft.checkpointMinutes, id).toBe(s.sync.checkpointMinutes);
+      expect(s.ft.checkpointWriteSeconds, id).toBe(s.sync.checkpointWriteSeconds);
+      // In-memory's persistent copy: every persistEvery-th in-memory checkpoint.
+      expect(s.inMemory.checkpointMinutes * s.inMemory.persistEvery, id).toBe(s.sync.checkpointMinutes);
+      const note = presetById(id)?.description ?? "";
+      expect(note, id).toMatch(/Assumptions: .*same failures/);
+      expect(note, id).toContain(
+        `every ${s.sync.checkpointMinutes} min with a ${s.sync.checkpointWriteSeconds} s`,
+      );
+      expect(note, id).toContain(`${s.hotSpare.standbys} standby hosts`);
+      expect(note, id).toContain(`migration ${s.hotSpare.migrateSeconds} s`);
+      expect(note, id).toContain(`refilled ${s.hotSpare.refillMinutes} min`);
+      expect(note, id).toContain(`restart takes ${s.inMemory.restartSeconds / 60} min`);
+      expect(s.ft.stepOverheadPercent, id).toBe(0);
+    }
+  });
+
+  it("Llama 3's strategies preset is the Llama 3 cause mix, strategies aside", () => {
+    const a = withCheckpoints("llama3-strategies");
+    const b = withCheckpoints("llama3-405b-causes");
+    expect(a.failures).toEqual(b.failures);
+    expect(a.cluster).toEqual(b.cluster);
+    expect(a.training).toEqual(b.training);
+  });
+
+  it("four strategies: what its note says happens, happens on its first seed", () => {
+    const s = withCheckpoints("four-strategies");
+    const run = runScenario(s);
+    const hot = run.hotSpare;
+    expect(hot).toBeDefined();
+    // "2 standbys often both refilling, so hot spares fall back to a full restart".
+    expect(hot!.jobRestarts).toBeGreaterThan(run.synchronous.failures / 10);
+    // "the 30-minute checkpoints cost the synchronous job much of its time in rollbacks".
+    expect(run.synchronous.badput.rolledBack).toBeGreaterThan(0.2);
   });
 });

@@ -66,6 +66,52 @@ const HEADLINE_RACKS = {
 
 const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (SIMULATION.md §3) are ours, for illustration.`;
 
+/**
+ * The strategies side by side (SIMULATION.md §4). Every strategy that restarts from storage
+ * (synchronous, FT-HSDP after a job-wide failure, hot spares' fallback, in-memory's persistent
+ * copy) checkpoints on one cadence, so no side is charged a rollback the others are spared.
+ */
+const ALL_POLICIES = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
+const SAME_CADENCE = {
+  sync: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
+  ft: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
+  // Every 10th 3-minute in-memory checkpoint is persisted: the same 30-minute storage cadence.
+  inMemory: { checkpointMinutes: 3, writeSeconds: 2, restartSeconds: 300, persistEvery: 10 },
+} as const satisfies ScenarioInput;
+
+const STRATEGY_ASSUMPTIONS =
+  "Assumptions: every strategy meets the same failures, each with its own unlimited spare pool; storage checkpoints every 30 min with a 10 s blocking write for all of them (in-memory persists every 10th of its 3-minute, 2 s copies: also every 30 min); an in-memory restart takes 5 min (no storage load), a hot-spare migration 90 s, with 2 standby hosts each refilled 30 min after use; FTAR runs as fast as NCCL (no step overhead).";
+
+const STRATEGY_SOURCE = `${HEADLINE_SOURCE} In-memory checkpoints: Gemini (Wang et al., SOSP '23), which reports 13× faster recovery than from storage. Hot spares: warm standbys with live migration, as GB200 NVL72 racks keep 8 of 72 GPUs warm. The settings above are ours, for illustration (SIMULATION.md §4 defaults).`;
+
+export const STRATEGY_PRESETS: readonly Preset[] = [
+  {
+    id: "four-strategies",
+    title: "Four strategies on the headline cluster",
+    description: `The FT-HSDP paper's cluster (98,304 GPUs, 12 replicas, a failure every 18 min, Poisson) under synchronous training, FT-HSDP, in-memory checkpoints and hot spares. Every failure breaks one host. With a failure every 18 min, the 30-minute checkpoints cost the synchronous job much of its time in rollbacks, and the 2 standbys are often both still refilling, so hot spares fall back to a full restart. ${STRATEGY_ASSUMPTIONS}`,
+    source: STRATEGY_SOURCE,
+    scenario: {
+      name: "Four strategies, headline cluster",
+      policies: [...ALL_POLICIES],
+      ...SAME_CADENCE,
+    },
+  },
+  {
+    id: "llama3-strategies",
+    title: "Llama 3's cause mix: which strategy",
+    description: `Llama 3 405B's 419 interruptions by cause (our classification into host, rack and job scope, as in the cause-mix preset) under all four strategies. Job-wide software bugs and dependencies (about 13 %) send in-memory checkpoints back to storage and hot spares to a full restart, and make FT-HSDP restart the whole job; a switch or cable failure breaks no host, so hot spares ride it out with a 90 s migration. ${STRATEGY_ASSUMPTIONS}`,
+    source: `${LLAMA3_SOURCE} ${STRATEGY_SOURCE.slice(HEADLINE_SOURCE.length + 1)}`,
+    scenario: {
+      name: "Llama 3 cause mix, four strategies",
+      policies: [...ALL_POLICIES],
+      cluster: { gpus: 16_384, gpusPerHost: 8, replicas: 16, hostsPerRack: 4 },
+      training: { days: 54 },
+      failures: { perHostDay: 0.0038, arrivals: "poisson", causes: [...LLAMA3_CAUSES] },
+      ...SAME_CADENCE,
+    },
+  },
+];
+
 export const PRESETS: readonly Preset[] = [
   {
     id: "teaching",
@@ -229,6 +275,7 @@ export const PRESETS: readonly Preset[] = [
       ft: { hangTimeoutSeconds: 60 },
     },
   },
+  ...STRATEGY_PRESETS,
 ];
 
 export function presetById(id: string): Preset | undefined {

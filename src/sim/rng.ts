@@ -1,16 +1,12 @@
 /**
  * The seeded generator behind every random number of the cluster model.
  *
- * pure-rand's xoroshiro128+ works on 32-bit integer arithmetic only (no Math.random, no
+ * xoroshiro128+ (pure-rand's, see Rng) works on 32-bit integer arithmetic only (no Math.random, no
  * platform-dependent floats), so a seed gives the same sequence in Node, browsers and workers.
  * Doubles take 53 random bits (pure-rand's uniformFloat64); the exponential is −ln(1 − u)/rate.
  * Math.log is not required by ECMAScript to be correctly rounded, but V8, SpiderMonkey and
  * JavaScriptCore all use the same fdlibm-derived implementation.
  */
-import { uniformFloat64 } from "pure-rand/distribution/uniformFloat64";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
-import type { RandomGenerator } from "pure-rand/types/RandomGenerator";
-
 /** Neighbouring seeds start xoroshiro128+ in nearly equal states; these draws decorrelate them. */
 const WARM_UP_DRAWS = 32;
 
@@ -22,18 +18,55 @@ function mix32(x: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** uniformFloat64's two draws: the low 26 bits of one, then the low 27 of the next. */
+const MASK_26 = 0x3ff_ffff;
+const MASK_27 = 0x7ff_ffff;
+
+/**
+ * pure-rand's xoroshiro128plus and uniformFloat64, step for step (rng.test.ts compares them
+ * draw by draw), written out here so that no call returns a value V8 must box: pure-rand's
+ * next() returns a full 32-bit integer (past a small integer's 31 bits it becomes a heap
+ * number when the call is not inlined, as half the draws do), and every uniform then allocated
+ * another (about 75 KB of garbage a default run). The state is an Int32Array, and bits() hands
+ * back at most 27 bits.
+ */
 export class Rng {
-  private readonly gen: RandomGenerator;
+  /** pure-rand's s01, s00, s11, s10. */
+  private readonly s = new Int32Array(4);
 
   /** seed: an integer in [0, 2^32); others are reduced modulo 2^32. */
   constructor(seed: number) {
-    this.gen = xoroshiro128plus(mix32(seed) | 0);
-    for (let i = 0; i < WARM_UP_DRAWS; i++) this.gen.next();
+    // pure-rand's xoroshiro128plus(seed): (s01, s00, s11, s10) = (−1, ~seed, seed | 0, 0).
+    const x = mix32(seed) | 0;
+    this.s[0] = -1;
+    this.s[1] = ~x;
+    this.s[2] = x;
+    this.s[3] = 0;
+    for (let i = 0; i < WARM_UP_DRAWS; i++) this.bits(0);
+  }
+
+  /** One step of xoroshiro128+: its 32-bit output, masked. */
+  private bits(mask: number): number {
+    const s = this.s;
+    const s01 = s[0]!;
+    const s00 = s[1]!;
+    const s11 = s[2]!;
+    const s10 = s[3]!;
+    const out = (s00 + s10) | 0;
+    const a0 = s10 ^ s00;
+    const a1 = s11 ^ s01;
+    s[1] = (s00 << 24) ^ (s01 >>> 8) ^ a0 ^ (a0 << 16);
+    s[0] = (s01 << 24) ^ (s00 >>> 8) ^ a1 ^ ((a1 << 16) | (a0 >>> 16));
+    s[3] = (a1 << 5) ^ (a0 >>> 27);
+    s[2] = (a0 << 5) ^ (a1 >>> 27);
+    return out & mask;
   }
 
   /** Uniform in [0, 1), a multiple of 2^−53. */
   uniform(): number {
-    return uniformFloat64(this.gen);
+    const high = this.bits(MASK_26);
+    const low = this.bits(MASK_27);
+    return high * 2 ** -26 + low * 2 ** -53;
   }
 
   /** Exponential with the given rate (> 0); 1 − u keeps the argument of the log in (0, 1]. */

@@ -1,7 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "./presets.ts";
-import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "./scenario.ts";
-import { buildSweep, SWEEP_AXES, SWEEP_GPU_RANGE, sweepRangeProblem, sweepValue } from "./sweep.ts";
+import {
+  DEFAULT_SCENARIO as D,
+  DEFAULT_SCENARIO,
+  derived,
+  FIELD_SPECS,
+  type FieldSpec,
+  GROUPS,
+  parseScenario,
+  type Scenario,
+} from "./scenario.ts";
+import {
+  axisApplies,
+  buildSweep,
+  SWEEP_AXES,
+  SWEEP_GPU_RANGE,
+  sweepPointAt,
+  sweepRangeProblem,
+  sweepValue,
+} from "./sweep.ts";
 
 const bases: Scenario[] = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
@@ -12,7 +29,8 @@ describe("buildSweep", () => {
         for (const n of [2, 7, 20]) {
           const pts = buildSweep(base, axis.id, n);
           expect(pts.length, `${base.name} ${axis.id}`).toBeGreaterThan(0);
-          expect(pts.length).toBeLessThanOrEqual(n);
+          // An enumerated field sweeps all its categories, whatever the point count.
+          expect(pts.length).toBeLessThanOrEqual(axis.categories?.length ?? n);
           for (const p of pts) {
             expect(() => parseScenario(p.scenario)).not.toThrow();
             expect(sweepValue(p.scenario, axis.id)).toBeCloseTo(p.x, 6);
@@ -23,7 +41,8 @@ describe("buildSweep", () => {
         }
       }
     }
-  });
+    // ~45 axes × every preset × 3 point counts, each point through the validator: seconds on a loaded core.
+  }, 120_000);
 
   it("cluster size spans 1K–200K GPUs in whole replicas of whole hosts", () => {
     const pts = buildSweep(DEFAULT_SCENARIO, "gpus", 20);
@@ -108,5 +127,61 @@ describe("buildSweep with a person's range", () => {
     );
     expect(sweepRangeProblem({ from: -1, to: 10 })).toMatch(/≥ 0/);
     expect(sweepRangeProblem({ from: 1, to: 10 })).toBeNull();
+  });
+});
+
+describe("every field is an axis", () => {
+  it("each numeric and enumerated field of the field table is moved by exactly one axis", () => {
+    const moved = SWEEP_AXES.flatMap((a) => (a.field ? [`${a.field.group}.${a.field.key}`] : []));
+    expect(new Set(moved).size).toBe(moved.length);
+    for (const g of GROUPS)
+      for (const [key, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
+        if (spec.kind !== "int" && spec.kind !== "number" && spec.kind !== "enum") continue;
+        // The failure rate is swept as the job's MTBF (the "mtbf" axis, which has no field of its own).
+        if (g === "failures" && key === "perHostDay") continue;
+        expect(moved, `${g}.${key}`).toContain(`${g}.${key}`);
+      }
+  });
+
+  it("a field's axis changes that field only, over its categories or its spec's range", () => {
+    const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+    for (const axis of SWEEP_AXES) {
+      const f = axis.field;
+      if (!f || ["gpus", "replicas"].includes(axis.id)) continue;
+      const pts = buildSweep(four, axis.id, 5);
+      expect(pts.length, axis.id).toBeGreaterThan(axis.categories ? 1 : 0);
+      for (const p of pts) {
+        const changed = { ...p.scenario, [f.group]: { ...p.scenario[f.group], [f.key]: null } };
+        const orig = { ...four, [f.group]: { ...four[f.group], [f.key]: null } };
+        expect(changed, axis.id).toEqual(orig);
+      }
+      if (axis.categories)
+        expect(pts.map((p) => (p.scenario[f.group] as unknown as Record<string, string>)[f.key])).toEqual(
+          axis.categories.map((c) => c.value),
+        );
+    }
+  });
+
+  it("GPUs per host and hosts per rack sweep only values that divide the cluster", () => {
+    for (const id of ["cluster.gpusPerHost", "cluster.hostsPerRack"] as const) {
+      const pts = buildSweep(D, id, 8);
+      expect(pts.length).toBeGreaterThan(1);
+      for (const p of pts) expect(() => parseScenario(p.scenario)).not.toThrow();
+    }
+  });
+
+  it("sweepPointAt snaps to a valid value near the one asked for", () => {
+    expect(sweepPointAt(D, "cluster.hostsPerRack", 7)?.x).toBeGreaterThan(0);
+    const r = sweepPointAt(D, "replicas", D.cluster.replicas * 1.5);
+    expect(r && derived(r.scenario).hosts % r.x).toBe(0);
+    expect(sweepPointAt(D, "hangSeconds", 900)?.scenario.detection.hangSeconds).toBe(900);
+    expect(sweepPointAt(D, "failures.hangFraction", 2)?.x).toBe(1);
+    expect(sweepPointAt(D, "cluster.placement", 1)?.scenario.cluster.placement).toBe("striped");
+  });
+
+  it("an axis applies when its knob is enabled", () => {
+    expect(axisApplies(D, "failures.weibullShape")).toBe(D.failures.arrivals === "weibull");
+    expect(axisApplies(D, "hotSpare.standbys")).toBe(false);
+    expect(axisApplies(D, "gpus")).toBe(true);
   });
 });

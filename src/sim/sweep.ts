@@ -2,12 +2,20 @@
  * What-if sweeps: the scenarios along one axis, each valid by construction (hosts divisible by
  * replicas, min replicas ≤ replicas, expected failures under the simulator's bound), so a sweep
  * never half-fails in the worker. Pure: the worker pool runs what this builds.
+ *
+ * Every numeric field of the field table (specs.ts) is an axis, and every enumerated one an axis
+ * of categories: a field's spec says how it sweeps (`sweep`: range, log or linear). Round 5's
+ * eleven axes (cluster size, MTBF, replicas, eight recovery knobs) keep their ids and their own
+ * builders, so an old `sw=` link sweeps the same scenarios bit for bit (sweepAxesCompat.test.ts);
+ * every other field's axis is named `group.key`.
  */
 import {
   derived,
   FIELD_SPECS,
   type FieldSpec,
+  GROUPS,
   MAX_EXPECTED_FAILURES,
+  type NumberSpec,
   parseScenario,
   type Scenario,
   type ScenarioGroup,
@@ -43,7 +51,9 @@ const KNOBS = {
 } as const satisfies Record<string, KnobAxis>;
 
 export type KnobAxisId = keyof typeof KNOBS;
-export type SweepAxisId = "gpus" | "mtbf" | "replicas" | KnobAxisId;
+/** An axis from the field table: `group.key`. */
+export type FieldAxisId = `${ScenarioGroup}.${string}`;
+export type SweepAxisId = "gpus" | "mtbf" | "replicas" | KnobAxisId | FieldAxisId;
 
 export interface SweepAxisInfo {
   id: SweepAxisId;
@@ -51,21 +61,93 @@ export interface SweepAxisInfo {
   unit: string;
   /** Log-spaced axes are drawn on a log scale. */
   log: boolean;
+  /** An enumerated field's values, in the spec's order, and how each reads: x is the index. */
+  categories?: readonly { value: string; label: string }[];
+  /** The field it moves (absent: cluster size and MTBF, which are derived). */
+  field?: { group: ScenarioGroup; key: string };
 }
+
+/** Who reads a group's fields, said before a label that other groups share ("Checkpoint interval"). */
+const GROUP_PREFIX: Partial<Record<ScenarioGroup, string>> = {
+  sync: "Sync: ",
+  ft: "FT-HSDP: ",
+  inMemory: "In-memory: ",
+  hotSpare: "Hot spares: ",
+  spares: "Spares: ",
+};
 
 function knobInfo(id: KnobAxisId): SweepAxisInfo {
   const { group, key } = KNOBS[id];
   const spec = specOf(group, key);
   const prefix = group === "sync" ? "Sync: " : group === "ft" ? "FT-HSDP: " : "";
-  return { id, label: `${prefix}${spec?.label ?? key}`, unit: spec?.unit ?? "", log: false };
+  return {
+    id,
+    label: `${prefix}${spec?.label ?? key}`,
+    unit: spec?.unit ?? "",
+    log: false,
+    field: { group, key },
+  };
+}
+
+/** Fields round 5's axes already sweep (cluster size, MTBF for the failure rate, replicas, the knobs). */
+const LEGACY_FIELDS = new Set([
+  "cluster.gpus",
+  "cluster.replicas",
+  "failures.perHostDay",
+  ...Object.values(KNOBS).map(({ group, key }) => `${group}.${key}`),
+]);
+
+type SweptNumber = NumberSpec & { sweep: NonNullable<NumberSpec["sweep"]> };
+
+/** Every field of the table that is not a legacy axis, as an axis: numbers with a `sweep`, enums. */
+function fieldAxes(): SweepAxisInfo[] {
+  const out: SweepAxisInfo[] = [];
+  for (const group of GROUPS) {
+    for (const [key, spec] of Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)) {
+      const id = `${group}.${key}` as FieldAxisId;
+      if (LEGACY_FIELDS.has(id)) continue;
+      const label = `${GROUP_PREFIX[group] ?? ""}${spec.label}`;
+      if ((spec.kind === "int" || spec.kind === "number") && spec.sweep)
+        out.push({ id, label, unit: spec.unit ?? "", log: spec.sweep.log === true, field: { group, key } });
+      else if (spec.kind === "enum")
+        out.push({
+          id,
+          label,
+          unit: "",
+          log: false,
+          field: { group, key },
+          categories: spec.values.map((value) => ({ value, label: spec.knob.options?.[value] ?? value })),
+        });
+    }
+  }
+  return out;
 }
 
 export const SWEEP_AXES: readonly SweepAxisInfo[] = [
-  { id: "gpus", label: "Cluster size", unit: "GPUs", log: true },
+  { id: "gpus", label: "Cluster size", unit: "GPUs", log: true, field: { group: "cluster", key: "gpus" } },
   { id: "mtbf", label: "Job MTBF (failure rate)", unit: "min", log: true },
-  { id: "replicas", label: "Replicas (R)", unit: "", log: true },
+  {
+    id: "replicas",
+    label: "Replicas (R)",
+    unit: "",
+    log: true,
+    field: { group: "cluster", key: "replicas" },
+  },
   ...(Object.keys(KNOBS) as KnobAxisId[]).map(knobInfo),
+  ...fieldAxes(),
 ];
+
+function isKnob(id: SweepAxisId): id is KnobAxisId {
+  return Object.hasOwn(KNOBS, id);
+}
+
+/** Whether the axis's field takes input in this scenario (its knob is enabled): a disabled one changes nothing the engine reads. */
+export function axisApplies(s: Scenario, id: SweepAxisId): boolean {
+  const f = axisInfo(id).field;
+  if (!f) return true;
+  const when = specOf(f.group, f.key)?.knob.enabledWhen;
+  return when ? when(s) : true;
+}
 
 export function axisInfo(id: SweepAxisId): SweepAxisInfo {
   const info = SWEEP_AXES.find((a) => a.id === id);
@@ -204,7 +286,95 @@ function knobPoints(base: Scenario, id: KnobAxisId, n: number, range: SweepRange
   return xs.map((x) => ({ x, scenario: { ...base, [group]: { ...base[group], [key]: x } } }));
 }
 
-/** Where a scenario sits on a sweep axis, in the axis's unit (null: MTBF of a cluster that never fails). */
+function fieldOf(axis: SweepAxisId): { group: ScenarioGroup; key: string; spec: FieldSpec } {
+  const f = axisInfo(axis).field;
+  const spec = f && specOf(f.group, f.key);
+  if (!f || !spec) throw new Error(`sweep axis ${axis} has no field`);
+  return { ...f, spec };
+}
+
+function withField(base: Scenario, group: ScenarioGroup, key: string, v: number | string): Scenario {
+  return { ...base, [group]: { ...base[group], [key]: v } };
+}
+
+/** The lowest value a number may take: a time interval's `smallest` when 0 itself is refused. */
+function specLow(spec: NumberSpec): number {
+  return spec.minExclusive ? (spec.smallest ?? spec.min) : spec.min;
+}
+
+/**
+ * The integers an int field may take in `base` whatever the other fields (GPUs per host and hosts
+ * per rack must divide the cluster; min replicas ≤ replicas), or null when any in range will do.
+ */
+function intCandidates(base: Scenario, group: ScenarioGroup, key: string, spec: NumberSpec): number[] | null {
+  const { gpus, gpusPerHost, replicas, hostsPerRack } = base.cluster;
+  const hosts = gpus / gpusPerHost;
+  const upTo = (max: number, ok: (d: number) => boolean) =>
+    Array.from({ length: max }, (_, i) => i + 1).filter(ok);
+  if (group === "cluster" && key === "gpusPerHost")
+    return upTo(
+      spec.max,
+      (g) => gpus % g === 0 && (gpus / g) % replicas === 0 && (gpus / g) % hostsPerRack === 0,
+    );
+  if (group === "cluster" && key === "hostsPerRack")
+    return upTo(Math.min(spec.max, hosts), (r) => hosts % r === 0);
+  if (group === "ft" && key === "minReplicas") return upTo(Math.min(spec.max, replicas), () => true);
+  return null;
+}
+
+function nearest(xs: readonly number[], v: number): number | undefined {
+  let best: number | undefined;
+  for (const x of xs) if (best === undefined || Math.abs(x - v) < Math.abs(best - v)) best = x;
+  return best;
+}
+
+/** A number field set to v (rounded, clamped to its range, snapped to a value the cluster allows). */
+function fieldPointAt(base: Scenario, axis: SweepAxisId, v: number): SweepPoint | null {
+  const { group, key, spec } = fieldOf(axis);
+  if (spec.kind !== "int" && spec.kind !== "number") return null;
+  let x = Math.min(spec.max, Math.max(specLow(spec), v));
+  if (spec.kind === "int") {
+    x = Math.round(x);
+    const ok = intCandidates(base, group, key, spec);
+    if (ok) {
+      const snapped = nearest(ok, x);
+      if (snapped === undefined) return null;
+      x = snapped;
+    }
+  } else x = Number(x.toPrecision(4));
+  if (spec.maxExclusive && x >= spec.max) return null;
+  return { x, scenario: withField(base, group, key, x) };
+}
+
+function fieldPoints(base: Scenario, axis: SweepAxisId, n: number, range: SweepRange | null): SweepPoint[] {
+  const { group, key, spec } = fieldOf(axis);
+  if (spec.kind === "enum")
+    return spec.values.map((value, i) => ({ x: i, scenario: withField(base, group, key, value) }));
+  if (spec.kind !== "int" && spec.kind !== "number") return [];
+  const { sweep } = spec as SweptNumber;
+  const current = (base[group] as unknown as Record<string, number>)[key] ?? sweep.lo;
+  const top = spec.maxExclusive ? spec.max * 0.999 : spec.max;
+  const [lo, hi] = range
+    ? narrow(specLow(spec), top, range)
+    : [Math.max(sweep.lo, specLow(spec)), Math.min(top, Math.max(sweep.hi, 2 * current))];
+  const ok = spec.kind === "int" ? intCandidates(base, group, key, spec) : null;
+  if (ok) {
+    const inRange = ok.filter((d) => d >= lo && d <= hi);
+    const picks =
+      inRange.length <= n
+        ? inRange
+        : distinctSorted(linSpaced(0, inRange.length - 1, n).map((i) => inRange[Math.round(i)] ?? 1));
+    return picks.map((x) => ({ x, scenario: withField(base, group, key, x) }));
+  }
+  const xs = (sweep.log && lo > 0 ? logSpaced(lo, hi, n) : linSpaced(lo, hi, n)).map((v) =>
+    spec.kind === "int" ? Math.round(v) : Number(v.toPrecision(4)),
+  );
+  return distinctSorted(xs)
+    .filter((x) => x >= specLow(spec) && x <= top)
+    .map((x) => ({ x, scenario: withField(base, group, key, x) }));
+}
+
+/** Where a scenario sits on a sweep axis, in the axis's unit (null: MTBF of a cluster that never fails); a category's index. */
 export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
   if (axis === "gpus") return s.cluster.gpus;
   if (axis === "replicas") return s.cluster.replicas;
@@ -212,8 +382,65 @@ export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
     const m = derived(s).mtbfSeconds;
     return Number.isFinite(m) ? m / 60 : null;
   }
-  const { group, key } = KNOBS[axis];
-  return (s[group] as unknown as Record<string, number>)[key] ?? null;
+  if (isKnob(axis)) {
+    const { group, key } = KNOBS[axis];
+    return (s[group] as unknown as Record<string, number>)[key] ?? null;
+  }
+  const { group, key, spec } = fieldOf(axis);
+  const v = (s[group] as unknown as Record<string, number | string>)[key];
+  if (spec.kind === "enum") {
+    const i = spec.values.indexOf(String(v));
+    return i >= 0 ? i : null;
+  }
+  return typeof v === "number" ? v : null;
+}
+
+/** A valid point, normalised through the validator, or null (past the failure bound, or refused). */
+function validPoint(p: SweepPoint): SweepPoint | null {
+  if (!withinFailureBound(p.scenario)) return null;
+  try {
+    return { x: p.x, scenario: parseScenario(p.scenario) };
+  } catch {
+    // A combination the field table's own rules refuse (rack strikes past the engine's bound).
+    return null;
+  }
+}
+
+/**
+ * The scenario with the axis set to `v` (in the axis's unit; a category's index), snapped to the
+ * nearest value the cluster allows, or null when none is valid. The tornado moves knobs with it.
+ */
+export function sweepPointAt(base: Scenario, axis: SweepAxisId, v: number): SweepPoint | null {
+  let p: SweepPoint | null;
+  if (axis === "gpus") {
+    const { replicas, hostsPerRack } = base.cluster;
+    const unit = base.cluster.gpusPerHost * ((replicas / gcd(replicas, hostsPerRack)) * hostsPerRack);
+    const gpus = Math.min(specMax(FIELD_SPECS.cluster.gpus), Math.max(unit, Math.round(v / unit) * unit));
+    p = { x: gpus, scenario: { ...base, cluster: { ...base.cluster, gpus } } };
+  } else if (axis === "mtbf") {
+    const { hosts } = derived(base);
+    const mtbfMinutes = Number(v.toPrecision(4));
+    const perHostDay = Math.min(specMax(FIELD_SPECS.failures.perHostDay), 1440 / (hosts * mtbfMinutes));
+    p =
+      mtbfMinutes > 0
+        ? { x: mtbfMinutes, scenario: { ...base, failures: { ...base.failures, perHostDay } } }
+        : null;
+  } else if (axis === "replicas") {
+    const ok = replicaPoints(base, MAX_POINTS * 1000, null).map((q) => q.x);
+    const r = nearest(ok, v);
+    p = r === undefined ? null : { x: r, scenario: withReplicas(base, r) };
+  } else if (isKnob(axis)) {
+    const { group, key, min } = KNOBS[axis];
+    const x = Math.min(specMax(specOf(group, key)), Math.max(min, v));
+    p = { x, scenario: { ...base, [group]: { ...base[group], [key]: x } } };
+  } else {
+    const { group, key, spec } = fieldOf(axis);
+    if (spec.kind === "enum") {
+      const value = spec.values[Math.round(v)];
+      p = value === undefined ? null : { x: Math.round(v), scenario: withField(base, group, key, value) };
+    } else p = fieldPointAt(base, axis, v);
+  }
+  return p && validPoint(p);
 }
 
 /**
@@ -234,10 +461,11 @@ export function buildSweep(
         ? mtbfPoints(base, n, range)
         : axis === "replicas"
           ? replicaPoints(base, n, range)
-          : knobPoints(base, axis, n, range);
+          : isKnob(axis)
+            ? knobPoints(base, axis, n, range)
+            : fieldPoints(base, axis, n, range);
   // Normalise through the validator (it is the single source of truth), dropping any point the
-  // constructions above could still push past the failure bound (a huge cluster at a high rate).
-  return raw
-    .filter((p) => withinFailureBound(p.scenario))
-    .map((p) => ({ x: p.x, scenario: parseScenario(p.scenario) }));
+  // constructions above could still push past the failure bound (a huge cluster at a high rate)
+  // or that the validator refuses (a rack size whose strikes pass the bound).
+  return raw.map(validPoint).filter((p): p is SweepPoint => p !== null);
 }

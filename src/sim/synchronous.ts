@@ -26,6 +26,27 @@ import {
 
 export const MAX_RECORDED_WRITES = 20_000;
 
+/** Slots of runSynchronous's running totals (`v`). */
+const USEFUL = 0;
+const STALL = 1;
+const CHECKPOINTS = 2;
+const CHECKPOINT_SECONDS = 3;
+/** Where the training that a failure would roll back began (the last completed checkpoint). */
+const PENDING_FROM = 4;
+/** Where the current piece of recovery began. */
+const PIECE_START = 5;
+/** The piece's wait for spares: [WAIT_FROM, WAIT_TO), empty with an unlimited pool. */
+const WAIT_FROM = 6;
+const WAIT_TO = 7;
+const SPARE_WAIT = 8;
+const LONGEST_WAIT = 9;
+const SLOTS = 10;
+/**
+ * Those totals, kept from run to run (reset at each): a fresh Float64Array of 80 bytes is an
+ * off-heap buffer in V8 (past 64 bytes), a malloc and a free per run. Runs never overlap.
+ */
+const slots = new Float64Array(SLOTS);
+
 /**
  * The synchronous job's recording: a whole-job lane (types.ts's WholeJobRecording); its stall per
  * failure is the recovery time from it until the next failure or the recovery's end.
@@ -48,6 +69,51 @@ export class SyncRecorder {
     this.state.push(state);
     this.start.push(start);
     this.end.push(end);
+  }
+
+  /**
+   * A training segment from a to b: k whole cycles (each write recorded while recordEachWrite),
+   * then p into the next, `useful` before it. Out of train() so that train() stays small enough
+   * for the optimiser to inline it (a call left out of line boxes its double arguments).
+   */
+  segment(
+    a: number,
+    b: number,
+    failed: boolean,
+    k: number,
+    p: number,
+    useful: number,
+    pendingFrom: number,
+    C: number,
+    cycle: number,
+    recordEachWrite: boolean,
+  ): void {
+    const pending = Math.min(p, C);
+    for (let j = 0; j < (recordEachWrite ? k : 0); j++) {
+      const writeEnd = a + (j + 1) * cycle;
+      const writeStart = Math.min(a + j * cycle + C, writeEnd);
+      this.curve.point(writeStart, useful + (j + 1) * C);
+      this.interval(SyncState.checkpointing, writeStart, writeEnd);
+      this.curve.point(writeEnd, useful + (j + 1) * C);
+    }
+    if (!recordEachWrite) this.curve.point(pendingFrom, useful + k * C);
+    // Computed, not summed, so rounding can never put it after b.
+    const pendingEnd = p <= C ? b : pendingFrom + C;
+    this.curve.point(pendingEnd, useful + k * C + pending);
+    if (failed) this.interval(SyncState.rolledBack, pendingFrom, pendingEnd);
+    // A write cut short by a failure or the horizon.
+    this.interval(SyncState.checkpointing, pendingEnd, b);
+    this.curve.point(b, useful + k * C + pending);
+  }
+
+  /** A piece of recovery of failure `owner` from `start` to `at`: detection, the wait for spares (if any), the restart. */
+  piece(owner: number, start: number, waitFrom: number, waited: number, at: number): void {
+    this.stallPerFailure[owner] = at - start;
+    if (waited > 0) {
+      this.interval(SyncState.recovering, start, waitFrom);
+      this.interval(SyncState.waitSpare, waitFrom, waitFrom + waited);
+      this.interval(SyncState.recovering, waitFrom + waited, at);
+    } else this.interval(SyncState.recovering, start, at);
   }
 
   build(): SyncRecording {
@@ -82,14 +148,11 @@ export function runSynchronous(
   // drawn at the average rate up to its last completed checkpoint. The metrics are unaffected.
   const recordEachWrite = C > 0 && H / cycle <= MAX_RECORDED_WRITES;
 
-  let useful = 0;
+  // The doubles that train() and endPiece() update live in `v`, not in closure variables: V8
+  // boxes a double written to a variable a closure captures, a heap allocation per write (about
+  // 140 KB of garbage a default run). Slots: see USEFUL...LONGEST_WAIT above.
+  const v = slots.fill(0);
   let lost = 0;
-  let stall = 0;
-  let checkpoints = 0;
-  let checkpointSeconds = 0;
-
-  /** Where the training that a failure would roll back began (the last completed checkpoint). */
-  let pendingFrom = 0;
 
   /**
    * Train from `a` (right after a restart, or 0) until `b`, a failure or the horizon. Returns
@@ -97,13 +160,17 @@ export function runSynchronous(
    * checkpoint that completes at `b` itself counts as completed.
    */
   const train = (a: number, b: number, failed: boolean): number => {
-    rec?.curve.point(a, useful);
-    const len = b - a;
+    rec?.curve.point(a, v[USEFUL]!);
     if (C <= 0) {
-      useful += len;
-      rec?.curve.point(b, useful);
+      v[USEFUL]! += b - a;
+      rec?.curve.point(b, v[USEFUL]!);
       return 0;
     }
+    return trainCycles(a, b, failed);
+  };
+  /** train() with checkpoints: apart, so that train() stays small enough to be inlined. */
+  const trainCycles = (a: number, b: number, failed: boolean): number => {
+    const len = b - a;
     let k = Math.floor(len / cycle);
     let p = len - k * cycle;
     // len / cycle can round up to an integer k when len is a hair below k cycles.
@@ -112,96 +179,70 @@ export function runSynchronous(
       p += cycle;
     }
     const pending = Math.min(p, C);
-    pendingFrom = a + k * cycle;
-    if (rec) {
-      for (let j = 0; j < (recordEachWrite ? k : 0); j++) {
-        const writeEnd = a + (j + 1) * cycle;
-        const writeStart = Math.min(a + j * cycle + C, writeEnd);
-        rec.curve.point(writeStart, useful + (j + 1) * C);
-        rec.interval(SyncState.checkpointing, writeStart, writeEnd);
-        rec.curve.point(writeEnd, useful + (j + 1) * C);
-      }
-      if (!recordEachWrite) rec.curve.point(pendingFrom, useful + k * C);
-      // Computed, not summed, so rounding can never put it after b.
-      const pendingEnd = p <= C ? b : pendingFrom + C;
-      rec.curve.point(pendingEnd, useful + k * C + pending);
-      if (failed) rec.interval(SyncState.rolledBack, pendingFrom, pendingEnd);
-      // A write cut short by a failure or the horizon.
-      rec.interval(SyncState.checkpointing, pendingEnd, b);
-      rec.curve.point(b, useful + k * C + pending);
-    }
-    checkpoints += k;
-    checkpointSeconds += k * W + Math.max(0, p - C);
-    useful += k * C + pending;
+    v[PENDING_FROM] = a + k * cycle;
+    if (rec) rec.segment(a, b, failed, k, p, v[USEFUL]!, v[PENDING_FROM]!, C, cycle, recordEachWrite);
+    v[CHECKPOINTS]! += k;
+    v[CHECKPOINT_SECONDS]! += k * W + Math.max(0, p - C);
+    v[USEFUL]! += k * C + pending;
     return pending;
   };
 
   let segmentStart = 0;
   let recovering = false;
   let recoveryEnd = 0;
-  /** Where the current piece of recovery began, and the failure it belongs to. */
-  let pieceStart = 0;
+  /** The failure the current piece of recovery belongs to (the piece began at PIECE_START). */
   let pieceOwner = -1;
-  /** The piece's wait for spares: [waitFrom, waitTo), empty with an unlimited pool. */
-  let waitFrom = 0;
-  let waitTo = 0;
-  let spareWait = 0;
-  let longestWait = 0;
 
   const causeStall = new Float64Array(s.failures.causes.length);
   const badput = badputSeconds();
   const endPiece = (at: number) => {
-    stall += at - pieceStart;
+    v[STALL]! += at - v[PIECE_START]!;
     const c = trace.cause[pieceOwner]!;
-    if (c >= 0) causeStall[c]! += at - pieceStart;
-    const waited = waitTo > waitFrom ? Math.max(0, Math.min(at, waitTo) - waitFrom) : 0;
-    // Where the piece's time went: detection until waitFrom, then the wait, then the restart.
-    const detecting = Math.min(at, waitFrom) - pieceStart;
+    if (c >= 0) causeStall[c]! += at - v[PIECE_START]!;
+    const waited = v[WAIT_TO]! > v[WAIT_FROM]! ? Math.max(0, Math.min(at, v[WAIT_TO]!) - v[WAIT_FROM]!) : 0;
+    // Where the piece's time went: detection until the wait begins, then the wait, then the restart.
+    const detecting = Math.min(at, v[WAIT_FROM]!) - v[PIECE_START]!;
     badput[Badput.detection]! += detecting;
     badput[Badput.spareWait]! += waited;
-    badput[Badput.recovery]! += at - pieceStart - detecting - waited;
-    spareWait += waited;
-    if (waited > longestWait) longestWait = waited;
-    if (rec) {
-      rec.stallPerFailure[pieceOwner] = at - pieceStart;
-      if (waited > 0) {
-        rec.interval(SyncState.recovering, pieceStart, waitFrom);
-        rec.interval(SyncState.waitSpare, waitFrom, waitFrom + waited);
-        rec.interval(SyncState.recovering, waitFrom + waited, at);
-      } else rec.interval(SyncState.recovering, pieceStart, at);
-    }
+    badput[Badput.recovery]! += at - v[PIECE_START]! - detecting - waited;
+    v[SPARE_WAIT]! += waited;
+    if (waited > v[LONGEST_WAIT]!) v[LONGEST_WAIT] = waited;
+    if (rec) rec.piece(pieceOwner, v[PIECE_START]!, v[WAIT_FROM]!, waited, at);
   };
 
   for (let i = 0; i < n; i++) {
     const f = times[i]!;
-    if (recovering && f >= recoveryEnd) {
-      endPiece(recoveryEnd);
-      recovering = false;
-      segmentStart = recoveryEnd;
-    }
     if (recovering) {
-      // Hit while recovering: the recovery starts again, with this failure's detection delay.
-      endPiece(f);
-    } else {
+      // The recovery ended before this failure, or (hit while recovering) starts again, with
+      // this failure's detection delay. One call site: each inlined site spends the optimiser's
+      // budget, and a call left out of line boxes its double argument.
+      const ended = f >= recoveryEnd;
+      endPiece(ended ? recoveryEnd : f);
+      if (ended) {
+        recovering = false;
+        segmentStart = recoveryEnd;
+      }
+    }
+    if (!recovering) {
       const rolledBack = train(segmentStart, f, true);
       if (rolledBack > 0) {
-        useful -= rolledBack;
+        v[USEFUL]! -= rolledBack;
         lost += rolledBack;
         if (rec) {
           rec.lostPerFailure[i] = rolledBack;
-          rec.curve.point(f, useful);
+          rec.curve.point(f, v[USEFUL]!);
         }
       }
       recovering = true;
     }
-    pieceStart = f;
+    v[PIECE_START] = f;
     pieceOwner = i;
     // The restart waits for the replacements requested by the end of detection (and no later).
     const detectEnd = f + trace.detectSeconds[i]!;
     const served = pool ? servedBy(pool, detectEnd) : detectEnd;
-    waitFrom = detectEnd;
-    waitTo = served > detectEnd ? served : detectEnd;
-    recoveryEnd = waitTo + restart;
+    v[WAIT_FROM] = detectEnd;
+    v[WAIT_TO] = served > detectEnd ? served : detectEnd;
+    recoveryEnd = v[WAIT_TO]! + restart;
   }
 
   // At the horizon, pending progress counts: nothing rolls it back.
@@ -211,24 +252,24 @@ export function runSynchronous(
     train(recoveryEnd, H, false);
   } else {
     endPiece(H);
-    rec?.curve.point(H, useful);
+    rec?.curve.point(H, v[USEFUL]!);
   }
 
-  badput[Badput.checkpointWrite] = checkpointSeconds;
+  badput[Badput.checkpointWrite] = v[CHECKPOINT_SECONDS]!;
   badput[Badput.rolledBack] = lost;
   const metrics: PolicyMetrics = assembleMetrics(trace, {
     wallSeconds: H,
-    usefulSeconds: useful,
-    stallSeconds: stall,
+    usefulSeconds: v[USEFUL]!,
+    stallSeconds: v[STALL]!,
     lostWorkSeconds: lost,
-    checkpoints,
-    checkpointSeconds,
+    checkpoints: v[CHECKPOINTS]!,
+    checkpointSeconds: v[CHECKPOINT_SECONDS]!,
     degradedSeconds: 0,
-    healthyReplicaSeconds: R * (H - stall),
+    healthyReplicaSeconds: R * (H - v[STALL]!),
     secondsWithKDown: new Float64Array(0),
     jobRestarts: n,
-    spareWaitSeconds: spareWait,
-    longestSpareWaitSeconds: longestWait,
+    spareWaitSeconds: v[SPARE_WAIT]!,
+    longestSpareWaitSeconds: v[LONGEST_WAIT]!,
     pool,
     causeStallSeconds: causeStall,
     badputSeconds: badput,

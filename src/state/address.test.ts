@@ -8,36 +8,45 @@ import { DEFAULT_LAB_SETTINGS, encodeLabPayload } from "../link/labLink.ts";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { DEFAULT_STEP_SETTINGS } from "../link/stepLink.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
 import { linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_TRAIN } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
 import { ADDRESS_KEYS, addressStore, composeAddress, readAddress, registeredAddressKeys } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { gpuPriceStore } from "./gpuPrice.ts";
 import { labStore } from "./labStore.ts";
+import { mcStore } from "./mcStore.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 import { storyBucketStore } from "./storyBucket.ts";
+import { tornadoStore } from "./tornadoStore.ts";
 import { trainStore } from "./trainStore.ts";
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {
   const { tab, scenario, chapter, hidden } = appStore.getState();
-  const { form, fault } = labStore.getState();
+  const { form, fault, faultShownFor, faultWanted } = labStore.getState();
   return {
     tab,
     scenario,
     chapter,
     hidden,
     bucket: storyBucketStore.getState().cap,
+    gpuPrice: gpuPriceStore.getState().price,
     window: explorerStore.getState().window,
     sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
       explorerStore.getState().sweep,
     ),
+    tornado: tornadoStore.getState().settings,
     step: stepSettings(stepStore().getState()),
     lab: { form, fault },
+    /** The fault demo on screen is the plan's, or a link asked for it (lfd=1). */
+    faultDemo: faultWanted || (faultShownFor !== null && faultShownFor === fault),
     labResults: labStore.getState().results.map(({ id: _, ...r }) => r),
     train: trainStore.getState().config,
     trainMode: trainStore.getState().mode,
+    mc: (({ precision, cap, baseline }) => ({ precision, cap, baseline }))(mcStore.getState()),
   };
 }
 
@@ -47,13 +56,17 @@ const DEFAULTS = {
   chapter: "one-failure",
   hidden: [],
   bucket: 25,
+  gpuPrice: 2,
   window: null,
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
+  tornado: DEFAULT_TORNADO_SETTINGS,
   step: DEFAULT_STEP_SETTINGS,
   lab: DEFAULT_LAB_SETTINGS,
+  faultDemo: false,
   labResults: [],
   train: DEFAULT_TRAIN,
   trainMode: "shared",
+  mc: { precision: 0.005, cap: 2000, baseline: null },
 };
 
 describe("the address", () => {
@@ -69,9 +82,11 @@ describe("the address", () => {
       hidden: ["cluster.gpus", "presets"],
     });
     storyBucketStore.setState({ cap: 512 });
+    gpuPriceStore.setState({ price: 3.5 });
     explorerStore.setState({ window: [12.3, 4567.8] });
     explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
     explorerStore.getState().setSweepRange({ from: 10, to: 90 });
+    expect(tornadoStore.getState().setSettings({ amount: 0.3, precision: 0.02, maxSeeds: 100 })).toEqual([]);
     const step = stepStore().getState();
     step.pickPreset("llama3-8b");
     step.setCapMb(210);
@@ -83,6 +98,8 @@ describe("the address", () => {
       .getState()
       .setForm({ mode: "separate", devices: 8, bytesPerDevice: 4096, algorithm: "all-gather" });
     labStore.getState().setFault({ devices: 9, victim: 7, killStep: null, slow: false });
+    // The fault demo ran for that plan and is on screen: lfd=1.
+    labStore.setState({ faultShownFor: labStore.getState().fault });
     // A row that came with a link, as the table keeps it (a wrong one: its error is NaN).
     labStore.getState().setLinkedResults([
       {
@@ -112,6 +129,11 @@ describe("the address", () => {
       progress: { finished: true, stopped: false } as TrainProgress,
       ranConfig: config,
       ranMode: "separate",
+    });
+    mcStore.setState({
+      precision: 0.001,
+      cap: 300,
+      baseline: parseScenario({ cluster: { replicas: 48 }, seed: 3 }),
     });
     const state = snapshot();
     const hash = composeAddress();
@@ -164,6 +186,16 @@ describe("the address", () => {
 
   it("opens a scenario with any selection of strategies (the page draws each one it selects)", () => {
     for (const policies of [["synchronous", "ftHsdp", "inMemory"], ["hotSpare"], ["ftHsdp", "synchronous"]]) {
+      expect(readAddress(`#v=cluster&s=${encodeLinkPayload({ policies })}`)).toBeNull();
+      expect(snapshot().scenario.policies).toEqual(policies);
+    }
+  });
+
+  it("opens a link that adds strategies beside synchronous and FT-HSDP, in its order", () => {
+    for (const policies of [
+      ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+      ["ftHsdp", "synchronous", "hotSpare"],
+    ]) {
       expect(readAddress(`#v=cluster&s=${encodeLinkPayload({ policies })}`)).toBeNull();
       expect(snapshot().scenario.policies).toEqual(policies);
     }

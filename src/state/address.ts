@@ -44,6 +44,7 @@ export const ADDRESS_KEYS = {
   st: "the step settings",
   lab: "the lab settings",
   lres: "the lab's results table",
+  lfd: "the lab's fault demo was shown (1: run it again on open)",
   t: "the live training settings",
   tm: "the live training mode",
   tr: "a finished training run (1: train it again on open)",
@@ -51,6 +52,11 @@ export const ADDRESS_KEYS = {
   bk: "the story's bucket size (chapter 5)",
   hide: "the controls a classroom link hides",
   sw: "the what-if sweep",
+  tn: "the tornado (which knob matters most)",
+  gph: "the price per GPU-hour the results' lost GPU-hours are costed at",
+  mcp: "the Monte Carlo's precision (± points of ETTR)",
+  mcn: "the Monte Carlo's cap on runs",
+  base: "the pinned baseline scenario",
 } as const satisfies Record<string, string>;
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;

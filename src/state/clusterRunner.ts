@@ -1,20 +1,31 @@
 /**
- * Keeps the store's results in step with its scenario: on every change (debounced), one
- * recorded run, then a Monte Carlo in the worker. A newer change supersedes an older one; its
- * late answers are dropped. (The address bar follows the store through address.ts.)
+ * Keeps the store's results in step with its scenario: on every change, the Monte Carlo streams
+ * at once on the worker pool (mcPool.ts: a small first chunk, so a band is on screen within tens
+ * of milliseconds, that tightens until the stated precision or the cap), and one recorded run
+ * (debounced) in the simulation worker beside it. A pinned baseline's Monte Carlo runs on the
+ * same pool after the scenario's own chunks. A newer change supersedes an older one; its late
+ * answers are dropped. (The address bar follows the store through address.ts.)
  */
-import { proxy } from "comlink";
 import { derived } from "../sim/derived.ts";
+import type { McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import type { MonteCarloResult } from "../sim/types.ts";
+import { type McJob, streamMonteCarlo } from "./mcPool.ts";
+import { mcStore } from "./mcStore.ts";
 import { simWorker } from "./simClient.ts";
-import { type AppState, appStore, MC_SEEDS } from "./store.ts";
+import { type AppState, appStore } from "./store.ts";
 import { reportRestart } from "./workerHealth.ts";
 import { DEFAULT_SILENCE_MS } from "./workerSupervisor.ts";
 
 const onRestart = reportRestart("simulation");
 
 const DEBOUNCE_MS = 80;
+/**
+ * Bands on screen change at most this often while a Monte Carlo streams (the first and the last
+ * are shown at once): each shown band sorts the runs so far for its p5/p95 and re-renders the cards.
+ */
+const BAND_EVERY_MS = 100;
+/** The full summary of the runs so far (every metric, mcSoFar) is rebuilt at most this often. */
+const SO_FAR_EVERY_MS = 500;
 
 /**
  * A recorded run is one synchronous computation with no progress to report, and its cost grows
@@ -29,56 +40,122 @@ export function recordedRunSilenceMs(s: Scenario): number {
 
 let request = 0;
 
-async function recompute(scenario: AppState["scenario"]): Promise<void> {
+async function recordedRun(scenario: AppState["scenario"]): Promise<void> {
   const mine = ++request;
-  const worker = simWorker();
-  appStore.setState({ running: true, runError: null, mc: null, mcProgress: null, mcSoFar: null });
+  appStore.setState({ running: true, runError: null });
   try {
-    const run = await worker.call((api) => api.clusterRun(scenario, true), {
+    const run = await simWorker().call((api) => api.clusterRun(scenario, true), {
       onRestart,
       silenceMs: recordedRunSilenceMs(scenario),
     });
     if (mine !== request) return;
     appStore.setState({ run, running: false });
-    const seeds = MC_SEEDS;
-    const mc = await worker.call(
-      (api, alive) =>
-        api.clusterMonteCarlo(
-          scenario,
-          seeds,
-          proxy((done: number, total: number, soFar?: MonteCarloResult) => {
-            alive();
-            if (mine === request) appStore.setState({ mcProgress: { done, total }, mcSoFar: soFar ?? null });
-          }),
-          true,
-        ),
-      { onRestart },
-    );
-    if (mine !== request || mc === null) return;
-    appStore.setState({ mc, mcProgress: null, mcSoFar: null });
   } catch (e) {
-    if (mine === request)
-      appStore.setState({
-        running: false,
-        mcProgress: null,
-        mcSoFar: null,
-        runError: (e as Error).message ?? String(e),
-      });
+    if (mine === request) appStore.setState({ running: false, runError: (e as Error).message ?? String(e) });
   }
+}
+
+/** Shows a stream's snapshots at most every BAND_EVERY_MS, the first and the last at once. */
+function throttled(show: (stream: McStream, final: boolean) => void): (stream: McStream) => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let shown = 0;
+  return (stream) => {
+    clearTimeout(timer);
+    const now = performance.now();
+    if (stream.stop || shown === 0 || now - last >= BAND_EVERY_MS) {
+      last = now;
+      shown++;
+      show(stream, stream.stop !== null);
+    } else {
+      timer = setTimeout(
+        () => {
+          last = performance.now();
+          show(stream, stream.stop !== null);
+        },
+        BAND_EVERY_MS - (now - last),
+      );
+    }
+  };
+}
+
+let currentJob: McJob | null = null;
+let baseJob: McJob | null = null;
+
+function startCurrent(scenario: Scenario): void {
+  currentJob?.cancel();
+  const { precision, cap } = mcStore.getState();
+  appStore.setState({ mc: null, mcProgress: { done: 0, total: cap }, mcSoFar: null });
+  mcStore.setState({ current: null });
+  let soFarAt = Number.NEGATIVE_INFINITY;
+  // User Timing marks for bench/band.ts: where an edit's first band spends its time.
+  performance.mark("mc-start");
+  const job = streamMonteCarlo(scenario, { precision, cap }, 0, {
+    onMerged: throttled((stream, final) => {
+      if (currentJob !== job) return;
+      if (!mcStore.getState().current) performance.mark("mc-first-chunk");
+      mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
+      if (final) {
+        appStore.setState({ mc: stream.result(), mcProgress: null, mcSoFar: null });
+        return;
+      }
+      const update: Partial<AppState> = { mcProgress: { done: stream.runs, total: cap } };
+      const now = performance.now();
+      if (now - soFarAt >= SO_FAR_EVERY_MS) {
+        soFarAt = now;
+        update.mcSoFar = stream.result();
+      }
+      appStore.setState(update);
+    }),
+    onError: (message) => {
+      if (currentJob === job) appStore.setState({ mcProgress: null, mcSoFar: null, runError: message });
+    },
+  });
+  currentJob = job;
+}
+
+function startBase(): void {
+  baseJob?.cancel();
+  baseJob = null;
+  const { baseline, precision, cap } = mcStore.getState();
+  mcStore.setState({ base: null, baseError: null });
+  if (!baseline) return;
+  const job = streamMonteCarlo(baseline, { precision, cap }, 1, {
+    onMerged: throttled((stream) => {
+      if (baseJob === job) mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
+    }),
+    onError: (message) => {
+      if (baseJob === job) mcStore.setState({ baseError: message });
+    },
+  });
+  baseJob = job;
 }
 
 /** Start following the store. Returns a function that stops it. */
 export function startClusterRunner(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  void recompute(appStore.getState().scenario);
+  startCurrent(appStore.getState().scenario);
+  startBase();
+  void recordedRun(appStore.getState().scenario);
   const unsubscribe = appStore.subscribe((s, prev) => {
     if (s.scenario !== prev.scenario) {
+      // The band at once (the pool drops the older stream's chunks); the recorded run, with its
+      // trace, once the edits pause.
+      startCurrent(s.scenario);
       clearTimeout(timer);
-      timer = setTimeout(() => void recompute(s.scenario), DEBOUNCE_MS);
+      timer = setTimeout(() => void recordedRun(s.scenario), DEBOUNCE_MS);
     }
+  });
+  const unsubscribeMc = mcStore.subscribe((s, prev) => {
+    const settings = s.precision !== prev.precision || s.cap !== prev.cap;
+    if (settings) startCurrent(appStore.getState().scenario);
+    if (settings || s.baseline !== prev.baseline) startBase();
   });
   return () => {
     clearTimeout(timer);
     unsubscribe();
+    unsubscribeMc();
+    currentJob?.cancel();
+    baseJob?.cancel();
   };
 }

@@ -340,6 +340,41 @@ describe("lab store: progress, Cancel and a late Kill", () => {
     expect(store.getState().error).toBeNull();
   });
 
+  it("a kill by the button becomes the plan's kill, and the demo on screen is what its link reruns", async () => {
+    const w = fakeWorker({
+      fault: (async (_req: unknown, events: (e: unknown) => Promise<void>) => {
+        await events({ type: "killed", rank: 2, attempt: 0, step: 3, atMs: 5 });
+        return cleanRing();
+      }) as never,
+    });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    await store.getState().start();
+    store.getState().setFault({ killStep: null, victim: 0 }); // "Kill at step: by the button"
+    await store.getState().runFault();
+    expect(store.getState().fault).toMatchObject({ victim: 2, killStep: 3 });
+    expect(store.getState().faultShownFor).toBe(store.getState().fault);
+    // Another plan: the demo on screen is no longer the plan's.
+    store.getState().setFault({ killStep: 1 });
+    expect(store.getState().faultShownFor).not.toBe(store.getState().fault);
+  });
+
+  it("a link's fault demo (lfd=1) runs once the lab is ready", async () => {
+    const fault = vi.fn(async () => cleanRing());
+    const w = fakeWorker({ fault: fault as never });
+    const store = createLabStore(
+      () => w.worker,
+      () => false,
+    );
+    store.getState().wantFault(true);
+    await store.getState().start();
+    await vi.waitFor(() => expect(store.getState().faultResult).not.toBeNull());
+    expect(fault).toHaveBeenCalledTimes(1);
+    expect(store.getState().faultWanted).toBe(false);
+  });
+
   it("a Kill that reaches the worker after the ring finished says so", async () => {
     let finish: (r: FaultReport) => void = () => {};
     const w = fakeWorker({

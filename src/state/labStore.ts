@@ -102,9 +102,15 @@ export interface LabState {
   ringBefore: number[] | null;
   ring: RingView | null;
   faultResult: FaultReport | null;
+  /** The plan the fault demo on screen ran (its kill included): its link reruns it (`lfd=`). */
+  faultShownFor: FaultForm | null;
+  /** A link asked for the fault demo it showed: run once the adapter is ready. */
+  faultWanted: boolean;
   /** Set when a Kill press could not act (the ring had finished): LATE_KILL_NOTE. */
   killNote: string | null;
   start(): Promise<void>;
+  /** A link's `lfd=`: run the fault demo as soon as the lab is ready (now, if it is). */
+  wantFault(wanted: boolean): void;
   /** Applies the edit, or refuses it with the problems (naming field and range) and keeps the form. */
   setForm(f: Partial<RunForm>): string[];
   setFault(f: Partial<FaultForm>): void;
@@ -237,6 +243,10 @@ export function createLabStore(
         faultLog: [...s.faultLog, { id: nextId++, event: e }],
         ...(progress && s.job === "fault" ? { progress } : {}),
       });
+      // A kill by the button becomes part of the plan (victim, step), so the link reruns the
+      // same fault where it happened.
+      if (e.type === "killed" && e.attempt === 0 && s.job === "fault" && s.fault.killStep === null)
+        set({ fault: { ...s.fault, victim: e.rank, killStep: e.step } });
       switch (e.type) {
         case "ring":
           set({
@@ -290,7 +300,14 @@ export function createLabStore(
       ringBefore: null,
       ring: null,
       faultResult: null,
+      faultShownFor: null,
+      faultWanted: false,
       killNote: null,
+
+      wantFault(wanted) {
+        set({ faultWanted: wanted });
+        if (wanted && get().status === "ready") void get().runFault();
+      },
 
       async start() {
         host?.terminate();
@@ -299,6 +316,7 @@ export function createLabStore(
         try {
           await host.open();
           set({ status: "ready" });
+          if (get().faultWanted) void get().runFault();
         } catch (e) {
           set({ status: "error", error: message(e) });
         }
@@ -392,6 +410,8 @@ export function createLabStore(
             ringBefore: null,
             ring: null,
             faultResult: null,
+            faultShownFor: null,
+            faultWanted: false,
             killNote: null,
             progress: { text: "Fault demo: setting up", done: 0, total: null },
           };
@@ -411,7 +431,7 @@ export function createLabStore(
             first = false;
             return api.fault(request, events);
           });
-          set({ faultResult: result });
+          set({ faultResult: result, faultShownFor: get().fault });
           if (result.lateKill !== null) set({ killNote: LATE_KILL_NOTE });
         }),
 
@@ -480,7 +500,26 @@ registerAddressPart({
     return { lres: encodeLabResults(results.map(({ id: _, from, ...r }) => ({ ...r, on: from ?? here }))) };
   },
 });
+/**
+ * `lfd=1`: the fault demo was on screen, for the plan `lab=` holds; whoever opens the link sees it
+ * run (the ring, the kill, the re-formed ring; its times are measured again, on their machine).
+ */
+registerAddressPart({
+  keys: ["lfd"],
+  read: (values) => {
+    const raw = values.get("lfd");
+    if (raw !== undefined && raw !== "1")
+      throw new LinkError(`lfd= (the lab's fault demo) must be 1 or absent; got "${raw.slice(0, 40)}".`);
+    labStore.getState().wantFault(raw === "1");
+  },
+  reset: () => labStore.getState().wantFault(false),
+  write: () => {
+    const { fault, faultShownFor, faultWanted } = labStore.getState();
+    return faultWanted || (faultShownFor !== null && faultShownFor === fault) ? { lfd: "1" } : {};
+  },
+});
 labStore.subscribe((s, prev) => {
+  if (s.faultShownFor !== prev.faultShownFor) requestAddressWrite("replace");
   // The adapter's arrival may move the forms to a mode this browser has: not an edit of anyone's.
   if (s.form !== prev.form || s.fault !== prev.fault)
     requestAddressWrite(prev.status === "starting" ? "replace" : "edit");

@@ -37,7 +37,10 @@ export interface AppState {
    * recovery lookups, built by the worker beside it (the Cluster view primes them: Explorer.tsx).
    */
   run: (RunResult & { recoveryIndex?: RecoveryIndex }) | null;
-  /** Monte Carlo over MC_SEEDS seeds starting at the scenario's seed. */
+  /**
+   * The finished Monte Carlo, over the seeds from the scenario's own: as many as the precision
+   * needed, or the cap (mcStore.ts; clusterRunner.ts streams it on the worker pool).
+   */
   mc: MonteCarloResult | null;
   mcProgress: { done: number; total: number } | null;
   /** The Monte Carlo of the seeds done so far, while it runs (the band fills in as it goes). */
@@ -87,6 +90,15 @@ export function parseChapter(v: string | undefined): ChapterId {
     );
   }
   return chapter;
+}
+
+/**
+ * Why the page cannot show a selection of policies, or null when it can: it can show any (its
+ * results, timeline, replay and failure log iterate the selection), so this is always null. Kept
+ * for the strategy picker, which asks it.
+ */
+export function pagePoliciesProblem(_policies: readonly string[]): string | null {
+  return null;
 }
 
 /** Whether the address last read named its view: a scenario without one is an old Cluster link. */

@@ -14,10 +14,10 @@ import { spawnSimWorker } from "./simClient.ts";
 import { reportRestart } from "./workerHealth.ts";
 import { type Supervised, supervise } from "./workerSupervisor.ts";
 
-type PoolWorker = Supervised<SimWorkerApi>;
+export type PoolWorker = Supervised<SimWorkerApi>;
 
 let pool: PoolWorker[] = [];
-const onRestart = reportRestart("sweep");
+export const onRestart = reportRestart("sweep");
 
 /** One worker per logical core the browser reports (2 when it does not say), at most 16. */
 export function poolSize(): number {
@@ -25,7 +25,8 @@ export function poolSize(): number {
   return Math.max(1, Math.min(16, cores));
 }
 
-function ensurePool(n: number): PoolWorker[] {
+/** The pool's first n workers, started as needed (the tornado runs its tasks in them too). */
+export function ensurePool(n: number): PoolWorker[] {
   while (pool.length < n) {
     const name = `sweep-${pool.length}`;
     pool.push(supervise<SimWorkerApi>(() => spawnSimWorker(name)));
@@ -33,7 +34,8 @@ function ensurePool(n: number): PoolWorker[] {
   return pool.slice(0, n);
 }
 
-function terminatePool(): void {
+/** Stops every worker of the pool (a cancel); the next job starts fresh ones. */
+export function terminatePool(): void {
   for (const w of pool) w.terminate();
   pool = [];
 }

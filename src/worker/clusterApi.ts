@@ -4,7 +4,9 @@
  */
 import { transfer } from "comlink";
 import { runScenario, traceBuffers } from "../sim/engine.ts";
-import { MonteCarloAccumulator, runsPerSlice, seedOf } from "../sim/monteCarlo.ts";
+import { type Chunk, runChunk } from "../sim/mcStream.ts";
+import { MonteCarloAccumulator, runsPerSlice, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
+import type { PolicyKey } from "../sim/policyKeys.ts";
 import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
@@ -40,6 +42,15 @@ export const clusterApi = {
   },
 
   /**
+   * One chunk of the page's streaming Monte Carlo (sim/mcStream.ts): runs start..start+count−1,
+   * cut to what the summary reads. Chunks are short (about 25,000 failures), so this answers
+   * without yielding; the page merges chunks in seed order, whichever worker ran them.
+   */
+  clusterMonteCarloChunk(scenario: Scenario, chunk: Chunk): SummarizedRun[] {
+    return runChunk(scenario, chunk);
+  },
+
+  /**
    * Monte Carlo over `seeds` seeds, in slices that yield to the event loop, so that a newer
    * request stops this one. Resolves null when superseded. The runs so far summarize exactly as
    * the finished Monte Carlo would summarize them (its first k seeds), so a partial band is the
@@ -65,5 +76,23 @@ export const clusterApi = {
     }
     onProgress?.(seeds, seeds);
     return acc.finish();
+  },
+
+  /**
+   * Each selected policy's ETTR on seeds from..from+count−1 of the scenario (seed i as the Monte
+   * Carlo's), one value a run, transferred: the tornado pairs them run by run with the base
+   * scenario's on the same seeds (common random numbers), which summaries cannot do.
+   */
+  clusterEttrRuns(scenario: Scenario, from: number, count: number): Partial<Record<PolicyKey, Float64Array>> {
+    const out: Partial<Record<PolicyKey, Float64Array>> = {};
+    for (const k of scenario.policies) out[k] = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      const run = runScenario(scenario, { seed: seedOf(scenario, from + i) });
+      for (const k of scenario.policies) (out[k] as Float64Array)[i] = run[k]?.ettr ?? Number.NaN;
+    }
+    return transfer(
+      out,
+      Object.values(out).map((a) => a.buffer as ArrayBuffer),
+    );
   },
 };

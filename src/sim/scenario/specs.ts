@@ -23,6 +23,17 @@ export interface NumberSpec {
    * probabilities have none: a tiny rate just means no failure, and version-1 links carry them.
    */
   smallest?: number;
+  /**
+   * How a what-if sweep moves it (src/sim/sweep.ts): the axis's own range when a person gives
+   * none (its upper end stretches to twice the current value), and whether points are log-spaced.
+   * A number without one is swept by an axis of its own (cluster size, MTBF, replicas).
+   */
+  sweep?: SweepSpec;
+}
+export interface SweepSpec {
+  lo: number;
+  hi: number;
+  log?: true;
 }
 interface EnumSpec {
   kind: "enum";
@@ -100,6 +111,7 @@ const cluster: GroupSpecs<"cluster"> = {
   },
   gpusPerHost: {
     kind: "int",
+    sweep: { lo: 1, hi: 64, log: true },
     min: 1,
     max: 64,
     label: "GPUs per host",
@@ -116,6 +128,7 @@ const cluster: GroupSpecs<"cluster"> = {
   },
   hostsPerRack: {
     kind: "int",
+    sweep: { lo: 1, hi: 64, log: true },
     min: 1,
     max: 1024,
     label: "Hosts per rack",
@@ -137,6 +150,7 @@ const training: GroupSpecs<"training"> = {
   days: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 1, hi: 60 },
     min: 0,
     max: 365,
     minExclusive: true,
@@ -148,6 +162,7 @@ const training: GroupSpecs<"training"> = {
   stepSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0.5, hi: 20 },
     min: 0,
     max: 3600,
     minExclusive: true,
@@ -178,6 +193,7 @@ const failures: GroupSpecs<"failures"> = {
   },
   weibullShape: {
     kind: "number",
+    sweep: { lo: 0.3, hi: 3 },
     min: 0.2,
     max: 5,
     label: "Weibull shape (k)",
@@ -191,6 +207,7 @@ const failures: GroupSpecs<"failures"> = {
   },
   hangFraction: {
     kind: "number",
+    sweep: { lo: 0, hi: 1 },
     min: 0,
     max: 1,
     label: "Hang fraction",
@@ -245,6 +262,7 @@ const detection: GroupSpecs<"detection"> = {
   failStopSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 300 },
     min: 0,
     max: 86_400,
     label: "Fail-stop detection",
@@ -255,6 +273,7 @@ const detection: GroupSpecs<"detection"> = {
   hangSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 1200 },
     min: 0,
     max: 86_400,
     label: "Hang detection",
@@ -268,6 +287,7 @@ const sync: GroupSpecs<"sync"> = {
   restartSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 1200 },
     min: 0,
     max: 86_400,
     label: "Job restart",
@@ -278,6 +298,7 @@ const sync: GroupSpecs<"sync"> = {
   checkpointMinutes: {
     smallest: 0.01,
     kind: "number",
+    sweep: { lo: 5, hi: 240 },
     min: 0,
     max: 10_080,
     label: "Checkpoint interval",
@@ -288,6 +309,7 @@ const sync: GroupSpecs<"sync"> = {
   checkpointWriteSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 120 },
     min: 0,
     max: 3600,
     label: "Checkpoint write",
@@ -301,6 +323,7 @@ const ft: GroupSpecs<"ft"> = {
   reconfigureSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 120 },
     min: 0,
     max: 86_400,
     label: "FTAR reconfigure",
@@ -311,6 +334,7 @@ const ft: GroupSpecs<"ft"> = {
   replicaRestartSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 900 },
     min: 0,
     max: 86_400,
     label: "Replica restart",
@@ -328,6 +352,7 @@ const ft: GroupSpecs<"ft"> = {
   catchUpSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 300 },
     min: 0,
     max: 86_400,
     label: "Catch-up time",
@@ -338,6 +363,7 @@ const ft: GroupSpecs<"ft"> = {
   rejoinSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 300 },
     min: 0,
     max: 86_400,
     label: "Rejoin",
@@ -347,6 +373,7 @@ const ft: GroupSpecs<"ft"> = {
   },
   minReplicas: {
     kind: "int",
+    sweep: { lo: 1, hi: 64 },
     min: 1,
     max: 100_000,
     label: "Min replicas",
@@ -356,6 +383,7 @@ const ft: GroupSpecs<"ft"> = {
   hangTimeoutSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 600 },
     min: 0,
     max: 86_400,
     label: "FTAR hang timeout",
@@ -367,6 +395,7 @@ const ft: GroupSpecs<"ft"> = {
   checkpointMinutes: {
     smallest: 0.01,
     kind: "number",
+    sweep: { lo: 5, hi: 240 },
     min: 0,
     max: 10_080,
     label: "Checkpoint interval",
@@ -378,6 +407,7 @@ const ft: GroupSpecs<"ft"> = {
   checkpointWriteSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 120 },
     min: 0,
     max: 3600,
     label: "Checkpoint write",
@@ -388,6 +418,7 @@ const ft: GroupSpecs<"ft"> = {
   },
   stepOverheadPercent: {
     kind: "number",
+    sweep: { lo: 0, hi: 20 },
     min: 0,
     max: 1000,
     maxExclusive: true,
@@ -422,6 +453,7 @@ const spares: GroupSpecs<"spares"> = {
   },
   hosts: {
     kind: "int",
+    sweep: { lo: 0, hi: 64 },
     min: 0,
     max: 100_000,
     label: "Spare hosts",
@@ -432,6 +464,7 @@ const spares: GroupSpecs<"spares"> = {
   repairHours: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 1, hi: 168, log: true },
     min: 0,
     max: 8760,
     minExclusive: true,
@@ -448,6 +481,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
   checkpointMinutes: {
     smallest: 0.01,
     kind: "number",
+    sweep: { lo: 1, hi: 60 },
     min: 0,
     max: 10_080,
     label: "In-memory checkpoint interval",
@@ -459,6 +493,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
   writeSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 30 },
     min: 0,
     max: 3600,
     label: "In-memory write",
@@ -470,6 +505,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
   restartSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 600 },
     min: 0,
     max: 86_400,
     label: "Restart from memory",
@@ -480,6 +516,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
   },
   persistEvery: {
     kind: "int",
+    sweep: { lo: 1, hi: 20 },
     min: 1,
     max: 100_000,
     label: "Persist every",
@@ -493,6 +530,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
 const hotSpare: GroupSpecs<"hotSpare"> = {
   standbys: {
     kind: "int",
+    sweep: { lo: 0, hi: 64 },
     min: 0,
     max: 100_000,
     label: "Standby hosts",
@@ -503,6 +541,7 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
   migrateSeconds: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 600 },
     min: 0,
     max: 86_400,
     label: "Live migration",
@@ -514,6 +553,7 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
   refillMinutes: {
     smallest: 0.001,
     kind: "number",
+    sweep: { lo: 0, hi: 240 },
     min: 0,
     max: 525_600,
     label: "Standby refill",

@@ -7,12 +7,19 @@ import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
+import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./cluster.css";
 
 /** The closed drawer's one line: the cluster at a glance. */
 function knobsSummary(s: Scenario): string {
   const n = (x: number) => x.toLocaleString("en-US");
   return `${n(s.cluster.gpus)} GPUs · ${n(s.cluster.replicas)} replicas · ${n(s.training.days)} days`;
+}
+
+/** Who meets the same failures: as many runs as strategies are picked. */
+function sameFailuresWords(n: number): string {
+  if (n === 1) return "Any strategy picked beside the one below would face";
+  return n === 2 ? "Both runs below face" : `All ${n} runs below face`;
 }
 
 export function ClusterView() {
@@ -31,11 +38,13 @@ export function ClusterView() {
               <span data-testid="intro-sync-rollback">{syncRollbackWords(scenario)}</span>.{" "}
               <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the failed data-parallel{" "}
               <Term id="replica" /> offline; the others keep training through <Term id="ftar" />, and the
-              replica does a <Term id="catchUp" /> from a healthy peer. Both runs below face the <em>same</em>{" "}
-              failures; a <Term id="hang">hang</Term> is found later than a fail-stop.
+              replica does a <Term id="catchUp" /> from a healthy peer.{" "}
+              {sameFailuresWords(scenario.policies.length)} the <em>same</em> failures; a{" "}
+              <Term id="hang">hang</Term> is found later than a fail-stop.
             </p>
             <ShareBar opens="this exact scenario, seed included" />
           </div>
+          <StrategyPicker />
           <ResultsPanel />
           <Explorer />
         </div>

@@ -7,6 +7,7 @@
 import { useRef } from "react";
 import { causeTable } from "../../sim/causes.ts";
 import { youngDalySeconds } from "../../sim/closedForms.ts";
+import { POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
 import { derived, FIELD_SPECS, type FieldSpec, type ScenarioGroup } from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
 import { SelectField } from "../form/Field.tsx";
@@ -163,8 +164,14 @@ function SeedField() {
 /** Built once: the specs do not change while the page runs. */
 const SECTIONS = knobLayout();
 
+/** A group that is one policy's own (inMemory, hotSpare): its knobs show only while it is selected. */
+const isPolicyGroup = (group: ScenarioGroup): group is ScenarioGroup & PolicyKey =>
+  (POLICY_KEYS as readonly string[]).includes(group);
+
 /** A knob, and beside a checkpoint interval the button that sets it to Young/Daly. */
 function FieldWithAction({ group, field }: { group: ScenarioGroup; field: string }) {
+  const hidden = useAppStore((s) => isPolicyGroup(group) && !s.scenario.policies.includes(group));
+  if (hidden) return null;
   return (
     <>
       <Field group={group} field={field} />

@@ -1,54 +1,37 @@
 /**
- * The headline: ETTR of every policy of the registry (policies.ts) on the same failures, the
- * Monte Carlo band around them, and the closed forms beside them as cross-checks.
+ * The headline: ETTR of every policy the scenario selects (its `policies`, in its order) on the
+ * same failures, the Monte Carlo band around them, where the lost time goes, and the closed forms
+ * beside them as cross-checks.
  */
 import { Fragment } from "react";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
-import type {
-  ClosedFormValue,
-  MetricsSummary,
-  PolicyMetrics,
-  SummarizedMetric,
-  Summary,
-} from "../../sim/types.ts";
-import { appStore, MC_SEEDS, useAppStore } from "../../state/store.ts";
+import type { ClosedFormValue, PolicyMetrics, SummarizedMetric } from "../../sim/types.ts";
+import { appStore, useAppStore } from "../../state/store.ts";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
+import { BadputPanel } from "./BadputPanel.tsx";
+import { McBand } from "./McBand.tsx";
+import { McControls } from "./McControls.tsx";
 
 /** The metrics every policy's card shows under its ETTR; the card adds the policy's own cardMetric. */
 const CARD_METRICS: readonly SummarizedMetric[] = ["failures", "stallSecondsPerFailure", "lostWorkSeconds"];
-
-function Band({ s, format }: { s: Summary; format: (x: number) => string }) {
-  return (
-    <>
-      {format(s.mean)}{" "}
-      <span className="muted">
-        ({format(s.p5)} – {format(s.p95)})
-      </span>
-    </>
-  );
-}
 
 function PolicyCard({
   policy,
   first,
   run,
-  mc,
 }: {
   policy: Policy;
   /** The first card carries the glossary link for p5 – p95. */
   first: boolean;
   run: PolicyMetrics | null;
-  mc: MetricsSummary | null;
 }) {
-  const seeds = MC_SEEDS;
   const seed = useAppStore((s) => s.scenario.seed);
-  const progress = useAppStore((s) => s.mcProgress);
-  const soFar = useAppStore((s) => s.mcSoFar?.[policy.key] ?? null);
   const key = policy.key;
   return (
     <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
@@ -63,36 +46,19 @@ function PolicyCard({
         </span>
       </div>
       <dl className="metrics">
-        <dt>
-          Mean over {seeds} seeds ({first ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"})
-        </dt>
-        <dd>
-          <span data-testid={`ettr-mc-${key}`}>
-            {mc ? (
-              <Band s={mc.ettr} format={(x) => pct(x)} />
-            ) : progress ? (
-              `running… ${progress.done}/${progress.total}`
-            ) : (
-              "…"
-            )}
-          </span>
-          {!mc && progress && soFar ? (
-            // The band of the seeds done so far: the final band's first seeds, filling in.
-            <span className="muted mc-so-far" data-testid={`ettr-mc-so-far-${key}`}>
-              {" "}
-              so far <Band s={soFar.ettr} format={(x) => pct(x)} />
-            </span>
-          ) : null}
-        </dd>
-        {[...CARD_METRICS, policy.cardMetric].map((metric) => {
-          const r = metricRow(metric);
-          return (
-            <Fragment key={metric}>
-              <dt>{r.label}</dt>
-              <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
-            </Fragment>
-          );
-        })}
+        {/* The streaming Monte Carlo band, its 95 % interval and the baseline's difference. */}
+        <McBand policy={key} first={first} />
+        {(CARD_METRICS.includes(policy.cardMetric) ? CARD_METRICS : [...CARD_METRICS, policy.cardMetric]).map(
+          (metric) => {
+            const r = metricRow(metric);
+            return (
+              <Fragment key={metric}>
+                <dt>{r.label}</dt>
+                <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
+              </Fragment>
+            );
+          },
+        )}
       </dl>
     </article>
   );
@@ -108,34 +74,40 @@ function ClosedFormCell({ v, testId }: { v: ClosedFormValue; testId: string }) {
   );
 }
 
-/** A row of the card: a formula, what it assumes, and its value (or "—" and why) per policy. */
+/** A row of the card: a formula, what it assumes, and its value (or "—" and why) per selected policy. */
 function ClosedFormRow({
   name,
   formula,
   assumes,
   id,
-  synchronous,
-  ftHsdp,
+  policies,
+  value,
 }: {
   name: string;
   formula: string;
   assumes: string;
   id: string;
-  synchronous: ClosedFormValue;
-  ftHsdp: ClosedFormValue | null;
+  policies: readonly Policy[];
+  /** The row's form for one policy ("—" with the reason where the row's form is not that policy's). */
+  value: (key: PolicyKey) => ClosedFormValue;
 }) {
-  const applies = synchronous.value !== null || (ftHsdp !== null && ftHsdp.value !== null);
+  const values = policies.map((p) => value(p.key));
+  const applies = values.some((v) => v.value !== null);
   return (
     <tr className={applies ? "applies" : undefined}>
       <th scope="row">
         {name} <span className="muted">{formula}</span>
         <span className="muted small cf-assumes">Assumes {assumes}.</span>
       </th>
-      <ClosedFormCell v={synchronous} testId={`cf-${id}-synchronous`} />
-      {ftHsdp ? <ClosedFormCell v={ftHsdp} testId={`cf-${id}-ftHsdp`} /> : <td className="muted">—</td>}
+      {policies.map((p, i) => (
+        <ClosedFormCell key={p.key} v={values[i]!} testId={`cf-${id}-${p.key}`} />
+      ))}
     </tr>
   );
 }
+
+/** "—" with why: the row's form is another strategy's (or none is written for this one). */
+const noForm = (note: string): ClosedFormValue => ({ value: null, note });
 
 /**
  * Replicas struck per failure: what placement changes. Striped and packed racks can give the same
@@ -168,15 +140,37 @@ function ClosedFormsCard() {
   const run = useAppStore((s) => s.run);
   if (!run) return null;
   const cf = run.closedForm;
+  // The columns are the run's own policies: its closed forms were computed for them.
+  const policies = selectedPolicies(run.scenario);
+  /** §3/§4: each policy's own Poisson form, as the engine set it (policyForms.ts). */
+  const own = (key: PolicyKey): ClosedFormValue =>
+    cf.policies?.[key] ??
+    (key === "synchronous"
+      ? cf.syncRenewal
+      : key === "ftHsdp"
+        ? cf.ftFirstOrder
+        : noForm("no closed form computed"));
+  const fixed = (key: PolicyKey): ClosedFormValue =>
+    key === "synchronous" || key === "ftHsdp"
+      ? cf.fixedArrivals[key]
+      : noForm("no fixed-arrival form is written for this strategy");
+  const syncOnly =
+    (v: ClosedFormValue) =>
+    (key: PolicyKey): ClosedFormValue =>
+      key === "synchronous" ? v : noForm("the synchronous job's form");
+  const extra = policies.filter((p) => p.key === "inMemory" || p.key === "hotSpare");
   return (
-    <article className="closed-forms" aria-label="Closed forms">
+    <article className="closed-forms scroll-x" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
       <table>
         <thead>
           <tr>
             <th scope="col">Formula</th>
-            <th scope="col">Synchronous</th>
-            <th scope="col">FT-HSDP</th>
+            {policies.map((p) => (
+              <th key={p.key} scope="col">
+                {p.label}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -185,39 +179,40 @@ function ClosedFormsCard() {
             name="Fixed arrivals"
             formula="(τ − D)/τ, k·C/τ with checkpoints · (τ − S − T/R)/τ"
             assumes="a failure exactly every τ = 1/λ, recoveries shorter than τ, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, no FT-HSDP checkpoints"
-            synchronous={cf.fixedArrivals.synchronous}
-            ftHsdp={cf.fixedArrivals.ftHsdp}
+            policies={policies}
+            value={fixed}
           />
           <ClosedFormRow
             id="poisson"
             name="Poisson, no rollback"
             formula="E[e^(−λD)]"
             assumes="Poisson arrivals, unlimited spares, no checkpoint interval (nothing rolls back)"
-            synchronous={cf.poissonNoRollback}
-            ftHsdp={null}
+            policies={policies}
+            value={syncOnly(cf.poissonNoRollback)}
           />
           <ClosedFormRow
             id="v2"
-            name="Poisson, renewal · first order"
-            formula="E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)"
-            assumes="Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1"
-            synchronous={cf.syncRenewal}
-            ftHsdp={cf.ftFirstOrder}
+            name="Poisson, each strategy's own form"
+            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${extra.length > 0 ? " · in-memory: the renewal form with its own D, C, W · hot spares: E[e^(−λD)], D = detect + migrate" : ""}`}
+            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
+            policies={policies}
+            value={own}
           />
           <ClosedFormRow
             id="meta"
             name="Meta first-order"
             formula="(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)"
             assumes="Poisson arrivals, unlimited spares, a checkpoint interval, λ(C+W) ≪ 1"
-            synchronous={cf.metaApproximation}
-            ftHsdp={null}
+            policies={policies}
+            value={syncOnly(cf.metaApproximation)}
           />
         </tbody>
       </table>
       <p className="muted">
-        τ = 1/λ is the mean time between failures, D a synchronous recovery (detect + restart), S
+        τ = 1/λ is the mean time between failures, D a recovery (detect + restart, or + migrate), S
         FT-HSDP&apos;s global stall and T a replica&apos;s down time per failure, C and W the checkpoint
-        interval and write. A row shows a number only where its assumptions hold for this scenario.
+        interval and write, o FT-HSDP&apos;s step overhead. A cell shows a number only where its row&apos;s
+        assumptions hold for this scenario and that strategy.
       </p>
     </article>
   );
@@ -241,11 +236,9 @@ function HeadlineNote() {
 function GainLine() {
   const run = useAppStore((s) => s.run);
   const scenario = useAppStore((s) => s.scenario);
-  // The line compares FT-HSDP with the synchronous job: only when the run selects both.
-  const ft = run?.ftHsdp as PolicyMetrics | undefined;
-  const sync = run?.synchronous as PolicyMetrics | undefined;
-  if (!ft || !sync) return null;
-  const gain = ft.ettr - sync.ettr;
+  // The sentence compares FT-HSDP with synchronous training: only when the run has both.
+  if (!run?.synchronous || !run.ftHsdp) return null;
+  const gain = run.ftHsdp.ettr - run.synchronous.ettr;
   const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
   const { mtbfSeconds } = derived(scenario);
   return (
@@ -259,11 +252,10 @@ function GainLine() {
 }
 
 export function ResultsPanel() {
+  const scenario = useAppStore((s) => s.scenario);
   const run = useAppStore((s) => s.run);
-  const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
-  const scenario = useAppStore((s) => s.scenario);
   return (
     <section className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
@@ -280,21 +272,18 @@ export function ResultsPanel() {
       ) : null}
       <GainLine />
       <HeadlineNote />
+      <McControls />
       {/* Numbers that no longer match the knobs are dimmed and marked, never shown as current. */}
       <div
         className={runError ? "policy-cards stale" : "policy-cards"}
+        data-count={scenario.policies.length}
         data-stale={runError ? true : undefined}
       >
         {selectedPolicies(scenario).map((p, i) => (
-          <PolicyCard
-            key={p.key}
-            policy={p}
-            first={i === 0}
-            run={run?.[p.key] ?? null}
-            mc={mc?.[p.key] ?? null}
-          />
+          <PolicyCard key={p.key} policy={p} first={i === 0} run={run?.[p.key] ?? null} />
         ))}
       </div>
+      <BadputPanel />
       <StruckLine />
       <ClosedFormsCard />
     </section>

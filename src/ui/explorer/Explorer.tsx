@@ -22,6 +22,7 @@ import { PerfettoExport } from "./PerfettoExport.tsx";
 import { Presets } from "./Presets.tsx";
 import { Sweeps } from "./Sweeps.tsx";
 import { Timeline } from "./Timeline.tsx";
+import { Tornado } from "./Tornado.tsx";
 import "./explorer.css";
 
 /** Why a policy loses more than its stalls, or that it does not: computed from the run on screen (when it applies). */
@@ -182,14 +183,26 @@ export function Explorer() {
         </section>
       )}
 
+      <section className="panel" aria-labelledby="tornado-h">
+        <div className="panel-head">
+          <h2 id="tornado-h">Which assumption matters most?</h2>
+        </div>
+        <p className="teach">
+          Every input here is uncertain. The tornado moves each knob that applies to this scenario down and up
+          (an option to each other choice) and shows how each strategy's ETTR changes, largest first, with the
+          change in one strategy's lead over another.
+        </p>
+        <Tornado />
+      </section>
+
       <section className="panel" aria-labelledby="sweeps-h">
         <div className="panel-head">
           <h2 id="sweeps-h">What if? Sweeps</h2>
           <SweepExports svgRef={sweepSvg} />
         </div>
         <p className="teach">
-          ETTR of both policies as one thing changes: the cluster's size, how often it fails, how many
-          replicas it is split into, or one recovery time. Lines are Monte Carlo means, bands the 5th–95th
+          ETTR of each selected strategy as one thing changes: the cluster's size, how often it fails, how
+          many replicas it is split into, or any other knob. Lines are Monte Carlo means, bands the 5th–95th
           percentiles over seeds. Click a point to load that scenario.
         </p>
         <Sweeps svgRef={sweepSvg} />

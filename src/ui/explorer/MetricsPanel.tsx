@@ -1,10 +1,10 @@
 /**
  * The details behind the headline cards: this seed's run and the Monte Carlo band for each
- * metric, one column per policy of the registry (policies.ts), and what the difference is worth
- * in GPU-days.
+ * metric, one column per policy the run selected (its `policies`, in its order), and what
+ * FT-HSDP's difference from synchronous training is worth in GPU-days when both ran.
  */
 import type { ReactNode } from "react";
-import { selectedPolicies } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { MetricsSummary, MonteCarloResult, PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { count, duration } from "../format.ts";
 import { METRIC_ROWS, type MetricRow } from "../metricRows.ts";
@@ -19,17 +19,27 @@ interface RowSpec {
 }
 
 /** The one row builder: a heading, then a cell per selected policy in display order. */
-function PolicyRow({ spec, run, mc }: { spec: RowSpec; run: RunResult; mc: MonteCarloResult | null }) {
+function PolicyRow({
+  spec,
+  run,
+  mc,
+  policies,
+}: {
+  spec: RowSpec;
+  run: RunResult;
+  mc: MonteCarloResult | null;
+  policies: readonly Policy[];
+}) {
   return (
     <tr data-testid={spec.testId}>
       <th scope="row">{spec.head}</th>
-      {selectedPolicies(run.scenario).map(({ key }) => {
+      {policies.map(({ key }) => {
         const m = run[key];
         const summary = mc?.[key];
         const band = summary ? spec.band(summary) : null;
         return (
           <td key={key}>
-            <span className="metric-run">{m ? spec.run(m) : "—"}</span>
+            <span className="metric-run">{m ? spec.run(m) : "…"}</span>
             {band !== null && <span className="metric-band">{band}</span>}
           </td>
         );
@@ -76,36 +86,34 @@ function causeSpecs(run: RunResult): RowSpec[] {
   }));
 }
 
+/** FT-HSDP against synchronous training on this trace, in points and GPU-days: only when both ran. */
+function DifferenceLede({ run }: { run: RunResult }) {
+  const s = run.scenario;
+  if (!run.synchronous || !run.ftHsdp) return null;
+  const delta = run.ftHsdp.ettr - run.synchronous.ettr;
+  const gpuDays = delta * s.training.days * s.cluster.gpus;
+  return (
+    <p className="explorer-lede" data-testid="ettr-difference">
+      On this failure trace FT-HSDP turns <strong>{(delta * 100).toFixed(1)} points</strong> more of the wall
+      time into training: about <strong>{count(gpuDays)} GPU-days</strong> over {count(s.training.days, 1)}{" "}
+      days on {count(s.cluster.gpus)} GPUs.
+    </p>
+  );
+}
+
 export function MetricsPanel({ run, mc }: { run: RunResult; mc: MonteCarloResult | null }) {
   const s = run.scenario;
-  // The best and the worst of the selected policies on this trace (nothing to compare with one).
-  const ranked = selectedPolicies(s)
-    .flatMap((p) => {
-      const m = run[p.key];
-      return m ? [{ p, ettr: m.ettr }] : [];
-    })
-    .sort((a, b) => b.ettr - a.ettr);
-  const best = ranked[0];
-  const worst = ranked[ranked.length - 1];
-  const delta = best && worst ? best.ettr - worst.ettr : 0;
-  const gpuDays = delta * s.training.days * s.cluster.gpus;
+  const policies = selectedPolicies(s);
   const mcFits = mc !== null && JSON.stringify(mc.scenario) === JSON.stringify(run.scenario);
   return (
     <div>
-      {best && worst && best !== worst && (
-        <p className="explorer-lede" data-testid="ettr-difference">
-          On this failure trace {best.p.label} turns <strong>{(delta * 100).toFixed(1)} points</strong> more
-          of the wall time into training than {worst.p.label}: about{" "}
-          <strong>{count(gpuDays)} GPU-days</strong> over {count(s.training.days, 1)} days on{" "}
-          {count(s.cluster.gpus)} GPUs.
-        </p>
-      )}
+      <DifferenceLede run={run} />
       <table className="metrics-table" data-testid="metrics-table">
         <caption className="visually-hidden">Metrics of every policy</caption>
         <thead>
           <tr>
             <th scope="col">Metric</th>
-            {selectedPolicies(s).map((p) => (
+            {policies.map((p) => (
               <th key={p.key} scope="col">
                 {p.label}
               </th>
@@ -114,7 +122,7 @@ export function MetricsPanel({ run, mc }: { run: RunResult; mc: MonteCarloResult
         </thead>
         <tbody>
           {[...METRIC_SPECS, ...causeSpecs(run)].map((spec) => (
-            <PolicyRow key={spec.key} spec={spec} run={run} mc={mcFits ? mc : null} />
+            <PolicyRow key={spec.key} spec={spec} run={run} mc={mcFits ? mc : null} policies={policies} />
           ))}
         </tbody>
       </table>

@@ -1,7 +1,8 @@
 /**
- * What-if sweeps: both policies' ETTR along one axis (cluster size, failure rate, replicas or a
- * recovery knob), Monte Carlo mean with its p5–p95 band, computed by the worker pool. Clicking a
- * point loads that scenario.
+ * What-if sweeps: each selected policy's ETTR along one axis (cluster size, failure rate, replicas
+ * or any field of the scenario), Monte Carlo mean with its p5–p95 band, computed by the worker
+ * pool. An enumerated field's axis is categories: a point and its p5–p95 bar per category, no line
+ * between them (there is nothing between "packed" and "striped"). Clicking a point loads that scenario.
  */
 import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
@@ -9,7 +10,8 @@ import { select } from "d3-selection";
 import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
-import { POLICIES, type PolicyKey } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import type { PolicyKey } from "../../sim/policyKeys.ts";
 import {
   axisInfo,
   buildSweep,
@@ -30,11 +32,30 @@ import { count, pct } from "../format.ts";
 import { useWidth } from "../useWidth.ts";
 
 /** Each policy's colours in explorer.css (band-, mean-, pt- classes); a new policy adds its tone there. */
-const TONE: Record<PolicyKey, string> = { synchronous: "sync", ftHsdp: "ft" };
+export const TONE: Record<PolicyKey, string> = {
+  synchronous: "sync",
+  ftHsdp: "ft",
+  inMemory: "mem",
+  hotSpare: "hot",
+};
 
-/** Where legend entry i starts: swatch, gap, about 8 px a character of each earlier name, and a gap. */
-function legendOffset(i: number): number {
-  return POLICIES.slice(0, i).reduce((x, p) => x + 20 + 8 * p.label.length + 24, 0);
+/**
+ * Where each legend entry sits: swatch, gap, about 7 px a character of its name, and a gap, on as
+ * many rows of 16 px as the width needs (four policies do not fit on a phone's one row).
+ */
+function legendLayout(policies: readonly Policy[], width: number): { x: number; y: number }[] {
+  let x = 0;
+  let y = 0;
+  return policies.map((p) => {
+    const w = 20 + 7 * p.label.length + 18;
+    if (x > 0 && x + w - 18 > width) {
+      x = 0;
+      y += 16;
+    }
+    const at = { x, y };
+    x += w;
+    return at;
+  });
 }
 
 const H = 300;
@@ -51,6 +72,7 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
   }, [scenario, sweep.axis, sweep.points]);
   const range = sweep.range ?? auto;
   const unit = axisInfo(sweep.axis).unit || undefined;
+  const categorical = axisInfo(sweep.axis).categories !== undefined;
   const running = sweep.status === "running";
   const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
   return (
@@ -82,26 +104,30 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           disabled={running}
           onChange={(points) => setSweepOptions({ points })}
         />
-        <NumberField
-          label="From"
-          unit={unit}
-          className="sweep-field"
-          value={Number(range.from.toPrecision(6))}
-          min={0}
-          disabled={running}
-          testId="sweep-from"
-          onChange={(from) => setSweepRange({ from, to: range.to })}
-        />
-        <NumberField
-          label="To"
-          unit={unit}
-          className="sweep-field"
-          value={Number(range.to.toPrecision(6))}
-          min={0}
-          disabled={running}
-          testId="sweep-to"
-          onChange={(to) => setSweepRange({ from: range.from, to })}
-        />
+        {!categorical && (
+          <NumberField
+            label="From"
+            unit={unit}
+            className="sweep-field"
+            value={Number(range.from.toPrecision(6))}
+            min={0}
+            disabled={running}
+            testId="sweep-from"
+            onChange={(from) => setSweepRange({ from, to: range.to })}
+          />
+        )}
+        {!categorical && (
+          <NumberField
+            label="To"
+            unit={unit}
+            className="sweep-field"
+            value={Number(range.to.toPrecision(6))}
+            min={0}
+            disabled={running}
+            testId="sweep-to"
+            onChange={(to) => setSweepRange({ from: range.from, to })}
+          />
+        )}
         {sweep.range && (
           <button type="button" onClick={() => setSweepRange(null)} disabled={running}>
             Axis range
@@ -195,11 +221,15 @@ function SweepChart({
   const error = useExplorerStore((s) => s.sweep.error);
   const baseName = useExplorerStore((s) => s.sweep.baseName);
   const info = axisInfo(axisId);
+  const cats = info.categories;
   const innerW = Math.max(50, width - M.left - M.right);
-  const innerH = H - M.top - M.bottom;
+  const policies = selectedPolicies(results[0]?.scenario ?? current);
+  const legend = legendLayout(policies, innerW);
+  const top = M.top + (legend.at(-1)?.y ?? 0);
+  const innerH = H - top - M.bottom;
   const xs = results.map((r) => r.x);
-  const lo = Math.min(...xs);
-  const hi = Math.max(...xs);
+  const lo = cats ? -0.5 : Math.min(...xs);
+  const hi = cats ? cats.length - 0.5 : Math.max(...xs);
   const x = useMemo(
     () =>
       (info.log && lo > 0 ? scaleLog() : scaleLinear())
@@ -211,36 +241,43 @@ function SweepChart({
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   useEffect(() => {
-    if (xAxisRef.current)
-      select(xAxisRef.current).call(
-        axisBottom(x).ticks(Math.max(2, Math.floor(innerW / 90)), info.log ? "~s" : undefined),
-      );
+    if (xAxisRef.current) {
+      const ax = axisBottom(x);
+      if (cats) ax.tickValues(cats.map((_, i) => i)).tickFormat((i) => cats[Number(i)]?.label ?? "");
+      else ax.ticks(Math.max(2, Math.floor(innerW / 90)), info.log ? "~s" : undefined);
+      select(xAxisRef.current).call(ax);
+    }
     if (yAxisRef.current) select(yAxisRef.current).call(axisLeft(y).ticks(5, "%"));
-  }, [x, y, innerW, info.log]);
+  }, [x, y, innerW, info.log, cats]);
 
   const done = results.filter((r) => r.mc !== null);
+  const ettrOf = (r: SweepResultPoint, key: PolicyKey): Summary | undefined => r.mc?.[key]?.ettr;
   const series = (pick: PolicyKey) => {
-    const s = (r: SweepResultPoint): Summary => (r.mc as NonNullable<SweepResultPoint["mc"]>)[pick].ettr;
+    const has = done.filter((r) => ettrOf(r, pick));
+    const s = (r: SweepResultPoint) => ettrOf(r, pick) as Summary;
     return {
       band:
         area<SweepResultPoint>()
           .x((r) => x(r.x))
           .y0((r) => y(s(r).p5))
-          .y1((r) => y(s(r).p95))(done) ?? "",
+          .y1((r) => y(s(r).p95))(has) ?? "",
       mean:
         line<SweepResultPoint>()
           .x((r) => x(r.x))
-          .y((r) => y(s(r).mean))(done) ?? "",
+          .y((r) => y(s(r).mean))(has) ?? "",
     };
   };
-  const paths = POLICIES.map(({ key }) => ({ key, ...series(key) }));
+  const paths = cats ? [] : policies.map(({ key }) => ({ key, ...series(key) }));
+  // Categories: the policies side by side within a category, so their bars do not hide each other.
+  const dx = (j: number) => (cats ? (j - (policies.length - 1) / 2) * 10 : 0);
+  const xLabel = (v: number) => (cats ? (cats[v]?.label ?? String(v)) : count(v, v < 10 ? 2 : 0));
   const currentX = sweepValue(current, axisId);
 
   return (
     <div ref={boxRef} className="chart-box">
       <svg ref={svgRef} width={width} height={H} data-testid="sweep-chart">
         <title>ETTR of every policy against {info.label.toLowerCase()}</title>
-        <g transform={`translate(${M.left},${M.top})`}>
+        <g transform={`translate(${M.left},${top})`}>
           <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
           <g ref={yAxisRef} className="axis" />
           {currentX !== null && currentX >= lo && currentX <= hi && (
@@ -252,22 +289,38 @@ function SweepChart({
           {paths.map(({ key, mean }) => (
             <path key={`mean-${key}`} className={`mean mean-${TONE[key]}`} d={mean} />
           ))}
+          {cats &&
+            done.map((r) =>
+              policies.map(({ key: p }, j) => {
+                const e = ettrOf(r, p);
+                return e ? (
+                  <line
+                    key={`bar-${r.x}-${p}`}
+                    className={`mean-${TONE[p]}`}
+                    x1={x(r.x) + dx(j)}
+                    x2={x(r.x) + dx(j)}
+                    y1={y(e.p5)}
+                    y2={y(e.p95)}
+                  />
+                ) : null;
+              }),
+            )}
           {done.map((r, i) =>
-            POLICIES.map(({ key: p, label: name }) => {
-              const e = r.mc?.[p].ettr;
+            policies.map(({ key: p, label: name }, j) => {
+              const e = ettrOf(r, p);
               if (!e) return null;
               return (
                 // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>
                 <circle
                   key={`${r.x}-${p}`}
                   className={`sweep-point pt-${TONE[p]}`}
-                  cx={x(r.x)}
+                  cx={x(r.x) + dx(j)}
                   cy={y(e.mean)}
                   r={5}
                   role="button"
                   tabIndex={0}
                   data-testid={`sweep-point-${i}-${p}`}
-                  aria-label={`${name} at ${info.label} ${count(r.x, r.x < 10 ? 2 : 0)}: ETTR ${pct(e.mean)} (${pct(e.p5)}–${pct(e.p95)}). Load this scenario.`}
+                  aria-label={`${name} at ${info.label} ${xLabel(r.x)}: ETTR ${pct(e.mean)} (${pct(e.p5)}–${pct(e.p95)}). Load this scenario.`}
                   onClick={() => appStore.getState().setScenario(r.scenario)}
                   onKeyDown={(ev) => {
                     if (ev.key === "Enter" || ev.key === " ") {
@@ -277,8 +330,8 @@ function SweepChart({
                   }}
                 >
                   <title>
-                    {name}: {pct(e.mean)} (p5–p95 {pct(e.p5)}–{pct(e.p95)}) at {count(r.x, r.x < 10 ? 2 : 0)}{" "}
-                    {info.unit}. Click to load.
+                    {name}: {pct(e.mean)} (p5–p95 {pct(e.p5)}–{pct(e.p95)}) at {xLabel(r.x)} {info.unit}.
+                    Click to load.
                   </title>
                 </circle>
               );
@@ -297,9 +350,9 @@ function SweepChart({
           </text>
           {/* Above the plot, where no curve can run under it: each policy's name by its swatch (the */}
           {/* text above says what lines and bands are), spaced by name length so none runs into the next. */}
-          <g transform="translate(0,-26)" className="sweep-legend">
-            {POLICIES.map(({ key, label }, i) => (
-              <g key={key} transform={`translate(${legendOffset(i)},0)`}>
+          <g transform={`translate(0,${-26 - (legend.at(-1)?.y ?? 0)})`} className="sweep-legend">
+            {policies.map(({ key, label }, i) => (
+              <g key={key} transform={`translate(${legend[i]?.x ?? 0},${legend[i]?.y ?? 0})`}>
                 <rect className={`band band-${TONE[key]}`} width={14} height={10} />
                 <line className={`mean-${TONE[key]}`} x1={0} x2={14} y1={5} y2={5} />
                 <text x={20} y={9}>

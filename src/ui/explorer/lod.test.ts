@@ -137,10 +137,15 @@ describe("a lane drawn a part at a time (a million-row lane over several tasks)"
     for (const rows of [1, 7, 64, 999, n]) {
       const out = new Runs();
       let drawn = 0;
-      const steps = laneRunSteps(() => new LaneRunCursor(idx, 0, start, end, kind, view, out), out, rows, () => {
-        drawn++;
-        return out.n;
-      });
+      const steps = laneRunSteps(
+        () => new LaneRunCursor(idx, 0, start, end, kind, view, out),
+        out,
+        rows,
+        () => {
+          drawn++;
+          return out.n;
+        },
+      );
       expect(steps.length).toBeGreaterThan(rows < 1000 ? 1 : 0);
       const marks = steps.map((s) => s());
       expect(drawn).toBe(1);

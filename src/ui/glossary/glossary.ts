@@ -73,6 +73,12 @@ export const GLOSSARY = {
     definition:
       "The 5th and 95th percentiles over many random seeds: nine runs in ten land in this band. A single run is one draw of the failures; the band shows how much luck matters.",
   },
+  ci95: {
+    term: "95% interval",
+    definition:
+      "How sure the mean is, not how much runs vary: mean ± 1.96·sd/√n over n runs (sd: the runs' standard deviation). The Monte Carlo adds runs until every strategy's ± is within the precision you set, or the cap on runs. A difference against a baseline pairs the runs by seed, which share their failure draws.",
+    source: "The normal approximation to the mean of n independent runs (one per seed).",
+  },
   busbw: {
     term: "algbw / busbw",
     definition:

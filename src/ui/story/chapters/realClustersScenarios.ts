@@ -52,3 +52,15 @@ export const REAL_CLUSTER_CASES: readonly RealClusterCase[] = [
     scenario: preset("spares-dry"),
   },
 ];
+
+/** Chapter 7's strategies figure: all four strategies on one cluster, each the preset of that id. */
+export interface StrategyCase {
+  id: string;
+  label: string;
+  scenario: ScenarioInput;
+}
+
+export const STRATEGY_CASES: readonly StrategyCase[] = [
+  { id: "four-strategies", label: "The headline cluster", scenario: preset("four-strategies") },
+  { id: "llama3-strategies", label: "Llama 3's cause mix", scenario: preset("llama3-strategies") },
+];

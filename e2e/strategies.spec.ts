@@ -1,0 +1,129 @@
+/**
+ * Strategies side by side (issue 17 items 5 and 7), as a person meets them on the Cluster view:
+ * pick strategies, read a card and a "where the time goes" bar for each, share the link, set the
+ * price of a GPU-hour, load a strategy preset.
+ */
+import { type Browser, expect, type Page, test } from "@playwright/test";
+
+const PERCENT = /^\d{1,3}\.\d%$/;
+const KEYS = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
+
+async function openTeaching(page: Page) {
+  await page.goto("/#v=cluster");
+  await page.getByRole("button", { name: /Teaching cluster/ }).click();
+  await expect(page.getByTestId("preset-source")).toBeVisible();
+  await expect(page.getByTestId("cluster.gpus")).toHaveValue("64");
+}
+
+async function openFresh(browser: Browser, link: string): Promise<Page> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  return page;
+}
+
+/** Each selected strategy's ETTR card text, once every card has its number. */
+async function ettrs(page: Page, keys: readonly string[]): Promise<string[]> {
+  for (const k of keys) await expect(page.getByTestId(`ettr-${k}`)).toHaveText(PERCENT);
+  return Promise.all(keys.map(async (k) => (await page.getByTestId(`ettr-${k}`).textContent()) ?? ""));
+}
+
+test("pick four strategies: four cards and four bars, and the link reproduces them in a fresh context", async ({
+  page,
+  browser,
+}) => {
+  await openTeaching(page);
+  // Two by default; the others' knobs are not shown until their strategy is picked.
+  await expect(page.locator(".policy-card")).toHaveCount(2);
+  await expect(page.getByTestId("hotSpare.standbys")).toHaveCount(0);
+  await page.getByTestId("strategy-inMemory").check();
+  await page.getByTestId("strategy-hotSpare").check();
+  await expect(page.locator(".policy-card")).toHaveCount(4);
+  await expect(page.getByTestId("hotSpare.standbys")).toBeVisible();
+  const values = await ettrs(page, KEYS);
+  for (const k of KEYS) await expect(page.getByTestId(`badput-bar-${k}`)).toBeVisible();
+  // Each bar is the whole wall time: ETTR plus the badput shares is 1.
+  for (const k of KEYS) {
+    const shares = await page
+      .getByTestId(`badput-bar-${k}`)
+      .locator(".badput-seg")
+      .evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.share)));
+    expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
+  }
+  // The closed forms have a column per strategy.
+  await expect(page.getByTestId("cf-v2-hotSpare")).toBeVisible();
+  await expect.poll(() => page.url()).toMatch(/[#&]s=/);
+
+  const fresh = await openFresh(browser, page.url());
+  await expect(fresh.locator(".policy-card")).toHaveCount(4);
+  expect(await ettrs(fresh, KEYS)).toEqual(values);
+  for (const k of KEYS) await expect(fresh.getByTestId(`strategy-${k}`)).toBeChecked();
+  await fresh.context().close();
+});
+
+test("a segment says its name, share and hours on hover and on focus", async ({ page }) => {
+  await openTeaching(page);
+  const seg = page.getByTestId("badput-seg-synchronous-recovery");
+  await seg.hover();
+  await expect(page.getByTestId("badput-active")).toHaveText(
+    /^Synchronous: Recovery: \d+\.\d% of wall time, [\d.]+ h \([\d.,]+ ?[KMB]? GPU-hours\)/,
+  );
+  await page.getByTestId("badput-seg-ftHsdp-useful").focus();
+  await expect(page.getByTestId("badput-active")).toHaveText(
+    /^FT-HSDP: Useful training: \d+\.\d% of wall time/,
+  );
+});
+
+test("unpicking a strategy the page cannot draw without is refused by name and changes nothing", async ({
+  page,
+}) => {
+  await openTeaching(page);
+  const before = await ettrs(page, ["synchronous", "ftHsdp"]);
+  const url = page.url();
+  await page.getByTestId("strategy-ftHsdp").click();
+  await expect(page.getByTestId("strategy-refused")).toContainText("policies");
+  await expect(page.getByTestId("strategy-ftHsdp")).toBeChecked();
+  await expect(page.locator(".policy-card")).toHaveCount(2);
+  expect(await ettrs(page, ["synchronous", "ftHsdp"])).toEqual(before);
+  expect(page.url()).toBe(url);
+});
+
+test("the price per GPU-hour is in the link; a bad one is refused by name", async ({ page, browser }) => {
+  await openTeaching(page);
+  const lost = await page.getByTestId("badput-lost-synchronous").textContent();
+  const price = page.getByTestId("gpu-price");
+  await price.fill("3.5");
+  await price.press("Enter");
+  await expect.poll(() => page.url()).toMatch(/[#&]gph=3\.5/);
+  const cost = await page.getByTestId("badput-cost-synchronous").textContent();
+  // The cost is the lost GPU-hours at the price (both shown rounded to whole units here).
+  const shownCost = Number(cost?.replace(/[$,]/g, ""));
+  expect(Math.abs(shownCost - Number(lost?.replace(/,/g, "")) * 3.5)).toBeLessThanOrEqual(0.5 * 3.5 + 0.5);
+
+  const fresh = await openFresh(browser, page.url());
+  await expect(fresh.getByTestId("gpu-price")).toHaveValue("3.5");
+  await expect(fresh.getByTestId("badput-cost-synchronous")).toHaveText(cost ?? "");
+
+  // Typed: refused beside the field, the last good price kept.
+  await price.fill("-2");
+  await price.press("Enter");
+  await expect(page.getByText(/Price per GPU-hour: must be a number in \[0, 1,000\]/)).toBeVisible();
+  await expect(page.getByTestId("badput-cost-synchronous")).toHaveText(cost ?? "");
+
+  // In a link: the banner names it; the rest of the link is used.
+  await fresh.goto(`${page.url().replace(/gph=3\.5/, "gph=abc")}`);
+  await fresh.reload();
+  await expect(fresh.getByTestId("link-error")).toContainText(/gph=.*Price per GPU-hour "abc"/);
+  await expect(fresh.getByTestId("cluster.gpus")).toHaveValue("64");
+  await fresh.context().close();
+});
+
+test("a strategy preset loads four strategies and states its assumptions", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  await page.getByRole("button", { name: /Four strategies on the headline cluster/ }).click();
+  await expect(page.getByTestId("preset-source")).toContainText("Gemini");
+  await expect(page.getByText(/Assumptions: every strategy meets the same failures/)).toBeVisible();
+  await expect(page.locator(".policy-card")).toHaveCount(4);
+  await ettrs(page, KEYS);
+  for (const k of KEYS) await expect(page.getByTestId(`badput-bar-${k}`)).toBeVisible();
+});

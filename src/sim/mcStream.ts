@@ -1,0 +1,255 @@
+/**
+ * A Monte Carlo run to a stated precision, in chunks that any number of workers may compute in
+ * any order: the page's streaming band (issue 19). Three rules make its result a function of the
+ * scenario and the settings alone, never of the pool size or of which worker answered first:
+ *
+ * - the chunks are fixed by the scenario (chunkAt): chunk k always covers the same seeds;
+ * - chunks are added to the accumulator in seed order (a chunk that arrives early waits), so the
+ *   summary of the first n runs is exactly monteCarlo(s, n);
+ * - the stop is decided only at chunk ends, in order: the first chunk end with at least
+ *   minRuns runs where every selected policy's 95 % half-width is within the precision, or the cap.
+ *
+ * The interval is the normal one, mean ± 1.96·sd/√n (sd the sample standard deviation), which is
+ * what AIReSim's stop rule uses; a difference between two Monte Carlos over the same seeds is
+ * paired by seed (the policies and a baseline of the same seed share their failure draws when the
+ * cluster is the same, so pairing removes most of the noise the two have in common).
+ */
+import { runScenario } from "./engine.ts";
+import {
+  MonteCarloAccumulator,
+  runsPerSlice,
+  SUMMARIZED_METRICS,
+  type SummarizedMetrics,
+  type SummarizedRun,
+  seedOf,
+} from "./monteCarlo.ts";
+import { selectedPolicies } from "./policies.ts";
+import type { PolicyKey } from "./policyKeys.ts";
+import type { Scenario } from "./scenario.ts";
+import type { MonteCarloResult } from "./types.ts";
+
+/** z for a two-sided 95 % normal interval. */
+export const Z95 = 1.96;
+
+export interface McSettings {
+  /** Stop when every policy's 95 % half-width of the mean ETTR is at most this (a fraction: 0.005 = ±0.5 point). */
+  precision: number;
+  /** Never more runs than this. */
+  cap: number;
+}
+
+/** Default precision: ±0.5 point of ETTR (the issue's default). */
+export const DEFAULT_PRECISION = 0.005;
+/** Default cap on runs. */
+export const DEFAULT_CAP = 2000;
+/** Allowed precision, in points: below 0.01 point the cap decides anyway; above 20 the band says nothing. */
+export const PRECISION_POINTS_RANGE = [0.01, 20] as const;
+/** Allowed cap: at least one chunk's worth, at most what the page can hold and summarize in one task. */
+export const CAP_RANGE = [10, 20_000] as const;
+/**
+ * Runs before the precision may stop a Monte Carlo: the sample's standard deviation (and its
+ * p5/p95, nearest-rank) from fewer is too rough to trust the interval it gives.
+ */
+export const MIN_RUNS = 100;
+
+/**
+ * Chunk sizes double from one run (1, 2, 4, 8, …) up to about 25,000 failures or 25 runs: the
+ * first band is on screen after a single run (tens of milliseconds after an edit, even when the
+ * machine is busy), it has an interval after the second chunk, and the later chunks are larger
+ * (fewer messages) but still short, so a newer edit never waits long for a worker to be free.
+ */
+const CHUNK_FAILURES = 25_000;
+const CHUNK_MAX_RUNS = 25;
+
+export interface Chunk {
+  start: number;
+  count: number;
+}
+
+/** Chunk k of the scenario's Monte Carlo, cut at the cap (count 0: past the cap). */
+export function chunkAt(s: Scenario, cap: number, k: number): Chunk {
+  const full = runsPerSlice(s, CHUNK_FAILURES, CHUNK_MAX_RUNS);
+  // Chunks 0..ramp−1 are 1, 2, …, 2^(ramp−1) runs (each less than `full`); then `full` each.
+  const ramp = Math.ceil(Math.log2(full));
+  const start = k <= ramp ? 2 ** k - 1 : 2 ** ramp - 1 + (k - ramp) * full;
+  const size = k < ramp ? 2 ** k : full;
+  const from = Math.min(cap, start);
+  return { start: from, count: Math.min(size, cap - from) };
+}
+
+/**
+ * Runs start..start+count−1 of s, each policy's run cut to what the summary reads (a worker
+ * sends only this: no per-failure arrays).
+ */
+export function runChunk(s: Scenario, { start, count }: Chunk): SummarizedRun[] {
+  const keys = selectedPolicies(s).map((p) => p.key);
+  const out: SummarizedRun[] = [];
+  for (let i = start; i < start + count; i++) {
+    const run = runScenario(s, { seed: seedOf(s, i) });
+    const cut: SummarizedRun = {};
+    for (const key of keys) {
+      const m = run[key];
+      if (!m) throw new RangeError(`a run without the selected policy ${key}`);
+      const c = {} as SummarizedMetrics;
+      for (const name of SUMMARIZED_METRICS) c[name] = m[name];
+      c.causeCount = m.causeCount;
+      c.causeStallSeconds = m.causeStallSeconds;
+      c.badput = m.badput;
+      cut[key] = c;
+    }
+    out.push(cut);
+  }
+  return out;
+}
+
+/** What the band shows of one policy's ETTR over the first n runs. */
+export interface EttrEstimate {
+  n: number;
+  mean: number;
+  /** 95 % half-width, 1.96·sd/√n (0 for one run: nothing to go on; the count says so). */
+  half: number;
+  p5: number;
+  p95: number;
+  /** ETTR of runs 0..n−1, in seed order (for paired differences). Read only. */
+  samples: Float64Array;
+}
+
+/** Mean and 95 % half-width of a sample (half 0 below 2 values). */
+export function meanAndHalf(x: Float64Array): { mean: number; half: number } {
+  const n = x.length;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += x[i]!;
+  const mean = sum / n;
+  if (n < 2) return { mean, half: 0 };
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (x[i]! - mean) ** 2;
+  return { mean, half: (Z95 * Math.sqrt(ss / (n - 1))) / Math.sqrt(n) };
+}
+
+function nearestRankOf(sorted: Float64Array, p: number): number {
+  return sorted[Math.max(1, Math.ceil((p / 100) * sorted.length)) - 1]!;
+}
+
+export function ettrEstimate(samples: Float64Array): EttrEstimate {
+  const { mean, half } = meanAndHalf(samples);
+  const sorted = samples.slice().sort();
+  return {
+    n: samples.length,
+    mean,
+    half,
+    p5: nearestRankOf(sorted, 5),
+    p95: nearestRankOf(sorted, 95),
+    samples,
+  };
+}
+
+/**
+ * The difference a − b of two Monte Carlos' ETTR, paired by seed over the runs both have (a
+ * Monte Carlo's run i is seed s.seed + i; two scenarios with the same seed and cluster draw the
+ * same failures), with its 95 % half-width. Null when either has no run.
+ */
+export function pairedDifference(
+  a: Float64Array,
+  b: Float64Array,
+): { n: number; mean: number; half: number } | null {
+  const n = Math.min(a.length, b.length);
+  if (n === 0) return null;
+  const d = new Float64Array(n);
+  for (let i = 0; i < n; i++) d[i] = a[i]! - b[i]!;
+  return { n, ...meanAndHalf(d) };
+}
+
+export type McStop = "precision" | "cap";
+
+export interface McSnapshot {
+  /** Runs merged so far (a prefix: seeds 0..n−1). */
+  n: number;
+  /** Per selected policy, in display order. */
+  ettr: Partial<Record<PolicyKey, EttrEstimate>>;
+  /** Why it stopped, once it has; null while it runs. */
+  stop: McStop | null;
+}
+
+/**
+ * Takes chunk results in any order and merges them in seed order, deciding the stop at each
+ * chunk end. The caller hands out chunks (next()) to whichever worker is free and feeds back
+ * what comes (put()); once `stop` is set, chunks still out are ignored.
+ */
+export class McStream {
+  private readonly acc: MonteCarloAccumulator;
+  private readonly keys: PolicyKey[];
+  /** Chunks that arrived before the ones they follow, by index. */
+  private readonly early = new Map<number, SummarizedRun[]>();
+  /** The next chunk index to merge, and the next one to hand out. */
+  private merged = 0;
+  private issued = 0;
+  private stopped: McStop | null = null;
+
+  constructor(
+    readonly scenario: Scenario,
+    readonly settings: McSettings,
+  ) {
+    this.acc = new MonteCarloAccumulator(scenario, settings.cap);
+    this.keys = selectedPolicies(scenario).map((p) => p.key);
+  }
+
+  get stop(): McStop | null {
+    return this.stopped;
+  }
+
+  get runs(): number {
+    return this.acc.added;
+  }
+
+  /** The next chunk to compute, or null when none is left (stopped, or all handed out). */
+  next(): { index: number; chunk: Chunk } | null {
+    if (this.stopped) return null;
+    const chunk = chunkAt(this.scenario, this.settings.cap, this.issued);
+    if (chunk.count === 0) return null;
+    return { index: this.issued++, chunk };
+  }
+
+  /** A chunk is back; returns true when the merged prefix grew (a new snapshot is worth showing). */
+  put(index: number, runs: SummarizedRun[]): boolean {
+    if (this.stopped || index < this.merged) return false;
+    const expected = chunkAt(this.scenario, this.settings.cap, index).count;
+    if (runs.length !== expected)
+      throw new RangeError(`chunk ${index} has ${runs.length} runs, not ${expected}`);
+    this.early.set(index, runs);
+    let grew = false;
+    for (let r = this.early.get(this.merged); r !== undefined; r = this.early.get(this.merged)) {
+      this.early.delete(this.merged);
+      for (const run of r) this.acc.add(run);
+      this.merged++;
+      grew = true;
+      this.stopped = this.decide();
+      if (this.stopped) {
+        this.early.clear();
+        break;
+      }
+    }
+    return grew;
+  }
+
+  private decide(): McStop | null {
+    const n = this.acc.added;
+    const atCap = n >= this.settings.cap ? "cap" : null;
+    if (n < Math.min(MIN_RUNS, this.settings.cap)) return atCap;
+    for (const key of this.keys) {
+      if (meanAndHalf(this.acc.column(key, "ettr")).half > this.settings.precision) return atCap;
+    }
+    // Reached at the cap too: the precision is what the person asked for, so it is what is said.
+    return "precision";
+  }
+
+  snapshot(): McSnapshot {
+    const ettr: McSnapshot["ettr"] = {};
+    for (const key of this.keys) ettr[key] = ettrEstimate(this.acc.column(key, "ettr"));
+    return { n: this.acc.added, ettr, stop: this.stopped };
+  }
+
+  /** The full summary of the runs merged so far (every metric; costlier than snapshot()). */
+  result(): MonteCarloResult {
+    return this.acc.finish();
+  }
+}

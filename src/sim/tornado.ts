@@ -1,0 +1,327 @@
+/**
+ * The tornado: which assumption matters most. Each knob (every sweep axis that applies to the
+ * scenario, from the field table) is moved down and up by a stated amount (±50 % by default,
+ * clamped to its range and snapped to a value the cluster allows), an enumerated one to each of
+ * its other values; each selected policy's ETTR change is a bar per row, rows sorted by size.
+ *
+ * Common random numbers: every scenario of a tornado runs the same seeds (seed i of each is the
+ * base scenario's seed + i, as in a sweep), and a bar is the mean of the run-by-run differences
+ * (end − base on the same seed), so a knob's small effect is not buried under seed-to-seed noise.
+ * Its ±95 % half-width is that of the paired differences; the runner adds seeds until every bar
+ * end is within the precision asked for, or the cap.
+ *
+ * Pure: this plans the scenarios and summarizes the per-run ETTRs the workers send back.
+ */
+import { REGISTRY, selectedPolicies } from "./policies.ts";
+import type { PolicyKey } from "./policyKeys.ts";
+import {
+  FIELD_SPECS,
+  type FieldSpec,
+  type Scenario,
+  type ScenarioGroup,
+  type SweepSpec,
+} from "./scenario.ts";
+import { axisApplies, SWEEP_AXES, type SweepAxisId, sweepPointAt, sweepValue } from "./sweep.ts";
+
+/** How far a number moves each way, as a fraction of its value: the default and the bounds a person may set. */
+export const TORNADO_AMOUNT = { default: 0.5, min: 0.01, max: 0.99 } as const;
+/** The ± 95 % half-width every bar end must reach, in ETTR (0.01 = 1 point), and its bounds. */
+export const TORNADO_PRECISION = { default: 0.01, min: 0.001, max: 0.1 } as const;
+/** The most seeds a scenario of the tornado may run (the precision stop's cap), and its bounds. */
+export const TORNADO_MAX_SEEDS = { default: 400, min: 20, max: 5000 } as const;
+/** Seeds in the first round; each later round doubles the count of the rows not yet precise. */
+export const TORNADO_FIRST_SEEDS = 20;
+
+export interface TornadoSettings {
+  /** Fraction each number moves down and up (0.5 = ±50 %). */
+  amount: number;
+  /** Target ±95 % half-width of each bar end, in ETTR. */
+  precision: number;
+  /** Seeds per scenario at most. */
+  maxSeeds: number;
+}
+
+export const DEFAULT_TORNADO_SETTINGS: TornadoSettings = {
+  amount: TORNADO_AMOUNT.default,
+  precision: TORNADO_PRECISION.default,
+  maxSeeds: TORNADO_MAX_SEEDS.default,
+};
+
+/** One moved value of a row: its x on the axis (a category's index), how it reads, its scenario. */
+export interface TornadoEnd {
+  x: number;
+  text: string;
+  scenario: Scenario;
+}
+
+export interface TornadoRowPlan {
+  axis: SweepAxisId;
+  label: string;
+  unit: string;
+  /** The base scenario's value (a category's index), and as it reads. */
+  baseX: number;
+  baseText: string;
+  /** Numbers: [down, up] (one of them when the other end is the value itself); categories: every other value. */
+  ends: TornadoEnd[];
+  categorical: boolean;
+}
+
+export interface TornadoPlan {
+  base: Scenario;
+  policies: readonly PolicyKey[];
+  rows: TornadoRowPlan[];
+  /** Axes that apply but cannot move (a value of 0 moved by a fraction, a range's end), with why. */
+  still: { axis: SweepAxisId; label: string; why: string }[];
+  /** Every scenario to run, base first, then each row's ends in order. */
+  scenarios: Scenario[];
+}
+
+function sweepRangeOf(group: ScenarioGroup, key: string): SweepSpec | null {
+  const spec = (FIELD_SPECS[group] as Record<string, FieldSpec>)[key];
+  return spec && (spec.kind === "int" || spec.kind === "number") ? (spec.sweep ?? null) : null;
+}
+
+function readable(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  return a >= 1000 ? Math.round(v).toLocaleString("en-US") : String(Number(v.toPrecision(3)));
+}
+
+function valueText(axis: SweepAxisId, v: number | null): string {
+  const info = SWEEP_AXES.find((a) => a.id === axis);
+  if (v === null) return "—";
+  if (info?.categories) return info.categories[v]?.label ?? String(v);
+  return `${readable(v)}${info?.unit ? ` ${info.unit}` : ""}`;
+}
+
+/** The rows of a tornado of `base`: every axis that applies to it, moved by ±amount. */
+export function planTornado(base: Scenario, amount: number): TornadoPlan {
+  const rows: TornadoRowPlan[] = [];
+  const still: TornadoPlan["still"] = [];
+  const scenarios: Scenario[] = [base];
+  for (const info of SWEEP_AXES) {
+    if (!axisApplies(base, info.id)) continue;
+    const v = sweepValue(base, info.id);
+    if (v === null) continue;
+    // A knob at 0 does not move by a fraction of itself: it moves up by that fraction of its
+    // plausible range (its spec's sweep range), which the end's label then states.
+    const range = info.field ? sweepRangeOf(info.field.group, info.field.key) : null;
+    const candidates = info.categories
+      ? info.categories.map((_, i) => i).filter((i) => i !== v)
+      : v === 0 && range
+        ? [amount * range.hi]
+        : [v * (1 - amount), v * (1 + amount)];
+    const ends: TornadoEnd[] = [];
+    for (const c of candidates) {
+      const p = sweepPointAt(base, info.id, c);
+      // A value the cluster does not allow snaps back to the base's own, or to the other end.
+      if (!p || p.x === v || ends.some((e) => e.x === p.x)) continue;
+      ends.push({ x: p.x, text: valueText(info.id, p.x), scenario: p.scenario });
+    }
+    if (ends.length === 0) {
+      still.push({
+        axis: info.id,
+        label: info.label,
+        why:
+          v === 0 ? "at 0, a fraction of it is 0" : `no other value near ${valueText(info.id, v)} is allowed`,
+      });
+      continue;
+    }
+    rows.push({
+      axis: info.id,
+      label: info.label,
+      unit: info.unit,
+      baseX: v,
+      baseText: valueText(info.id, v),
+      ends,
+      categorical: info.categories !== undefined,
+    });
+    for (const e of ends) scenarios.push(e.scenario);
+  }
+  return { base, policies: base.policies, rows, still, scenarios };
+}
+
+/** Per-run ETTRs of one scenario, by policy, seeds 0..n−1 in order (what the workers send back). */
+export type EttrRuns = Partial<Record<PolicyKey, Float64Array>>;
+
+/** The mean and ±95 % half-width (normal, 1.96 σ/√n) of paired differences a[i] − b[i] over the first n. */
+export function pairedChange(a: Float64Array, b: Float64Array, n: number): { mean: number; half: number } {
+  if (n === 0) return { mean: 0, half: Number.POSITIVE_INFINITY };
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += (a[i] as number) - (b[i] as number);
+  const mean = sum / n;
+  if (n < 2) return { mean, half: Number.POSITIVE_INFINITY };
+  let ss = 0;
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] as number) - (b[i] as number) - mean;
+    ss += d * d;
+  }
+  return { mean, half: (1.96 * Math.sqrt(ss / (n - 1))) / Math.sqrt(n) };
+}
+
+export interface TornadoSegment {
+  /** Index of the end in the row's plan. */
+  end: number;
+  text: string;
+  /** ETTR change from the base, mean over the shared seeds, and its ±95 % half-width. */
+  change: number;
+  half: number;
+}
+
+export interface TornadoBar {
+  /** A policy's key, or "advantage" for the subject's lead over the reference. */
+  series: PolicyKey | "advantage";
+  segments: TornadoSegment[];
+  /** Smallest and largest change, with 0 (the base) between them. */
+  lo: number;
+  hi: number;
+}
+
+export interface TornadoRow {
+  plan: TornadoRowPlan;
+  bars: TornadoBar[];
+  /** The row's size: the widest policy bar (the advantage's width ranks the sentence, not the rows). */
+  size: number;
+  /** Seeds its scenarios ran. */
+  seeds: number;
+}
+
+export interface TornadoResult {
+  rows: TornadoRow[];
+  /** Whose lead the advantage bars show, over whom (null: one policy selected). */
+  advantage: { subject: PolicyKey; reference: PolicyKey } | null;
+  /** The base scenario's mean ETTR per policy (over the most seeds any row ran). */
+  baseEttr: Partial<Record<PolicyKey, number>>;
+  /** The widest ±95 % half-width of any bar end: what the precision stop compares. */
+  worstHalf: number;
+}
+
+/** FT-HSDP's lead over the first other policy when FT-HSDP is selected; else the last over the first. */
+export function advantagePair(policies: readonly PolicyKey[]): TornadoResult["advantage"] {
+  if (policies.length < 2) return null;
+  const subject = policies.includes("ftHsdp") ? "ftHsdp" : (policies.at(-1) as PolicyKey);
+  const reference = policies.find((p) => p !== subject) as PolicyKey;
+  return { subject, reference };
+}
+
+function mean(a: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i] as number;
+  return n > 0 ? s / n : Number.NaN;
+}
+
+/**
+ * The bars of a tornado from per-run ETTRs: `runs[k]` are plan.scenarios[k]'s, `seeds[k]` how
+ * many of them are in (a row's ends and the base share seeds 0..n−1; n is the row's smallest).
+ */
+export function summarizeTornado(
+  plan: TornadoPlan,
+  runs: readonly EttrRuns[],
+  seeds: readonly number[],
+): TornadoResult {
+  const adv = advantagePair(plan.policies);
+  const base = runs[0] ?? {};
+  const baseN = seeds[0] ?? 0;
+  let worstHalf = 0;
+  let k = 1;
+  const rows: TornadoRow[] = plan.rows.map((row) => {
+    const idx = row.ends.map((_, i) => k + i);
+    k += row.ends.length;
+    const n = Math.min(baseN, ...idx.map((i) => seeds[i] ?? 0));
+    const barOf = (series: TornadoBar["series"], at: (e: EttrRuns) => Float64Array | null): TornadoBar => {
+      const b = at(base);
+      const segments = idx.map((ix, end) => {
+        const a = at(runs[ix] ?? {});
+        const c = a && b ? pairedChange(a, b, n) : { mean: 0, half: Number.POSITIVE_INFINITY };
+        return { end, text: row.ends[end]?.text ?? "", change: c.mean, half: c.half };
+      });
+      for (const s of segments) worstHalf = Math.max(worstHalf, s.half);
+      const changes = segments.map((s) => s.change);
+      return { series, segments, lo: Math.min(0, ...changes), hi: Math.max(0, ...changes) };
+    };
+    const bars = plan.policies.map((p) => barOf(p, (e) => e[p] ?? null));
+    if (adv) {
+      bars.push(
+        barOf("advantage", (e) => {
+          const s = e[adv.subject];
+          const r = e[adv.reference];
+          if (!s || !r) return null;
+          const d = new Float64Array(n);
+          for (let i = 0; i < n; i++) d[i] = (s[i] as number) - (r[i] as number);
+          return d;
+        }),
+      );
+    }
+    const size = Math.max(0, ...bars.filter((b) => b.series !== "advantage").map((b) => b.hi - b.lo));
+    return { plan: row, bars, size, seeds: n };
+  });
+  rows.sort((a, b) => b.size - a.size || a.plan.label.localeCompare(b.plan.label));
+  const baseEttr: Partial<Record<PolicyKey, number>> = {};
+  for (const p of plan.policies) {
+    const a = base[p];
+    if (a) baseEttr[p] = mean(a, baseN);
+  }
+  return { rows, advantage: adv, baseEttr, worstHalf };
+}
+
+/** Which scenarios (indices into plan.scenarios) still need seeds: those of rows not yet precise, and the base. */
+export function scenariosNeedingSeeds(
+  plan: TornadoPlan,
+  result: TornadoResult,
+  precision: number,
+  seeds: readonly number[],
+  maxSeeds: number,
+): number[] {
+  const need = new Set<number>();
+  let k = 1;
+  const imprecise = new Set(
+    result.rows
+      .filter((r) => r.bars.some((b) => b.segments.some((s) => s.half > precision)))
+      .map((r) => r.plan),
+  );
+  for (const row of plan.rows) {
+    const idx = row.ends.map((_, i) => k + i);
+    k += row.ends.length;
+    if (!imprecise.has(row)) continue;
+    for (const i of idx) if ((seeds[i] ?? 0) < maxSeeds) need.add(i);
+  }
+  if (need.size > 0 && (seeds[0] ?? 0) < maxSeeds) need.add(0);
+  return [...need].sort((a, b) => a - b);
+}
+
+function points(v: number): string {
+  const p = v * 100;
+  return `${p >= 0 ? "+" : "−"}${Math.abs(p).toFixed(1)}`;
+}
+
+/**
+ * One sentence from the bars: what the advantage (or, with one policy, its ETTR) depends on most,
+ * naming the top rows whose effect is larger than its own uncertainty, and what moving them does.
+ */
+export function tornadoSentence(result: TornadoResult, policies: readonly PolicyKey[]): string {
+  const adv = result.advantage;
+  const series: TornadoBar["series"] = adv ? "advantage" : (policies[0] as PolicyKey);
+  const what = adv
+    ? `The advantage of ${REGISTRY[adv.subject].label} over ${REGISTRY[adv.reference].label}`
+    : `${REGISTRY[series as PolicyKey].label}'s ETTR`;
+  const ranked = result.rows
+    .map((r) => {
+      const bar = r.bars.find((b) => b.series === series);
+      const top = bar ? Math.max(...bar.segments.map((s) => Math.abs(s.change) - s.half)) : 0;
+      return { r, bar, width: bar ? bar.hi - bar.lo : 0, top };
+    })
+    .filter((x) => x.bar && x.top > 0)
+    .sort((a, b) => b.width - a.width);
+  const first = ranked[0];
+  if (!first?.bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
+  const ends = first.bar.segments.map((s) => `${points(s.change)} at ${s.text}`).join(", ");
+  const then = ranked.slice(1, 3).map((x) => x.r.plan.label);
+  return `${what} depends mostly on ${first.r.plan.label} (${ends}, from ${first.r.plan.baseText}; points)${
+    then.length > 0 ? `, then on ${then.join(" and ")}` : ""
+  }.`;
+}
+
+/** Whether a scenario's policies all have per-run ETTRs (a worker answer's shape check). */
+export function coversPolicies(s: Scenario, runs: EttrRuns): boolean {
+  return selectedPolicies(s).every((p) => runs[p.key] instanceof Float64Array);
+}

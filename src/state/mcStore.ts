@@ -1,0 +1,142 @@
+/**
+ * The Monte Carlo's stated precision and cap, the pinned baseline, and the streaming bands of the
+ * scenario on screen and of the baseline (issue 19). The settings are display settings, not
+ * engine fields: they live in the address (`mcp=` precision in points, `mcn=` cap, `base=` the
+ * baseline's scenario, encoded as `s=` is), each left out at its default, so a link from before
+ * opens with the defaults and its recorded run unchanged. clusterRunner.ts fills the bands.
+ */
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
+import { LinkError } from "../link/linkError.ts";
+import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
+import {
+  CAP_RANGE,
+  DEFAULT_CAP,
+  DEFAULT_PRECISION,
+  type McSnapshot,
+  PRECISION_POINTS_RANGE,
+} from "../sim/mcStream.ts";
+import type { Scenario } from "../sim/scenario.ts";
+import { registerAddressPart, requestAddressWrite } from "./address.ts";
+import { appStore } from "./store.ts";
+
+/** A band as it streams in: the snapshot and the scenario it is for (never shown for another). */
+export interface Band {
+  scenario: Scenario;
+  snapshot: McSnapshot;
+}
+
+export interface McState {
+  /** Stop when every policy's 95 % half-width is at most this (a fraction: 0.005 = ±0.5 point). */
+  precision: number;
+  cap: number;
+  /** The pinned scenario, or null. */
+  baseline: Scenario | null;
+  /** The band of the scenario on screen (appStore.scenario), as far as it has run. */
+  current: Band | null;
+  /** The baseline's band, as far as it has run. */
+  base: Band | null;
+  /** Why the baseline's Monte Carlo failed, if it did. */
+  baseError: string | null;
+  setPrecision(precision: number): void;
+  setCap(cap: number): void;
+  /** Pin the scenario on screen as the baseline. */
+  pin(): void;
+  unpin(): void;
+}
+
+export const mcStore = createStore<McState>()((set) => ({
+  precision: DEFAULT_PRECISION,
+  cap: DEFAULT_CAP,
+  baseline: null,
+  current: null,
+  base: null,
+  baseError: null,
+  setPrecision: (precision) => set({ precision: checkPrecisionPoints(precision * 100) / 100 }),
+  setCap: (cap) => set({ cap: checkCap(cap) }),
+  pin: () => set({ baseline: appStore.getState().scenario }),
+  unpin: () => set({ baseline: null, base: null, baseError: null }),
+}));
+
+export function useMcStore<T>(selector: (s: McState) => T): T {
+  return useStore(mcStore, selector);
+}
+
+/** A precision in points (0.5 = ±0.5 point), or a RangeError that names the setting and its range. */
+export function checkPrecisionPoints(points: number): number {
+  const [lo, hi] = PRECISION_POINTS_RANGE;
+  if (!Number.isFinite(points) || points < lo || points > hi)
+    throw new RangeError(
+      `Precision must be between ±${lo} and ±${hi} points of ETTR (got ${String(points)}).`,
+    );
+  return points;
+}
+
+/** A cap on runs, or a RangeError that names the setting and its range. */
+export function checkCap(cap: number): number {
+  const [lo, hi] = CAP_RANGE;
+  if (!Number.isInteger(cap) || cap < lo || cap > hi)
+    throw new RangeError(
+      `The cap on runs must be a whole number from ${lo} to ${hi.toLocaleString("en-US")} (got ${String(cap)}).`,
+    );
+  return cap;
+}
+
+/** Plain decimal numbers only in a link (no exponents, no hex, no spaces): what writeParams writes. */
+const DECIMAL = /^\d{1,6}(\.\d{1,6})?$/;
+
+function linkNumber(key: string, v: string, check: (x: number) => number): number {
+  if (!DECIMAL.test(v)) throw new LinkError(`The link's ${key}= "${v.slice(0, 20)}" is not a plain number.`);
+  try {
+    return check(Number(v));
+  } catch (e) {
+    throw new LinkError(`The link's ${key}=: ${(e as Error).message}`);
+  }
+}
+
+/** `mcp=`: the precision in points; absent, the default. */
+export function parsePrecisionParam(v: string | undefined): number {
+  return v === undefined ? DEFAULT_PRECISION : linkNumber("mcp", v, checkPrecisionPoints) / 100;
+}
+
+/** `mcn=`: the cap on runs; absent, the default. */
+export function parseCapParam(v: string | undefined): number {
+  return v === undefined ? DEFAULT_CAP : linkNumber("mcn", v, checkCap);
+}
+
+/** Points with at most 6 decimals, as DECIMAL reads them back; "" at the default. */
+export function precisionParam(precision: number): string {
+  if (precision === DEFAULT_PRECISION) return "";
+  return String(Number((precision * 100).toFixed(6)));
+}
+
+registerAddressPart({
+  keys: ["mcp", "mcn"],
+  read: (values) =>
+    mcStore.setState({
+      precision: parsePrecisionParam(values.get("mcp")),
+      cap: parseCapParam(values.get("mcn")),
+    }),
+  reset: () => mcStore.setState({ precision: DEFAULT_PRECISION, cap: DEFAULT_CAP }),
+  write: () => {
+    const { precision, cap } = mcStore.getState();
+    return { mcp: precisionParam(precision), mcn: cap === DEFAULT_CAP ? "" : String(cap) };
+  },
+});
+registerAddressPart({
+  keys: ["base"],
+  read: (values) => {
+    const b = values.get("base");
+    mcStore.setState({ baseline: b ? decodeScenarioParam(b) : null });
+  },
+  reset: () => mcStore.setState({ baseline: null }),
+  write: () => {
+    const { baseline } = mcStore.getState();
+    return { base: baseline ? encodeScenarioParam(baseline) : "" };
+  },
+});
+mcStore.subscribe((s, prev) => {
+  // A pin, an unpin and a settings change are each a history entry: Back undoes them.
+  if (s.precision !== prev.precision || s.cap !== prev.cap || s.baseline !== prev.baseline)
+    requestAddressWrite("push");
+});

@@ -1,0 +1,78 @@
+/**
+ * One policy's Monte Carlo band on its card: the mean ETTR with its 95 % interval and the run
+ * count, p5 – p95, and, with a baseline pinned, the baseline's value and the difference paired by
+ * seed with its error. It streams: the first chunk's runs show at once and the band tightens as
+ * runs arrive (mcStore.ts, clusterRunner.ts); a band is only shown for the scenario on screen.
+ */
+import type { EttrEstimate } from "../../sim/mcStream.ts";
+import { pairedDifference } from "../../sim/mcStream.ts";
+import type { PolicyKey } from "../../sim/policyKeys.ts";
+import { useMcStore } from "../../state/mcStore.ts";
+import { useAppStore } from "../../state/store.ts";
+import { count, pct } from "../format.ts";
+import { Term } from "../glossary/Term.tsx";
+
+/** Decimals that show a half-width: 1 down to ±0.1 point, then 2 (a tighter band needs them). */
+export function digitsFor(halfPoints: number): number {
+  return halfPoints >= 0.095 ? 1 : 2;
+}
+
+/** "82.2% ± 0.1 (95%, 400 runs)": what a person quotes. */
+export function ciText(e: Pick<EttrEstimate, "mean" | "half" | "n">): string {
+  // One run has no spread to go on: an interval of ± 0 would claim a certainty it does not have.
+  if (e.n < 2) return `${pct(e.mean)} (1 run, no interval yet)`;
+  const d = digitsFor(e.half * 100);
+  return `${pct(e.mean, d)} ± ${(e.half * 100).toFixed(d)} (95%, ${count(e.n)} runs)`;
+}
+
+/** "+3.1 ± 0.4 points": a difference of ETTR and its 95 % error, in points. */
+export function deltaText(d: { mean: number; half: number }): string {
+  const dig = digitsFor(d.half * 100);
+  const v = (d.mean * 100).toFixed(dig);
+  const signed = v.startsWith("-") ? `−${v.slice(1)}` : `+${v}`;
+  return `${signed} ± ${(d.half * 100).toFixed(dig)} points`;
+}
+
+export function McBand({ policy, first }: { policy: PolicyKey; first: boolean }) {
+  const scenario = useAppStore((s) => s.scenario);
+  const current = useMcStore((s) => s.current);
+  const base = useMcStore((s) => s.base);
+  const baseline = useMcStore((s) => s.baseline);
+  // Only the band of the scenario on screen: an older one's numbers are not this scenario's.
+  const e = current && current.scenario === scenario ? current.snapshot.ettr[policy] : undefined;
+  const b = base && base.scenario === baseline ? base.snapshot.ettr[policy] : undefined;
+  const d = e && b ? pairedDifference(e.samples, b.samples) : null;
+  return (
+    <>
+      <dt>
+        Mean, <Term id="ci95">95% interval</Term>
+      </dt>
+      <dd>
+        <span data-testid={`ettr-mc-${policy}`} data-runs={e?.n}>
+          {e ? ciText(e) : "…"}
+        </span>
+      </dd>
+      <dt>{first ? <Term id="p5p95">p5 – p95</Term> : "p5 – p95"} of runs</dt>
+      <dd data-testid={`ettr-p5p95-${policy}`}>{e ? `${pct(e.p5)} – ${pct(e.p95)}` : "…"}</dd>
+      {baseline ? (
+        <>
+          <dt>Baseline</dt>
+          <dd data-testid={`ettr-base-${policy}`}>
+            {b ? ciText(b) : base || !baseline.policies.includes(policy) ? "not in the baseline" : "…"}
+          </dd>
+          <dt>Δ vs baseline</dt>
+          <dd data-testid={`ettr-delta-${policy}`} className="mc-delta">
+            {d ? (
+              <>
+                <strong>{deltaText(d)}</strong>{" "}
+                <span className="muted">(paired by seed, {count(d.n)} runs)</span>
+              </>
+            ) : (
+              "…"
+            )}
+          </dd>
+        </>
+      ) : null}
+    </>
+  );
+}
