@@ -40,9 +40,9 @@ describe("the strategy picker's selection", () => {
     expect(refused).toMatch(/^policies: .*1–4 distinct keys/);
   });
 
-  it("refuses, by name, a selection the page cannot draw yet", () => {
-    expect(withPolicies(DEFAULT_SCENARIO, ["ftHsdp", "hotSpare"])).toMatch(
-      /^policies \["ftHsdp","hotSpare"\].*both stay selected/,
-    );
+  it("accepts any selection of 1-4 (the page draws each one it selects)", () => {
+    const next = withPolicies(DEFAULT_SCENARIO, ["ftHsdp", "hotSpare"]);
+    expect(typeof next).not.toBe("string");
+    if (typeof next !== "string") expect(next.policies).toEqual(["ftHsdp", "hotSpare"]);
   });
 });
