@@ -212,7 +212,13 @@ async function main() {
       )}\n`,
     );
   } finally {
-    for (const s of servers) if (s.pid) process.kill(-s.pid);
+    for (const s of servers) {
+      try {
+        if (s.pid) process.kill(-s.pid);
+      } catch {
+        // Already gone (the same build served twice shares one server): nothing to stop.
+      }
+    }
   }
 }
 
