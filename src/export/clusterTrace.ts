@@ -70,13 +70,15 @@ export const STATE_TID = 1;
 export const JOB_TID = 2;
 export const ROLLBACK_TID = 3;
 
+// Every phase named (satisfies): a new phase that is not drawn or named fails to compile.
 export const PHASE_NAMES: Record<number, string> = {
   [FtPhase.detect]: "down: detect",
   [FtPhase.waitSpare]: "down: waiting for a spare host",
   [FtPhase.restart]: "down: restart",
   [FtPhase.catchUp]: "catching up",
   [FtPhase.rejoin]: "rejoining",
-};
+  [FtPhase.detectQuiet]: "down: detect (outside the quorum)",
+} satisfies Record<FtPhase, string>;
 
 export const SYNC_STATE_NAMES: Record<number, string> = {
   [SyncState.recovering]: "recovering",

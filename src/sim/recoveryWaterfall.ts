@@ -79,13 +79,16 @@ export interface FailureWaterfall {
   policies: PolicyRecovery[];
 }
 
+// Every phase named (satisfies): a new phase that is not drawn or named fails to compile.
 const FT_PHASE: Record<number, RecoveryPhase> = {
   [FtPhase.detect]: "detect",
   [FtPhase.waitSpare]: "waitSpare",
   [FtPhase.restart]: "restart",
   [FtPhase.catchUp]: "catchUp",
   [FtPhase.rejoin]: "rejoin",
-};
+  // A quiet detect (restrike "quiet") is a detection all the same, only nobody else waits.
+  [FtPhase.detectQuiet]: "detect",
+} satisfies Record<FtPhase, RecoveryPhase>;
 
 /** Wall seconds of a recovery (lost work is not wall time). */
 export function wallSeconds(r: Recovery): number {

@@ -25,13 +25,15 @@ const SYNC_STATE_LABEL: Record<number, string> = {
   [SyncState.waitSpare]: "waiting for spare hosts: the whole job is stopped",
   [SyncState.migrating]: "migrating to standbys: the whole job waits",
 };
+// Every phase named (satisfies): a new phase that is not drawn or named fails to compile.
 const FT_PHASE_LABEL: Record<number, string> = {
   [FtPhase.detect]: "down: failure being detected (everyone waits)",
   [FtPhase.restart]: "down: restarting (the others train)",
   [FtPhase.catchUp]: "catching up from a healthy peer",
   [FtPhase.rejoin]: "rejoining the ring (everyone waits)",
   [FtPhase.waitSpare]: "down: waiting for a spare host (the others train)",
-};
+  [FtPhase.detectQuiet]: "down: failure being detected outside the quorum (the others train)",
+} satisfies Record<FtPhase, string>;
 
 /**
  * A whole-job policy's lane (top at `y`) at the pointer: its state, and the failure within five
