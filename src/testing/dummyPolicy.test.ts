@@ -25,7 +25,7 @@ import type { PolicyKey, WholeJobRecording } from "../sim/types.ts";
 import { momentAt } from "../state/traceAt.ts";
 import { FailureLog } from "../ui/explorer/FailureLog.tsx";
 import { MetricsPanel } from "../ui/explorer/MetricsPanel.tsx";
-import { tracksFor, tracksSummary } from "../ui/explorer/timelineRenderer.ts";
+import { tracksFor } from "../ui/explorer/timelineRenderer.ts";
 
 /** Loses nothing: trains the whole run, whatever fails. */
 function runNoop(s: Scenario, failures: FailureTrace, record: boolean) {
@@ -152,7 +152,6 @@ describe("a dummy third policy registered from outside", () => {
     const ids = tracksFor(scenario, trace).map((t) => t.id);
     expect(ids.filter((id) => id.startsWith("sync:"))).toEqual(["sync:synchronous", "sync:noop"]);
     expect(ids.indexOf("sync:noop")).toBeLessThan(ids.indexOf("ftReplicas"));
-    expect(tracksSummary(tracksFor(scenario, trace))).toContain("a No-op job lane");
     const H = derived(scenario).horizonSeconds;
     const m = momentAt(trace, H / 2).policies.find((p) => p.key === ("noop" as PolicyKey));
     expect(m?.useful).toBe(H / 2);

@@ -37,6 +37,24 @@ interface Tip extends HoverInfo {
   y: number;
 }
 
+/**
+ * What the lanes show, in the order drawn: "4 FT-HSDP replicas" for a replica-shaped policy,
+ * "the synchronous job" for a whole-job one (the default reads as it always has, replicas first).
+ */
+export function lanesInWords(scenario: Scenario, trace: Trace): string {
+  const parts = selectedPolicies(scenario).map((p) =>
+    trace.recordings[p.key]?.kind === "replicas"
+      ? `${scenario.cluster.replicas} ${p.label} replicas`
+      : `the ${p.label.toLowerCase()} job`,
+  );
+  // Replica lanes first, as before the strategies: "4 FT-HSDP replicas and the synchronous job".
+  const sorted = [
+    ...parts.filter((w) => !w.startsWith("the ")),
+    ...parts.filter((w) => w.startsWith("the ")),
+  ];
+  return sorted.length <= 1 ? (sorted[0] ?? "") : `${sorted.slice(0, -1).join(", ")} and ${sorted.at(-1)}`;
+}
+
 export function Timeline({ scenario, trace, canvasRef }: Props) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const [tip, setTip] = useState<Tip | null>(null);
@@ -248,11 +266,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           tabIndex={0}
           role="img"
           data-testid="timeline-canvas"
-          aria-label={`Timeline of ${selectedPolicies(scenario)
-            .map((p) => p.label)
-            .join(
-              ", ",
-            )} on ${scenario.cluster.replicas} replicas${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
+          aria-label={`Timeline of ${lanesInWords(scenario, trace)}${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
           onPointerLeave={onPointerLeave}

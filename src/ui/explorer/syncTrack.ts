@@ -228,9 +228,8 @@ class WholeJobLane implements Track {
     return { [`lane${k.charAt(0).toUpperCase()}${k.slice(1)}`]: `${this.y(L)},${SYNC_H}` };
   }
 
-  summary() {
-    return `a ${this.lane.label} job lane`;
-  }
+  // No summary: the timeline's label already names each selected policy, and "with a … job lane"
+  // there means FT-HSDP's job lane (job restarts, FT checkpoints), which not every run has.
 }
 
 export const wholeJobTrack: PolicyTrackType<"wholeJob"> = {
