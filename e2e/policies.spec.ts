@@ -48,7 +48,7 @@ test("a link selecting all four strategies: a lane group per policy in its order
   expect(ft).toBeLessThan(mem!);
   await expect(canvas).toHaveAttribute(
     "aria-label",
-    /Hot spares, Synchronous, FT-HSDP, In-memory checkpoints/,
+    /the hot spares job, the synchronous job, \d+ FT-HSDP replicas and the in-memory checkpoints job/,
   );
 
   // The failure log has a recovery bar per policy on each row, in the same order.

@@ -39,7 +39,7 @@ interface Tip extends HoverInfo {
 
 /**
  * What the lanes show, in the order drawn: "4 FT-HSDP replicas" for a replica-shaped policy,
- * "the synchronous job" for a whole-job one (the default reads as it always has, replicas first).
+ * "the synchronous job" for a whole-job one.
  */
 export function lanesInWords(scenario: Scenario, trace: Trace): string {
   const parts = selectedPolicies(scenario).map((p) =>
@@ -47,12 +47,7 @@ export function lanesInWords(scenario: Scenario, trace: Trace): string {
       ? `${scenario.cluster.replicas} ${p.label} replicas`
       : `the ${p.label.toLowerCase()} job`,
   );
-  // Replica lanes first, as before the strategies: "4 FT-HSDP replicas and the synchronous job".
-  const sorted = [
-    ...parts.filter((w) => !w.startsWith("the ")),
-    ...parts.filter((w) => w.startsWith("the ")),
-  ];
-  return sorted.length <= 1 ? (sorted[0] ?? "") : `${sorted.slice(0, -1).join(", ")} and ${sorted.at(-1)}`;
+  return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
 
 export function Timeline({ scenario, trace, canvasRef }: Props) {
