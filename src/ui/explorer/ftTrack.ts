@@ -27,7 +27,7 @@ import {
 } from "./lod.ts";
 import { hoverReplicaLane } from "./timelineHover.ts";
 import { BUILT_IN_SPACE, FT_GROUP, GUTTER, type Layout, laneLabel, TRACK_IDS } from "./timelineLayout.ts";
-import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
+import { failureMarkerSteps, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
 import type {
   PolicyLane,
@@ -37,7 +37,7 @@ import type {
   TrackInput,
   TrackPointer,
 } from "./timelineTrack.ts";
-import { FT_KIND, failureKind } from "./timelineTracks.ts";
+import { FT_KIND } from "./timelineTracks.ts";
 
 /** What the replica-level policy's tracks read: the failures, and its recording by the old names. */
 export interface ReplicaTrace {
@@ -171,7 +171,7 @@ export class FtTrack {
     lane: number,
     rows = ROWS_PER_STEP,
   ): (() => number)[] {
-    const { ft, failures } = this.trace;
+    const { ft } = this.trace;
     const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
     const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
     const y = L.ftY + lane * L.laneH;
@@ -182,26 +182,20 @@ export class FtTrack {
       rows,
       () => fillRuns(ctx, runs, y, L.laneH - sep, ownStyles),
     );
-    const marks = laneRunSteps(
-      () =>
-        new LaneRunCursor(
-          this.failures,
-          lane,
-          failures.time,
-          failures.time,
-          failureKind(this.trace),
-          view,
-          runs,
-        ),
+    const marks = failureMarkerSteps(
+      ctx,
+      this.trace,
+      this.failures,
+      lane,
+      { y, h: L.laneH - sep, plotWidth: L.plotWidth },
+      view,
       runs,
+      p,
       rows,
       () => {
-        drawMarkers(ctx, runs, y, L.laneH - sep, L.plotWidth, p);
-        if (sep) {
-          ctx.fillStyle = p.bg;
-          ctx.fillRect(L.plotLeft, y + L.laneH - 1, L.plotWidth, 1);
-        }
-        return runs.n;
+        if (!sep) return;
+        ctx.fillStyle = p.bg;
+        ctx.fillRect(L.plotLeft, y + L.laneH - 1, L.plotWidth, 1);
       },
     );
     return [...own, ...marks];

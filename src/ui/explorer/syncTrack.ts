@@ -22,7 +22,7 @@ import {
   WHOLE_JOB_GAP,
   wholeJobLaneId,
 } from "./timelineLayout.ts";
-import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
+import { failureMarkerSteps, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
 import type {
   PolicyLane,
@@ -32,7 +32,7 @@ import type {
   TrackInput,
   TrackPointer,
 } from "./timelineTrack.ts";
-import { failureKind, SYNC_KIND } from "./timelineTracks.ts";
+import { SYNC_KIND } from "./timelineTracks.ts";
 
 export { wholeJobLaneId };
 
@@ -101,7 +101,7 @@ export class SyncTrack {
     hatch: HatchPattern,
     rows = ROWS_PER_STEP,
   ): (() => number)[] {
-    const { sync, failures } = this.trace;
+    const { sync } = this.trace;
     const stateKind = (i: number) => SYNC_KIND[sync.state[i] as number] ?? 0;
     const states = laneRunSteps(
       () => new LaneRunCursor(this.states, 0, sync.start, sync.end, stateKind, view, runs),
@@ -116,23 +116,16 @@ export class SyncTrack {
           5: p.catchUp,
         }),
     );
-    const marks = laneRunSteps(
-      () =>
-        new LaneRunCursor(
-          this.failures,
-          0,
-          failures.time,
-          failures.time,
-          failureKind(this.trace),
-          view,
-          runs,
-        ),
+    const marks = failureMarkerSteps(
+      ctx,
+      this.trace,
+      this.failures,
+      0,
+      { y: this.y(L), h: SYNC_H, plotWidth: L.plotWidth },
+      view,
       runs,
+      p,
       rows,
-      () => {
-        drawMarkers(ctx, runs, this.y(L), SYNC_H, L.plotWidth, p);
-        return runs.n;
-      },
     );
     return [...states, ...marks];
   }

@@ -2,9 +2,11 @@
  * How a lane's level-of-detail runs (lod.ts) become canvas marks: interval runs as filled
  * rectangles, failures as markers. Shared by every track.
  */
-import type { Runs } from "./lod.ts";
+import type { Trace } from "../../sim/types.ts";
+import { type LaneIndex, LaneRunCursor, laneRunSteps, type Runs, type View } from "./lod.ts";
 import type { Palette } from "./timelinePalette.ts";
 import type { TrackFrame } from "./timelineTrack.ts";
+import { failureKind } from "./timelineTracks.ts";
 
 /** Fill the runs of each kind in draw order (a larger kind wins a shared column); returns rectangles issued. */
 export function fillRuns(
@@ -110,4 +112,34 @@ export function fillTraining(f: TrackFrame, horizon: number, y: number, h: numbe
   const x1 = Math.min(L.plotLeft + L.plotWidth, x(horizon));
   ctx.fillStyle = p.training;
   ctx.fillRect(x0, y, x1 - x0, h);
+}
+
+/**
+ * One lane's failure markers (`idx`: the failures' lane index) as draw steps of at most `rows`
+ * rows each, drawn in the band [y, y + h), then `after` (a lane's separator, say). Each step
+ * returns the marks it issued.
+ */
+export function failureMarkerSteps(
+  ctx: CanvasRenderingContext2D,
+  trace: Pick<Trace, "failures">,
+  idx: LaneIndex,
+  lane: number,
+  band: { y: number; h: number; plotWidth: number },
+  view: View,
+  runs: Runs,
+  p: Palette,
+  rows: number,
+  after?: () => void,
+): (() => number)[] {
+  const { time } = trace.failures;
+  return laneRunSteps(
+    () => new LaneRunCursor(idx, lane, time, time, failureKind(trace), view, runs),
+    runs,
+    rows,
+    () => {
+      drawMarkers(ctx, runs, band.y, band.h, band.plotWidth, p);
+      after?.();
+      return runs.n;
+    },
+  );
 }
