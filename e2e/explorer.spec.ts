@@ -111,8 +111,18 @@ test("a share link with a time window reproduces the view in a fresh context", a
   await page.keyboard.press("+");
   await page.keyboard.press("+");
   await page.keyboard.press("ArrowRight");
+  // The keys may arrive while the timeline is still being built; they apply once it is ready,
+  // so read the window only after it shows the zoomed span and the link carries it.
+  await expect(page.getByTestId("timeline-window")).toHaveText(/^Showing .* from day /);
+  // The address is written a moment after the last edit (debounced): wait until it holds still.
+  await expect
+    .poll(async () => {
+      const before = page.url();
+      await page.waitForTimeout(500);
+      return before === page.url() && /[#&]w=\d/.test(before);
+    })
+    .toBe(true);
   const windowText = await page.getByTestId("timeline-window").textContent();
-  await expect.poll(() => page.url()).toMatch(/[#&]w=\d/);
   const url = page.url();
   const sync = await page.getByTestId("ettr-synchronous").textContent();
   const ft = await page.getByTestId("ettr-ftHsdp").textContent();
