@@ -14,19 +14,10 @@
  * paired by seed (the policies and a baseline of the same seed share their failure draws when the
  * cluster is the same, so pairing removes most of the noise the two have in common).
  */
-import { runScenario } from "./engine.ts";
-import {
-  MonteCarloAccumulator,
-  runsPerSlice,
-  SUMMARIZED_METRICS,
-  type SummarizedMetrics,
-  type SummarizedRun,
-  seedOf,
-} from "./monteCarlo.ts";
-import { selectedPolicies } from "./policies.ts";
+import { RunAccumulator, runsPerSlice, type SummarizedRun } from "./mcSummary.ts";
 import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
-import type { MonteCarloResult } from "./types.ts";
+import type { ClosedForms, MonteCarloResult } from "./types.ts";
 
 /** z for a two-sided 95 % normal interval. */
 export const Z95 = 1.96;
@@ -75,31 +66,6 @@ export function chunkAt(s: Scenario, cap: number, k: number): Chunk {
   const size = k < ramp ? 2 ** k : full;
   const from = Math.min(cap, start);
   return { start: from, count: Math.min(size, cap - from) };
-}
-
-/**
- * Runs start..start+count−1 of s, each policy's run cut to what the summary reads (a worker
- * sends only this: no per-failure arrays).
- */
-export function runChunk(s: Scenario, { start, count }: Chunk): SummarizedRun[] {
-  const keys = selectedPolicies(s).map((p) => p.key);
-  const out: SummarizedRun[] = [];
-  for (let i = start; i < start + count; i++) {
-    const run = runScenario(s, { seed: seedOf(s, i) });
-    const cut: SummarizedRun = {};
-    for (const key of keys) {
-      const m = run[key];
-      if (!m) throw new RangeError(`a run without the selected policy ${key}`);
-      const c = {} as SummarizedMetrics;
-      for (const name of SUMMARIZED_METRICS) c[name] = m[name];
-      c.causeCount = m.causeCount;
-      c.causeStallSeconds = m.causeStallSeconds;
-      c.badput = m.badput;
-      cut[key] = c;
-    }
-    out.push(cut);
-  }
-  return out;
 }
 
 /** What the band shows of one policy's ETTR over the first n runs. */
@@ -176,7 +142,7 @@ export interface McSnapshot {
  * what comes (put()); once `stop` is set, chunks still out are ignored.
  */
 export class McStream {
-  private readonly acc: MonteCarloAccumulator;
+  private readonly acc: RunAccumulator;
   private readonly keys: PolicyKey[];
   /** Chunks that arrived before the ones they follow, by index. */
   private readonly early = new Map<number, SummarizedRun[]>();
@@ -189,8 +155,8 @@ export class McStream {
     readonly scenario: Scenario,
     readonly settings: McSettings,
   ) {
-    this.acc = new MonteCarloAccumulator(scenario, settings.cap);
-    this.keys = selectedPolicies(scenario).map((p) => p.key);
+    this.acc = new RunAccumulator(scenario, settings.cap);
+    this.keys = [...scenario.policies];
   }
 
   get stop(): McStop | null {
@@ -248,8 +214,12 @@ export class McStream {
     return { n: this.acc.added, ettr, stop: this.stopped };
   }
 
-  /** The full summary of the runs merged so far (every metric; costlier than snapshot()). */
-  result(): MonteCarloResult {
-    return this.acc.finish();
+  /**
+   * The full summary of the runs merged so far (every metric; costlier than snapshot()), with the
+   * scenario's closed forms (policyForms.ts's closedFormsOf(this.scenario)): the caller brings
+   * them, as this file (in the page's first-load script) imports no policy's code.
+   */
+  result(closedForm: ClosedForms): MonteCarloResult {
+    return this.acc.finishWith(closedForm);
   }
 }

@@ -1,187 +1,38 @@
 /**
- * Monte Carlo over seeds: seed i is (s.seed + i) >>> 0 for i = 0..N−1, so one seed is exactly
- * runScenario(s). The accumulator lets a worker run the seeds in slices (and stop between them);
- * monteCarlo is the same loop in one go.
- *
- * Percentiles are nearest-rank on the sorted sample: the p-th percentile of N values is the
- * value of rank ceil(p/100 · N) (1-based), so p5 and p95 are always values that occurred.
- *
- * Stall per failure is summarized over the runs that had a failure: a run without one has no
- * stall per failure, and counting it as 0 would drag the mean towards 0 on short horizons while
- * every actual failure still stalls the job for minutes. When no run failed it reads 0.
+ * Monte Carlo over seeds: runs of the engine summarized by mcSummary.ts (seed i is
+ * (s.seed + i) >>> 0, so one seed is exactly runScenario(s)). The accumulator lets a worker run
+ * the seeds in slices (and stop between them); monteCarlo is the same loop in one go. This file
+ * holds what needs the engine and the policies' code (the runs, the closed forms); the summaries
+ * live in mcSummary.ts so that the page's entry can merge bands without loading either.
  */
 
-import { derived } from "./derived.ts";
 import { runScenario } from "./engine.ts";
-import { selectedPolicies } from "./policies.ts";
-import { closedFormsOf } from "./policyForms.ts";
-import type { PolicyKey } from "./policyKeys.ts";
-import type { Scenario } from "./scenario.ts";
 import {
-  BADPUT_CATEGORIES,
-  type BadputCategory,
-  type MetricsSummary,
-  type MonteCarloResult,
-  type PolicyMetrics,
-  type SummarizedMetric,
-  type Summary,
-} from "./types.ts";
+  RunAccumulator,
+  SUMMARIZED_METRICS,
+  type SummarizedMetrics,
+  type SummarizedRun,
+  seedOf,
+} from "./mcSummary.ts";
+import { closedFormsOf } from "./policyForms.ts";
+import type { Scenario } from "./scenario.ts";
+import type { MonteCarloResult } from "./types.ts";
 
-export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
-  "ettr",
-  "failures",
-  "stallSeconds",
-  "stallSecondsPerFailure",
-  "lostWorkSeconds",
-  "checkpoints",
-  "degradedSeconds",
-  "meanHealthyReplicas",
-  "jobRestarts",
-  "spareWaitSeconds",
-  "longestSpareWaitSeconds",
-  "poolEmptySeconds",
-];
+export {
+  nearestRank,
+  runsPerSlice,
+  SUMMARIZED_METRICS,
+  type SummarizedMetrics,
+  type SummarizedRun,
+  seedOf,
+  summarize,
+} from "./mcSummary.ts";
 
-/** The seed of run i of a Monte Carlo over s: run 0 is the scenario's own run. */
-export function seedOf(s: Scenario, i: number): number {
-  return (s.seed + i) >>> 0;
-}
-
-/** What the summary reads of one policy's run (a worker sends only this). */
-export type SummarizedMetrics = Pick<
-  PolicyMetrics,
-  SummarizedMetric | "causeCount" | "causeStallSeconds" | "badput"
->;
-/** What a Monte Carlo keeps of one run: the summarized metrics of every selected policy, by key. */
-export type SummarizedRun = Partial<Record<PolicyKey, SummarizedMetrics>>;
-
-/** Nearest-rank percentile of an ascending sample (see the file comment). */
-export function nearestRank(sorted: Float64Array, p: number): number {
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1]!;
-}
-
-export function summarize(values: Float64Array): Summary {
-  let sum = 0;
-  for (const v of values) sum += v;
-  const sorted = values.slice().sort();
-  return { mean: sum / values.length, p5: nearestRank(sorted, 5), p95: nearestRank(sorted, 95) };
-}
-
-/** One column of samples per policy and metric, in seed order; per cause, a count and a stall column. */
-class Samples {
-  private readonly columns: Record<SummarizedMetric, Float64Array>;
-  private readonly causeCount: Float64Array[];
-  private readonly causeStall: Float64Array[];
-  private readonly badput: Float64Array[];
-
-  constructor(
-    capacity: number,
-    private readonly causeNames: readonly string[],
-  ) {
-    this.columns = Object.fromEntries(
-      SUMMARIZED_METRICS.map((m) => [m, new Float64Array(capacity)]),
-    ) as Record<SummarizedMetric, Float64Array>;
-    this.causeCount = causeNames.map(() => new Float64Array(capacity));
-    this.causeStall = causeNames.map(() => new Float64Array(capacity));
-    this.badput = BADPUT_CATEGORIES.map(() => new Float64Array(capacity));
-  }
-
-  set(i: number, m: SummarizedMetrics): void {
-    for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
-    for (let c = 0; c < this.causeNames.length; c++) {
-      this.causeCount[c]![i] = m.causeCount[c]!;
-      this.causeStall[c]![i] = m.causeStallSeconds[c]!;
-    }
-    for (let b = 0; b < BADPUT_CATEGORIES.length; b++) this.badput[b]![i] = m.badput[BADPUT_CATEGORIES[b]!];
-  }
-
-  /** Values 0..n−1 of one metric, in seed order (a view, not a copy). */
-  column(name: SummarizedMetric, n: number): Float64Array {
-    return this.columns[name].subarray(0, n);
-  }
-
-  summary(n: number): MetricsSummary {
-    const out = Object.fromEntries(
-      SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
-    ) as Record<SummarizedMetric, Summary>;
-    const failed = this.columns.stallSecondsPerFailure
-      .subarray(0, n)
-      .filter((_, i) => this.columns.failures[i]! > 0);
-    out.stallSecondsPerFailure = failed.length > 0 ? summarize(failed) : { mean: 0, p5: 0, p95: 0 };
-    const causes = this.causeNames.map((name, c) => ({
-      name,
-      count: summarize(this.causeCount[c]!.subarray(0, n)),
-      stallSeconds: summarize(this.causeStall[c]!.subarray(0, n)),
-    }));
-    const badput = {} as Record<BadputCategory, Summary>;
-    BADPUT_CATEGORIES.forEach((k, b) => {
-      badput[k] = summarize(this.badput[b]!.subarray(0, n));
-    });
-    return { ...out, causes, badput };
-  }
-}
-
-/**
- * Runs per slice of a Monte Carlo that reports progress or yields between slices: as many as
- * draw about `failures` failures in all (a slice's cost follows its failures), at least 1 and at
- * most `maxRuns`. A fixed count of runs would leave minutes between two progress ticks on the
- * largest scenario the validator accepts (a million failures a run).
- */
-export function runsPerSlice(s: Scenario, failures: number, maxRuns: number): number {
-  const perRun = Math.max(1, derived(s).expectedFailures);
-  return Math.max(1, Math.min(maxRuns, Math.floor(failures / perRun)));
-}
-
-export class MonteCarloAccumulator {
-  /** One sample table per selected policy, in display order (an array: add() walks it per run). */
-  private readonly samples: Samples[];
-  private readonly keys: PolicyKey[];
-  private count = 0;
-
-  /** seeds: how many runs will be added (at most). */
-  constructor(
-    private readonly scenario: Scenario,
-    private readonly seeds: number,
-  ) {
-    const names = scenario.failures.causes.map((c) => c.name);
-    this.keys = selectedPolicies(scenario).map((p) => p.key);
-    this.samples = this.keys.map(() => new Samples(seeds, names));
-  }
-
-  get added(): number {
-    return this.count;
-  }
-
-  add(run: SummarizedRun): void {
-    if (this.count >= this.seeds) throw new RangeError(`more than the ${this.seeds} runs announced`);
-    for (let p = 0; p < this.keys.length; p++) {
-      const m = run[this.keys[p]!];
-      if (!m) throw new RangeError(`a run without the selected policy ${this.keys[p]}`);
-      this.samples[p]!.set(this.count, m);
-    }
-    this.count++;
-  }
-
-  /**
-   * One policy's values of one metric for the runs added so far, in seed order: a view that later
-   * add()s never change (they write past it), so a streaming band can keep it.
-   */
-  column(key: PolicyKey, name: SummarizedMetric): Float64Array {
-    const p = this.keys.indexOf(key);
-    if (p < 0) throw new RangeError(`policy ${key} is not selected`);
-    return this.samples[p]!.column(name, this.count);
-  }
-
+/** The accumulator with the scenario's closed forms in its result. */
+export class MonteCarloAccumulator extends RunAccumulator {
   /** The summary of the runs added so far (at least one); keys in the order of the contract. */
   finish(): MonteCarloResult {
-    if (this.count === 0) throw new RangeError("no runs to summarize");
-    const out = { scenario: this.scenario, seeds: this.count } as MonteCarloResult;
-    this.keys.forEach((key, i) => {
-      out[key] = this.samples[i]!.summary(this.count);
-    });
-    out.closedForm = closedFormsOf(this.scenario);
-    return out;
+    return this.finishWith(closedFormsOf(this.scenario));
   }
 }
 
@@ -196,4 +47,29 @@ export function monteCarlo(
     onProgress?.(i + 1, seeds);
   }
   return acc.finish();
+}
+
+/**
+ * Runs start..start+count−1 of s (a chunk of the page's streaming Monte Carlo, mcStream.ts), each
+ * policy's run cut to what the summary reads (a worker sends only this: no per-failure arrays).
+ */
+export function runChunk(s: Scenario, { start, count }: { start: number; count: number }): SummarizedRun[] {
+  const keys = s.policies;
+  const out: SummarizedRun[] = [];
+  for (let i = start; i < start + count; i++) {
+    const run = runScenario(s, { seed: seedOf(s, i) });
+    const cut: SummarizedRun = {};
+    for (const key of keys) {
+      const m = run[key];
+      if (!m) throw new RangeError(`a run without the selected policy ${key}`);
+      const c = {} as SummarizedMetrics;
+      for (const name of SUMMARIZED_METRICS) c[name] = m[name];
+      c.causeCount = m.causeCount;
+      c.causeStallSeconds = m.causeStallSeconds;
+      c.badput = m.badput;
+      cut[key] = c;
+    }
+    out.push(cut);
+  }
+  return out;
 }

@@ -9,6 +9,7 @@
 import { derived } from "../sim/derived.ts";
 import type { McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
+import type { ClosedForms } from "../sim/types.ts";
 import { type McJob, streamMonteCarlo } from "./mcPool.ts";
 import { mcStore } from "./mcStore.ts";
 import { simWorker } from "./simClient.ts";
@@ -79,6 +80,15 @@ function throttled(show: (stream: McStream, final: boolean) => void): (stream: M
   };
 }
 
+/**
+ * A scenario's closed forms, for its Monte Carlo's full result: they need every selected policy's
+ * code (policyForms.ts), which loads on demand (with the Cluster view and the workers), never with
+ * the page's first-load script. The bands (snapshots) need none, so they never wait for it.
+ */
+function closedFormsLater(s: Scenario): Promise<ClosedForms> {
+  return import("../sim/policyForms.ts").then(({ closedFormsOf }) => closedFormsOf(s));
+}
+
 let currentJob: McJob | null = null;
 let baseJob: McJob | null = null;
 
@@ -88,6 +98,20 @@ function startCurrent(scenario: Scenario): void {
   appStore.setState({ mc: null, mcProgress: { done: 0, total: cap }, mcSoFar: null });
   mcStore.setState({ current: null });
   let soFarAt = Number.NEGATIVE_INFINITY;
+  // Computed once per job, on the first full result; every result waits on this one promise, so
+  // they apply in the order they were asked for (the final one last).
+  let forms: Promise<ClosedForms> | null = null;
+  const whenForms = (apply: (cf: ClosedForms) => void) => {
+    forms ??= closedFormsLater(scenario);
+    forms.then(
+      (cf) => {
+        if (currentJob === job) apply(cf);
+      },
+      (e: unknown) => {
+        if (currentJob === job) appStore.setState({ mcProgress: null, mcSoFar: null, runError: String(e) });
+      },
+    );
+  };
   // User Timing marks for bench/band.ts: where an edit's first band spends its time.
   performance.mark("mc-start");
   const job = streamMonteCarlo(scenario, { precision, cap }, 0, {
@@ -96,16 +120,18 @@ function startCurrent(scenario: Scenario): void {
       if (!mcStore.getState().current) performance.mark("mc-first-chunk");
       mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
       if (final) {
-        appStore.setState({ mc: stream.result(), mcProgress: null, mcSoFar: null });
+        whenForms((cf) => appStore.setState({ mc: stream.result(cf), mcProgress: null, mcSoFar: null }));
         return;
       }
-      const update: Partial<AppState> = { mcProgress: { done: stream.runs, total: cap } };
+      appStore.setState({ mcProgress: { done: stream.runs, total: cap } });
       const now = performance.now();
       if (now - soFarAt >= SO_FAR_EVERY_MS) {
         soFarAt = now;
-        update.mcSoFar = stream.result();
+        whenForms((cf) => {
+          // The stream may have stopped meanwhile: the final result (asked for after this) says so.
+          if (!stream.stop) appStore.setState({ mcSoFar: stream.result(cf) });
+        });
       }
-      appStore.setState(update);
     }),
     onError: (message) => {
       if (currentJob === job) appStore.setState({ mcProgress: null, mcSoFar: null, runError: message });

@@ -24,6 +24,8 @@ const GENERIC = [
   "src/sim/recoveryWaterfall.ts",
   "src/sim/recoveryIndex.ts",
   "src/sim/monteCarlo.ts",
+  "src/sim/mcSummary.ts",
+  "src/sim/mcStream.ts",
   "src/state/traceAt.ts",
   "src/state/replayStore.ts",
   "src/state/store.ts",

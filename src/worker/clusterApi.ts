@@ -4,8 +4,14 @@
  */
 import { transfer } from "comlink";
 import { runScenario, traceBuffers } from "../sim/engine.ts";
-import { type Chunk, runChunk } from "../sim/mcStream.ts";
-import { MonteCarloAccumulator, runsPerSlice, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
+import type { Chunk } from "../sim/mcStream.ts";
+import {
+  MonteCarloAccumulator,
+  runChunk,
+  runsPerSlice,
+  type SummarizedRun,
+  seedOf,
+} from "../sim/monteCarlo.ts";
 import type { PolicyKey } from "../sim/policyKeys.ts";
 import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
 import type { Scenario } from "../sim/scenario.ts";
