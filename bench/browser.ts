@@ -56,8 +56,47 @@ export async function portAnswers(url: string): Promise<boolean> {
 export interface PageTask {
   wallMs: number;
   cpuMs: number;
-  /** User Timing names measured inside it (the timeline's build and draw steps). */
+  /** User Timing names measured inside it (the timeline's build and draw steps, a run's arrival and commit). */
   measures: string[];
+  /**
+   * What the browser was doing, from the trace: its longest event inside the task (the outermost:
+   * a worker's message, a timer, an animation frame, an input event, layout…).
+   */
+  kind: string;
+}
+
+/** A task's name in a bench's output: its User Timing marks, then what the browser was doing. */
+export function taskName(t: PageTask | null): string {
+  if (!t) return "none";
+  return t.measures.length > 0 ? `${t.measures.join(",")} (${t.kind})` : t.kind;
+}
+
+/** A trace event's name in words (the outermost events of a main-thread task). */
+function kindOf(e: { name: string; args?: unknown }): string {
+  const data = (e.args as { data?: { type?: string } } | undefined)?.data;
+  switch (e.name) {
+    case "HandlePostMessage":
+      return "a worker's message";
+    case "FireAnimationFrame":
+      return "an animation frame";
+    case "TimerFire":
+      return "a timer";
+    case "EventDispatch":
+      return `a ${data?.type ?? "DOM"} event`;
+    case "ParseHTML":
+      return "parsing the page";
+    case "EvaluateScript":
+    case "v8.evaluateModule":
+      return "running a script";
+    case "Layout":
+    case "UpdateLayoutTree":
+      return "layout";
+    case "Paint":
+    case "PrePaint":
+      return "paint";
+    default:
+      return e.name;
+  }
 }
 
 /**
@@ -108,10 +147,14 @@ export function pageTasks(trace: Buffer, port: number): PageTask[] {
     )
     .map((t) => {
       const end = t.ts + (t.dur ?? 0);
+      const outer = work
+        .filter((w) => w.ts >= t.ts && w.ts < end)
+        .reduce<Ev | null>((a, w) => (!a || (w.dur ?? 0) > (a.dur ?? 0) ? w : a), null);
       return {
         wallMs: (t.dur ?? 0) / 1000,
         cpuMs: (t.tdur ?? 0) / 1000,
         measures: [...new Set(marks.filter((m) => m.ts >= t.ts && m.ts <= end).map((m) => m.name))],
+        kind: outer ? kindOf(outer) : "other",
       };
     });
 }

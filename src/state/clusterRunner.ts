@@ -50,6 +50,9 @@ async function recordedRun(scenario: AppState["scenario"]): Promise<void> {
       silenceMs: recordedRunSilenceMs(scenario),
     });
     if (mine !== request) return;
+    // User Timing for bench:cluster: names the task that takes a recorded run in (the views draw
+    // it in later tasks: useShownRun.ts).
+    performance.mark("run-arrived");
     appStore.setState({ run, running: false });
   } catch (e) {
     if (mine === request) appStore.setState({ running: false, runError: (e as Error).message ?? String(e) });
