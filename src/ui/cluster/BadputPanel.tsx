@@ -11,9 +11,9 @@ import {
   parseGpuPrice,
   useGpuPrice,
 } from "../../state/gpuPrice.ts";
-import { useAppStore } from "../../state/store.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { count } from "../format.ts";
+import { useShownRun } from "../useShownRun.ts";
 import { BadputBars } from "./BadputBars.tsx";
 import { strategyRows } from "./badputWords.ts";
 
@@ -40,7 +40,7 @@ function PriceField() {
 }
 
 export function BadputPanel() {
-  const run = useAppStore((s) => s.run);
+  const run = useShownRun();
   const price = useGpuPrice();
   if (!run) return null;
   const s = run.scenario;

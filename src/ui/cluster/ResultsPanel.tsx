@@ -14,6 +14,7 @@ import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
+import { useShownRun } from "../useShownRun.ts";
 import { BadputPanel } from "./BadputPanel.tsx";
 import { McBand } from "./McBand.tsx";
 import { McControls } from "./McControls.tsx";
@@ -114,7 +115,7 @@ const noForm = (note: string): ClosedFormValue => ({ value: null, note });
  * stall and degraded time per failure, but not the same blast radius, so the cards show it.
  */
 function StruckLine() {
-  const run = useAppStore((s) => s.run);
+  const run = useShownRun();
   const trace = run?.trace;
   if (!run || !trace || !run.scenario.failures.causes.some((c) => c.scope === "rack")) return null;
   const struck = trace.failures.replicaCount;
@@ -137,7 +138,7 @@ function StruckLine() {
 }
 
 function ClosedFormsCard() {
-  const run = useAppStore((s) => s.run);
+  const run = useShownRun();
   if (!run) return null;
   const cf = run.closedForm;
   // The columns are the run's own policies: its closed forms were computed for them.
@@ -234,7 +235,7 @@ function HeadlineNote() {
 }
 
 function GainLine() {
-  const run = useAppStore((s) => s.run);
+  const run = useShownRun();
   const scenario = useAppStore((s) => s.scenario);
   // The sentence compares FT-HSDP with synchronous training: only when the run has both.
   if (!run?.synchronous || !run.ftHsdp) return null;
@@ -253,7 +254,7 @@ function GainLine() {
 
 export function ResultsPanel() {
   const scenario = useAppStore((s) => s.scenario);
-  const run = useAppStore((s) => s.run);
+  const run = useShownRun();
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
   return (
