@@ -19,8 +19,8 @@ import {
   MAX_SWEEP_SEEDS,
   MIN_POINTS,
   MIN_SWEEP_SEEDS,
-  SWEEP_AXES,
   type SweepAxisId,
+  sweepAxesFor,
   sweepValue,
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
@@ -71,8 +71,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
     return { from: xs[0] ?? 0, to: xs[xs.length - 1] ?? 1 };
   }, [scenario, sweep.axis, sweep.points]);
   const range = sweep.range ?? auto;
-  const unit = axisInfo(sweep.axis).unit || undefined;
-  const categorical = axisInfo(sweep.axis).categories !== undefined;
+  // The scenario's own axes: the field table's, then one per field of each cause it lists.
+  const axes = useMemo(() => sweepAxesFor(scenario), [scenario]);
+  const info = axisInfo(sweep.axis, scenario);
+  const unit = info.unit || undefined;
+  const categorical = info.categories !== undefined;
   const running = sweep.status === "running";
   const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
   return (
@@ -85,7 +88,7 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             onChange={(e) => setSweepOptions({ axis: e.target.value as SweepAxisId })}
             disabled={running}
           >
-            {SWEEP_AXES.map((a) => (
+            {axes.map((a) => (
               <option key={a.id} value={a.id}>
                 {a.label}
                 {a.unit ? ` (${a.unit})` : ""}
@@ -174,6 +177,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           </button>
         </p>
       )}
+      {info.help && (
+        <p className="muted small" data-testid="sweep-axis-help">
+          {info.label}: {info.help}
+        </p>
+      )}
       <p className="muted small">
         Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
         seeds, so differences between points are the knob's doing, not luck.
@@ -220,7 +228,8 @@ function SweepChart({
   const current = useAppStore((s) => s.scenario);
   const error = useExplorerStore((s) => s.sweep.error);
   const baseName = useExplorerStore((s) => s.sweep.baseName);
-  const info = axisInfo(axisId);
+  // A cause's axis reads with the cause's name in the scenario it swept.
+  const info = axisInfo(axisId, results[0]?.scenario ?? current);
   const cats = info.categories;
   const innerW = Math.max(50, width - M.left - M.right);
   const policies = selectedPolicies(results[0]?.scenario ?? current);
