@@ -21,14 +21,7 @@ import {
   type ScenarioGroup,
   type SweepSpec,
 } from "./scenario.ts";
-import {
-  axisApplies,
-  axisInfo,
-  type SweepAxisId,
-  sweepAxesFor,
-  sweepPointAt,
-  sweepValue,
-} from "./sweep.ts";
+import { axisApplies, axisInfo, type SweepAxisId, sweepAxesFor, sweepPointAt, sweepValue } from "./sweep.ts";
 
 /** How far a number moves each way, as a fraction of its value: the default and the bounds a person may set. */
 export const TORNADO_AMOUNT = { default: 0.5, min: 0.01, max: 0.99 } as const;

@@ -5,13 +5,13 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import { LinkError } from "../link/linkError.ts";
 import {
   DEFAULT_SWEEP_SETTINGS,
   decodeSweepParam,
   type SweepSettings,
   sweepParam,
 } from "../link/sweepLink.ts";
-import { LinkError } from "../link/linkError.ts";
 import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
