@@ -329,7 +329,10 @@ function causePoints(base: Scenario, id: SweepAxisId, n: number, range: SweepRan
   // 5 %–95 %, stretched to take in the cause's own share so its point is on the curve.
   const [lo, hi] = range
     ? narrow(CAUSE_SHARE_MIN, top, range)
-    : [Math.max(CAUSE_SHARE_MIN, Math.min(0.05, current)), Math.min(top, Math.max(0.95, current))];
+    : [
+        Math.max(CAUSE_SHARE_MIN, Math.floor(Math.min(0.05, current) * SHARE_GRID) / SHARE_GRID),
+        Math.min(top, Math.ceil(Math.max(0.95, current) * SHARE_GRID) / SHARE_GRID),
+      ];
   const xs = linSpaced(lo, hi, n).map((v) => Math.round(v * SHARE_GRID) / SHARE_GRID);
   return distinctSorted(xs)
     .filter((x) => x >= CAUSE_SHARE_MIN && x <= top)
