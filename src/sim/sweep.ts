@@ -84,6 +84,8 @@ export interface SweepAxisInfo {
   cause?: { index: number; key: CauseAxisKey };
   /** What moving it means, when the label alone cannot say (a cause's share). */
   help?: string;
+  /** A label for a narrow column that keeps what tells the axis apart (a cause's name). */
+  shortLabel?: string;
 }
 
 /** Who reads a group's fields, said before a label that other groups share ("Checkpoint interval"). */
@@ -184,7 +186,7 @@ function causeItemSpec(key: CauseAxisKey): ScalarSpec {
  * and the failure rate is unchanged, so only what a failure is changes, not how often one comes.
  */
 export const CAUSE_SHARE_HELP =
-  "Its share of all failures (0–1); the other causes keep their proportions to one another and the failure rate is unchanged.";
+  "A cause's share is its share of all failures (0–1); as it moves, the other causes keep their proportions to one another and the failure rate is unchanged.";
 /** The least share a swept cause keeps: a share of 0 is refused (remove the cause instead). */
 export const CAUSE_SHARE_MIN = 0.001;
 /** Shares are swept on a grid of 10⁻⁴, so a link's point reads back as the value it shows. */
@@ -197,6 +199,7 @@ function causeAxisInfo(index: number, key: CauseAxisKey, cause: FailureCause | u
     return {
       id,
       label: `Cause share: ${who}`,
+      shortLabel: `Share: ${who}`,
       unit: "",
       log: false,
       cause: { index, key },
@@ -207,6 +210,7 @@ function causeAxisInfo(index: number, key: CauseAxisKey, cause: FailureCause | u
   return {
     id,
     label: `Cause scope: ${who}`,
+    shortLabel: `Scope: ${who}`,
     unit: "",
     log: false,
     cause: { index, key },

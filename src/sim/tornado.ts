@@ -57,6 +57,10 @@ export interface TornadoEnd {
 export interface TornadoRowPlan {
   axis: SweepAxisId;
   label: string;
+  /** For a narrow label column, when the label's start would not tell rows apart (a cause's). */
+  shortLabel?: string;
+  /** What moving it means, when the label alone cannot say (a cause's share). */
+  help?: string;
   unit: string;
   /** The base scenario's value (a category's index), and as it reads. */
   baseX: number;
@@ -133,6 +137,8 @@ export function planTornado(base: Scenario, amount: number): TornadoPlan {
     rows.push({
       axis: info.id,
       label: info.label,
+      ...(info.shortLabel ? { shortLabel: info.shortLabel } : {}),
+      ...(info.help ? { help: info.help } : {}),
       unit: info.unit,
       baseX: v,
       baseText: valueText(info.id, v),

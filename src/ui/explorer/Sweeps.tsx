@@ -179,7 +179,7 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
       )}
       {info.help && (
         <p className="muted small" data-testid="sweep-axis-help">
-          {info.label}: {info.help}
+          {info.help}
         </p>
       )}
       <p className="muted small">
