@@ -279,7 +279,13 @@ function SweepChart({
   const paths = cats ? [] : policies.map(({ key }) => ({ key, ...series(key) }));
   // Categories: the policies side by side within a category, so their bars do not hide each other.
   const dx = (j: number) => (cats ? (j - (policies.length - 1) / 2) * 10 : 0);
-  const xLabel = (v: number) => (cats ? (cats[v]?.label ?? String(v)) : count(v, v < 10 ? 2 : 0));
+  // Below 0.1 two decimals would read a small cause's share (0.0048) as 0.00: three significant digits.
+  const xLabel = (v: number) =>
+    cats
+      ? (cats[v]?.label ?? String(v))
+      : v !== 0 && Math.abs(v) < 0.1
+        ? String(Number(v.toPrecision(3)))
+        : count(v, v < 10 ? 2 : 0);
   const currentX = sweepValue(current, axisId);
 
   return (
