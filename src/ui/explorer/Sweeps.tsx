@@ -229,7 +229,12 @@ function SweepChart({
   const error = useExplorerStore((s) => s.sweep.error);
   const baseName = useExplorerStore((s) => s.sweep.baseName);
   // A cause's axis reads with the cause's name in the scenario it swept.
-  const info = axisInfo(axisId, results[0]?.scenario ?? current);
+  const swept = results[0]?.scenario ?? current;
+  const info = axisInfo(axisId, swept);
+  // In a sentence: a knob's label in lower case, but a cause's name as it was typed.
+  const causeName = info.cause && swept.failures.causes[info.cause.index]?.name;
+  const what =
+    info.cause && causeName ? `the ${info.cause.key} of the cause “${causeName}”` : info.label.toLowerCase();
   const cats = info.categories;
   const innerW = Math.max(50, width - M.left - M.right);
   const policies = selectedPolicies(results[0]?.scenario ?? current);
@@ -291,7 +296,7 @@ function SweepChart({
   return (
     <div ref={boxRef} className="chart-box">
       <svg ref={svgRef} width={width} height={H} data-testid="sweep-chart">
-        <title>ETTR of every policy against {info.label.toLowerCase()}</title>
+        <title>ETTR of every policy against {what}</title>
         <g transform={`translate(${M.left},${top})`}>
           <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
           <g ref={yAxisRef} className="axis" />
@@ -379,7 +384,7 @@ function SweepChart({
         </g>
       </svg>
       <p className="muted small">
-        Varying {info.label.toLowerCase()} of “{baseName}”; every other knob as it was.{" "}
+        Varying {what} of “{baseName}”; every other knob as it was.{" "}
         {currentX !== null && currentX >= lo && currentX <= hi
           ? "The dashed line marks the scenario now loaded."
           : "The scenario now loaded lies outside this range."}
