@@ -40,7 +40,9 @@ test("the sweep picker offers a cause's share; sweeping it draws a line per poli
 }) => {
   await page.goto(`/${encodeScenarioHash(mix)}&v=cluster`);
   const picker = page.getByLabel("Sweep axis");
-  await expect(picker.locator("option[value='cause.1.share']")).toHaveText("Cause share: Software bug");
+  await expect(picker.locator("optgroup[label='Cause mix'] option[value='cause.1.share']")).toHaveText(
+    "Cause share: Software bug",
+  );
   await expect(picker.locator("option[value='cause.0.share']")).toHaveText("Cause share: Host");
   await expect(picker.locator("option[value='cause.0.scope']")).toHaveText("Cause scope: Host");
   await picker.selectOption("cause.1.share");

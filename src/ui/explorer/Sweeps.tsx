@@ -88,12 +88,26 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             onChange={(e) => setSweepOptions({ axis: e.target.value as SweepAxisId })}
             disabled={running}
           >
-            {axes.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.label}
-                {a.unit ? ` (${a.unit})` : ""}
-              </option>
-            ))}
+            {axes
+              .filter((a) => !a.cause)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.label}
+                  {a.unit ? ` (${a.unit})` : ""}
+                </option>
+              ))}
+            {/* The scenario's own causes, under one heading: there may be 32 of them. */}
+            {axes.some((a) => a.cause) && (
+              <optgroup label="Cause mix">
+                {axes
+                  .filter((a) => a.cause)
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.label}
+                    </option>
+                  ))}
+              </optgroup>
+            )}
           </select>
         </label>
         {/* Kept as typed (10–19 start with a 1) and handed on only when in range. */}
