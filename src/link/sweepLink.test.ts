@@ -43,4 +43,25 @@ describe("the sweep in the link (sw=)", () => {
     }
     expect(() => decodeSweepParam(sealText(`gpus,12,40,${"1".repeat(200)}:2`))).toThrow(/longer than/);
   });
+
+  it("carries a cause's axis by its place in the list; a spelling that names no cause is refused", () => {
+    const c: SweepSettings = {
+      axis: "cause.17.share",
+      points: 9,
+      seeds: 50,
+      range: { from: 0.1, to: 0.6 },
+      run: true,
+    };
+    expect(sweepParam(c)).toMatch(/^cause\.17\.share,9,50,0\.1:0\.6,run~[0-9a-f]{8}$/);
+    expect(decodeSweepParam(sweepParam(c))).toEqual(c);
+    const scope: SweepSettings = { axis: "cause.0.scope", points: 3, seeds: 20, range: null, run: false };
+    expect(decodeSweepParam(sweepParam(scope))).toEqual(scope);
+    for (const text of [
+      "cause.01.share,9,50",
+      "cause.32.share,9,50",
+      "cause.0.name,9,50",
+      "cause.x.share,9,50",
+    ])
+      expect(() => decodeSweepParam(sealText(text))).toThrow(/axis must be one of .*cause\.<i>\.share/);
+  });
 });

@@ -5,6 +5,7 @@
  * so a link without a sweep is unchanged.
  */
 import {
+  causeAxisOf,
   MAX_POINTS,
   MAX_SWEEP_SEEDS,
   MIN_POINTS,
@@ -61,13 +62,16 @@ export function decodeSweepParam(value: string | undefined): SweepSettings {
   if (value.length > MAX_CHARS)
     throw new LinkError(`The link's ${WHAT} are longer than ${MAX_CHARS} characters.`);
   const [axis, points, seeds, ...rest] = openSealedText(value, WHAT).split(",");
-  const info = SWEEP_AXES.find((a) => a.id === axis);
-  if (!info)
+  // A cause's axis (cause.<i>.share, cause.<i>.scope) is checked against the link's scenario by
+  // whoever applies it (sweepAxisProblem): this codec knows no scenario.
+  const id =
+    SWEEP_AXES.find((a) => a.id === axis)?.id ?? (axis && causeAxisOf(axis) ? (axis as SweepAxisId) : null);
+  if (!id)
     throw new LinkError(
-      `The link's ${WHAT} are invalid: axis must be one of ${SWEEP_AXES.map((a) => a.id).join(", ")}.`,
+      `The link's ${WHAT} are invalid: axis must be one of ${SWEEP_AXES.map((a) => a.id).join(", ")}, or cause.<i>.share / cause.<i>.scope for the scenario's i-th cause.`,
     );
   const settings: SweepSettings = {
-    axis: info.id,
+    axis: id,
     points: integerIn(points, "points", MIN_POINTS, MAX_POINTS),
     seeds: integerIn(seeds, "seeds", MIN_SWEEP_SEEDS, MAX_SWEEP_SEEDS),
     range: null,

@@ -8,15 +8,27 @@
  * eleven axes (cluster size, MTBF, replicas, eight recovery knobs) keep their ids and their own
  * builders, so an old `sw=` link sweeps the same scenarios bit for bit (sweepAxesCompat.test.ts);
  * every other field's axis is named `group.key`.
+ *
+ * The cause mix (`failures.causes`) is a list, so its axes come from the scenario: each cause i
+ * gives `cause.i.share` (its share of all failures, with two causes or more) and `cause.i.scope`
+ * (its scope, as categories). An axis names the cause by its place in the list, as the
+ * validator's messages do (`failures.causes[i]`), not by its name: a name is free text (it may
+ * hold the `,` and `~` that delimit a link, and two causes may share one), while the place is
+ * one short number that a link can carry and check. A link whose scenario has no cause i is
+ * refused by name (sweepAxisProblem).
  */
 import {
+  type CauseScope,
   derived,
+  type FailureCause,
   FIELD_SPECS,
   type FieldSpec,
   GROUPS,
+  MAX_CAUSES,
   MAX_EXPECTED_FAILURES,
   type NumberSpec,
   parseScenario,
+  type ScalarSpec,
   type Scenario,
   type ScenarioGroup,
 } from "./scenario.ts";
@@ -53,7 +65,10 @@ const KNOBS = {
 export type KnobAxisId = keyof typeof KNOBS;
 /** An axis from the field table: `group.key`. */
 export type FieldAxisId = `${ScenarioGroup}.${string}`;
-export type SweepAxisId = "gpus" | "mtbf" | "replicas" | KnobAxisId | FieldAxisId;
+/** A field of the i-th cause of the scenario's list (0-based, as `failures.causes[i]`). */
+export type CauseAxisId = `cause.${number}.${CauseAxisKey}`;
+export type CauseAxisKey = "share" | "scope";
+export type SweepAxisId = "gpus" | "mtbf" | "replicas" | KnobAxisId | FieldAxisId | CauseAxisId;
 
 export interface SweepAxisInfo {
   id: SweepAxisId;
@@ -63,8 +78,14 @@ export interface SweepAxisInfo {
   log: boolean;
   /** An enumerated field's values, in the spec's order, and how each reads: x is the index. */
   categories?: readonly { value: string; label: string }[];
-  /** The field it moves (absent: cluster size and MTBF, which are derived). */
+  /** The field it moves (absent: cluster size and MTBF, which are derived, and a cause's). */
   field?: { group: ScenarioGroup; key: string };
+  /** The field of one cause it moves: `failures.causes[index][key]`. */
+  cause?: { index: number; key: CauseAxisKey };
+  /** What moving it means, when the label alone cannot say (a cause's share). */
+  help?: string;
+  /** A label for a narrow column that keeps what tells the axis apart (a cause's name). */
+  shortLabel?: string;
 }
 
 /** Who reads a group's fields, said before a label that other groups share ("Checkpoint interval"). */
@@ -137,19 +158,208 @@ export const SWEEP_AXES: readonly SweepAxisInfo[] = [
   ...fieldAxes(),
 ];
 
+/** Spelled one way only (no leading zero), so a link names each axis with one string. */
+const CAUSE_AXIS = /^cause\.(0|[1-9]\d?)\.(share|scope)$/;
+
+/** The cause and field a cause axis names (whatever the scenario), or null when `id` is not one. */
+export function causeAxisOf(id: string): { index: number; key: CauseAxisKey } | null {
+  const m = CAUSE_AXIS.exec(id);
+  const index = Number(m?.[1]);
+  if (!m || !(index < MAX_CAUSES)) return null;
+  return { index, key: m[2] as CauseAxisKey };
+}
+
+export function causeAxisId(index: number, key: CauseAxisKey): CauseAxisId {
+  return `cause.${index}.${key}`;
+}
+
+function causeItemSpec(key: CauseAxisKey): ScalarSpec {
+  const list = FIELD_SPECS.failures.causes;
+  const spec = list.kind === "list" ? list.item[key] : undefined;
+  if (!spec) throw new Error(`failures.causes has no field ${key}`);
+  return spec;
+}
+
+/**
+ * What a share axis means (SIMULATION.md §3: shares are weights, normalised over the list): the
+ * cause's share of all failures is set to x; the other causes keep their shares of one another,
+ * and the failure rate is unchanged, so only what a failure is changes, not how often one comes.
+ */
+export const CAUSE_SHARE_HELP =
+  "A cause's share is its share of all failures (0–1); as it moves, the other causes keep their proportions to one another and the failure rate is unchanged.";
+/** The least share a swept cause keeps: a share of 0 is refused (remove the cause instead). */
+export const CAUSE_SHARE_MIN = 0.001;
+/** Shares are swept on a grid of 10⁻⁴, so a link's point reads back as the value it shows. */
+const SHARE_GRID = 1e4;
+
+function causeAxisInfo(index: number, key: CauseAxisKey, cause: FailureCause | undefined): SweepAxisInfo {
+  const who = cause ? cause.name : `cause ${index + 1}`;
+  const id = causeAxisId(index, key);
+  if (key === "share")
+    return {
+      id,
+      label: `Cause share: ${who}`,
+      shortLabel: `Share: ${who}`,
+      unit: "",
+      log: false,
+      cause: { index, key },
+      help: CAUSE_SHARE_HELP,
+    };
+  const spec = causeItemSpec("scope");
+  const values = spec.kind === "enum" ? spec.values : [];
+  return {
+    id,
+    label: `Cause scope: ${who}`,
+    shortLabel: `Scope: ${who}`,
+    unit: "",
+    log: false,
+    cause: { index, key },
+    categories: values.map((value) => ({ value, label: value })),
+  };
+}
+
+/** The cause axes of a scenario's list: each cause's scope, and its share when there are two causes or more. */
+function causeAxes(s: Scenario): SweepAxisInfo[] {
+  const causes = s.failures.causes;
+  return causes.flatMap((c, i) => [
+    ...(causes.length >= 2 ? [causeAxisInfo(i, "share", c)] : []),
+    causeAxisInfo(i, "scope", c),
+  ]);
+}
+
+/** Every axis of `s`: the field table's, then its causes'. */
+export function sweepAxesFor(s: Scenario): SweepAxisInfo[] {
+  return [...SWEEP_AXES, ...causeAxes(s)];
+}
+
+/** Why `s` has no such axis (a cause it does not list), naming the axis and the causes, or null. */
+export function sweepAxisProblem(s: Scenario, id: string): string | null {
+  const c = causeAxisOf(id);
+  if (!c) return SWEEP_AXES.some((a) => a.id === id) ? null : `axis ${id.slice(0, 40)} is not a sweep axis`;
+  const n = s.failures.causes.length;
+  if (c.index >= n)
+    return `axis ${id} moves failures.causes[${c.index}], but the scenario lists ${
+      n === 0 ? "no causes" : n === 1 ? "one cause (causes[0])" : `${n} causes (causes[0]–causes[${n - 1}])`
+    }`;
+  if (c.key === "share" && n < 2)
+    return `axis ${id} moves a cause's share, but the scenario's only cause has every failure`;
+  return null;
+}
+
+function othersWeight(causes: readonly FailureCause[], i: number): number {
+  let sum = 0;
+  for (const [j, c] of causes.entries()) if (j !== i) sum += c.share;
+  return sum;
+}
+
+/** The largest share cause i may take: its weight stays within the field's maximum, on the grid. */
+function shareMax(causes: readonly FailureCause[], i: number): number {
+  const spec = causeItemSpec("share");
+  const maxWeight = spec.kind === "number" ? spec.max : 1;
+  const others = othersWeight(causes, i);
+  return (
+    Math.floor(Math.min(1 - CAUSE_SHARE_MIN, maxWeight / (maxWeight + others)) * SHARE_GRID) / SHARE_GRID
+  );
+}
+
+/**
+ * Cause i's share of all failures set to p: only its weight changes (to p/(1 − p) times the
+ * others'), which normalises to p and leaves the others' weights, and so their proportions, as
+ * they were.
+ */
+function withCauseShare(base: Scenario, i: number, p: number): Scenario {
+  const causes = base.failures.causes;
+  const share = (p / (1 - p)) * othersWeight(causes, i);
+  return {
+    ...base,
+    failures: { ...base.failures, causes: causes.map((c, j) => (j === i ? { ...c, share } : c)) },
+  };
+}
+
+/**
+ * Cause i struck at another scope. "Needs a new host" follows the scope's own default when it was
+ * at the old one's (true; false for job scope, which strikes no host), and must be false for job
+ * scope: every point is a valid cause by construction.
+ */
+function withCauseScope(base: Scenario, i: number, scope: CauseScope): Scenario {
+  const causes = base.failures.causes;
+  const moved = causes.map((c, j) => {
+    if (j !== i) return c;
+    const atDefault = c.newHost === (c.scope !== "job");
+    return { ...c, scope, newHost: scope === "job" ? false : atDefault ? true : c.newHost };
+  });
+  return { ...base, failures: { ...base.failures, causes: moved } };
+}
+
+function causeValue(s: Scenario, index: number, key: CauseAxisKey): number | null {
+  const causes = s.failures.causes;
+  const c = causes[index];
+  if (!c) return null;
+  if (key === "scope") {
+    const spec = causeItemSpec("scope");
+    const i = spec.kind === "enum" ? spec.values.indexOf(c.scope) : -1;
+    return i >= 0 ? i : null;
+  }
+  const total = c.share + othersWeight(causes, index);
+  return total > 0 ? c.share / total : null;
+}
+
+function causePointAt(base: Scenario, id: SweepAxisId, v: number): SweepPoint | null {
+  const c = causeAxisOf(id);
+  if (!c || sweepAxisProblem(base, id)) return null;
+  if (c.key === "scope") {
+    const spec = causeItemSpec("scope");
+    const scope = spec.kind === "enum" ? spec.values[Math.round(v)] : undefined;
+    return scope === undefined
+      ? null
+      : { x: Math.round(v), scenario: withCauseScope(base, c.index, scope as CauseScope) };
+  }
+  const x =
+    Math.round(Math.min(shareMax(base.failures.causes, c.index), Math.max(CAUSE_SHARE_MIN, v)) * SHARE_GRID) /
+    SHARE_GRID;
+  return { x, scenario: withCauseShare(base, c.index, x) };
+}
+
+function causePoints(base: Scenario, id: SweepAxisId, n: number, range: SweepRange | null): SweepPoint[] {
+  const c = causeAxisOf(id);
+  if (!c || sweepAxisProblem(base, id)) return [];
+  if (c.key === "scope") {
+    const spec = causeItemSpec("scope");
+    const values = spec.kind === "enum" ? spec.values : [];
+    return values.map((scope, x) => ({ x, scenario: withCauseScope(base, c.index, scope as CauseScope) }));
+  }
+  const top = shareMax(base.failures.causes, c.index);
+  const current = causeValue(base, c.index, "share") ?? 0.5;
+  // 5 %–95 %, stretched to take in the cause's own share so its point is on the curve.
+  const [lo, hi] = range
+    ? narrow(CAUSE_SHARE_MIN, top, range)
+    : [
+        Math.max(CAUSE_SHARE_MIN, Math.floor(Math.min(0.05, current) * SHARE_GRID) / SHARE_GRID),
+        Math.min(top, Math.ceil(Math.max(0.95, current) * SHARE_GRID) / SHARE_GRID),
+      ];
+  const xs = linSpaced(lo, hi, n).map((v) => Math.round(v * SHARE_GRID) / SHARE_GRID);
+  return distinctSorted(xs)
+    .filter((x) => x >= CAUSE_SHARE_MIN && x <= top)
+    .map((x) => ({ x, scenario: withCauseShare(base, c.index, x) }));
+}
+
 function isKnob(id: SweepAxisId): id is KnobAxisId {
   return Object.hasOwn(KNOBS, id);
 }
 
 /** Whether the axis's field takes input in this scenario (its knob is enabled): a disabled one changes nothing the engine reads. */
 export function axisApplies(s: Scenario, id: SweepAxisId): boolean {
+  if (causeAxisOf(id)) return sweepAxisProblem(s, id) === null;
   const f = axisInfo(id).field;
   if (!f) return true;
   const when = specOf(f.group, f.key)?.knob.enabledWhen;
   return when ? when(s) : true;
 }
 
-export function axisInfo(id: SweepAxisId): SweepAxisInfo {
+/** An axis's description; a cause's is labelled with its name in `s` (without `s`: by its place). */
+export function axisInfo(id: SweepAxisId, s?: Scenario): SweepAxisInfo {
+  const c = causeAxisOf(id);
+  if (c) return causeAxisInfo(c.index, c.key, s?.failures.causes[c.index]);
   const info = SWEEP_AXES.find((a) => a.id === id);
   if (!info) throw new Error(`unknown sweep axis ${id}`);
   return info;
@@ -382,6 +592,8 @@ export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
     const m = derived(s).mtbfSeconds;
     return Number.isFinite(m) ? m / 60 : null;
   }
+  const c = causeAxisOf(axis);
+  if (c) return causeValue(s, c.index, c.key);
   if (isKnob(axis)) {
     const { group, key } = KNOBS[axis];
     return (s[group] as unknown as Record<string, number>)[key] ?? null;
@@ -429,6 +641,8 @@ export function sweepPointAt(base: Scenario, axis: SweepAxisId, v: number): Swee
     const ok = replicaPoints(base, MAX_POINTS * 1000, null).map((q) => q.x);
     const r = nearest(ok, v);
     p = r === undefined ? null : { x: r, scenario: withReplicas(base, r) };
+  } else if (causeAxisOf(axis)) {
+    p = causePointAt(base, axis, v);
   } else if (isKnob(axis)) {
     const { group, key, min } = KNOBS[axis];
     const x = Math.min(specMax(specOf(group, key)), Math.max(min, v));
@@ -461,9 +675,11 @@ export function buildSweep(
         ? mtbfPoints(base, n, range)
         : axis === "replicas"
           ? replicaPoints(base, n, range)
-          : isKnob(axis)
-            ? knobPoints(base, axis, n, range)
-            : fieldPoints(base, axis, n, range);
+          : causeAxisOf(axis)
+            ? causePoints(base, axis, n, range)
+            : isKnob(axis)
+              ? knobPoints(base, axis, n, range)
+              : fieldPoints(base, axis, n, range);
   // Normalise through the validator (it is the single source of truth), dropping any point the
   // constructions above could still push past the failure bound (a huge cluster at a high rate)
   // or that the validator refuses (a rack size whose strikes pass the bound).

@@ -21,7 +21,7 @@ import {
   type ScenarioGroup,
   type SweepSpec,
 } from "./scenario.ts";
-import { axisApplies, SWEEP_AXES, type SweepAxisId, sweepPointAt, sweepValue } from "./sweep.ts";
+import { axisApplies, axisInfo, type SweepAxisId, sweepAxesFor, sweepPointAt, sweepValue } from "./sweep.ts";
 
 /** How far a number moves each way, as a fraction of its value: the default and the bounds a person may set. */
 export const TORNADO_AMOUNT = { default: 0.5, min: 0.01, max: 0.99 } as const;
@@ -57,6 +57,10 @@ export interface TornadoEnd {
 export interface TornadoRowPlan {
   axis: SweepAxisId;
   label: string;
+  /** For a narrow label column, when the label's start would not tell rows apart (a cause's). */
+  shortLabel?: string;
+  /** What moving it means, when the label alone cannot say (a cause's share). */
+  help?: string;
   unit: string;
   /** The base scenario's value (a category's index), and as it reads. */
   baseX: number;
@@ -88,18 +92,21 @@ function readable(v: number): string {
 }
 
 function valueText(axis: SweepAxisId, v: number | null): string {
-  const info = SWEEP_AXES.find((a) => a.id === axis);
+  const info = axisInfo(axis);
   if (v === null) return "—";
-  if (info?.categories) return info.categories[v]?.label ?? String(v);
-  return `${readable(v)}${info?.unit ? ` ${info.unit}` : ""}`;
+  if (info.categories) return info.categories[v]?.label ?? String(v);
+  return `${readable(v)}${info.unit ? ` ${info.unit}` : ""}`;
 }
 
-/** The rows of a tornado of `base`: every axis that applies to it, moved by ±amount. */
+/**
+ * The rows of a tornado of `base`: every axis that applies to it, moved by ±amount, its causes'
+ * too (a cause's share moves by ±amount of itself, clamped below 1; sweep.ts says what it means).
+ */
 export function planTornado(base: Scenario, amount: number): TornadoPlan {
   const rows: TornadoRowPlan[] = [];
   const still: TornadoPlan["still"] = [];
   const scenarios: Scenario[] = [base];
-  for (const info of SWEEP_AXES) {
+  for (const info of sweepAxesFor(base)) {
     if (!axisApplies(base, info.id)) continue;
     const v = sweepValue(base, info.id);
     if (v === null) continue;
@@ -130,6 +137,8 @@ export function planTornado(base: Scenario, amount: number): TornadoPlan {
     rows.push({
       axis: info.id,
       label: info.label,
+      ...(info.shortLabel ? { shortLabel: info.shortLabel } : {}),
+      ...(info.help ? { help: info.help } : {}),
       unit: info.unit,
       baseX: v,
       baseText: valueText(info.id, v),

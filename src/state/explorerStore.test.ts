@@ -51,3 +51,50 @@ describe("a link's sweep", () => {
     expect(explorerStore.getState().sweep).toMatchObject({ status: "idle", confirm: null });
   });
 });
+
+describe("a link's cause axis", () => {
+  it("opens on a scenario that lists the cause, and is refused by name on one that does not", async () => {
+    const { readAddress, addressStore } = await import("./address.ts");
+    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
+    const { sweepParam } = await import("../link/sweepLink.ts");
+    const { parseScenario } = await import("../sim/scenario.ts");
+    const two = parseScenario({
+      failures: {
+        causes: [
+          { name: "Host", share: 9, scope: "host" },
+          { name: "Bug", share: 1, scope: "job" },
+        ],
+      },
+    });
+    const sw = sweepParam({ axis: "cause.1.share", points: 6, seeds: 30, range: null, run: false });
+    expect(readAddress(`${encodeScenarioHash(two)}&v=cluster&sw=${sw}`)).toBeNull();
+    expect(explorerStore.getState().sweep).toMatchObject({ axis: "cause.1.share", points: 6, seeds: 30 });
+    // The same sw= on the default scenario (no causes): refused, naming the axis and what the scenario lists.
+    const problem = readAddress(`v=cluster&sw=${sw}`);
+    expect(problem).toBe(
+      "The link's sweep settings (sw=) are invalid: axis cause.1.share moves failures.causes[1], but the scenario lists no causes.",
+    );
+    expect(addressStore.getState().linkError).toBe(problem);
+    expect(explorerStore.getState().sweep).toMatchObject({ axis: "gpus", points: 20, seeds: 200 });
+  });
+
+  it("goes back to the default axis when an edit removes the cause it sweeps", async () => {
+    const { appStore } = await import("./store.ts");
+    const { parseScenario } = await import("../sim/scenario.ts");
+    const three = parseScenario({
+      failures: {
+        causes: [
+          { name: "A", share: 1, scope: "host" },
+          { name: "B", share: 1, scope: "host" },
+          { name: "C", share: 1, scope: "rack" },
+        ],
+      },
+    });
+    appStore.setState({ scenario: three });
+    explorerStore.getState().setSweepOptions({ axis: "cause.2.scope" });
+    appStore.setState({
+      scenario: { ...three, failures: { ...three.failures, causes: three.failures.causes.slice(0, 2) } },
+    });
+    expect(explorerStore.getState().sweep.axis).toBe("gpus");
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import { LinkError } from "../link/linkError.ts";
 import {
   DEFAULT_SWEEP_SETTINGS,
   decodeSweepParam,
@@ -14,7 +15,13 @@ import {
 import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import { buildSweep, type SweepAxisId, type SweepRange, sweepRangeProblem } from "../sim/sweep.ts";
+import {
+  buildSweep,
+  type SweepAxisId,
+  type SweepRange,
+  sweepAxisProblem,
+  sweepRangeProblem,
+} from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
@@ -207,6 +214,17 @@ export function startWindowSync(): () => void {
   });
 }
 
+/**
+ * A cause's axis exists only while the scenario lists that cause: when an edit removes it, the
+ * sweep goes back to the default axis, so the picker never holds an axis the scenario lacks.
+ */
+appStore.subscribe((s, prev) => {
+  if (s.scenario === prev.scenario) return;
+  const sweep = explorerStore.getState().sweep;
+  if (sweepAxisProblem(s.scenario, sweep.axis))
+    explorerStore.setState({ sweep: { ...sweep, axis: DEFAULT_SWEEP_SETTINGS.axis, range: null } });
+});
+
 /** True while a link's own sweep starts: that is the link's entry, not a new one. */
 let runFromAddress = false;
 
@@ -221,6 +239,10 @@ registerAddressPart({
   keys: ["sw"],
   read: (values) => {
     const next = decodeSweepParam(values.get("sw"));
+    // The scenario part is read first (store.ts registers before this module): a cause's axis
+    // must name a cause of the link's own scenario.
+    const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
+    if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
     const now = sweepSettingsNow();
     const { axis, points, seeds, range } = next;
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });

@@ -221,7 +221,7 @@ function SweepExports({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null
         disabled={rows.length === 0}
         onClick={() =>
           downloadText(
-            sweepCsv(axisInfo(explorerStore.getState().sweep.resultAxis), rows),
+            sweepCsv(axisInfo(explorerStore.getState().sweep.resultAxis, rows[0]?.scenario), rows),
             `sweep-${sweep.resultAxis}.csv`,
             "text/csv",
           )

@@ -19,8 +19,8 @@ import {
   MAX_SWEEP_SEEDS,
   MIN_POINTS,
   MIN_SWEEP_SEEDS,
-  SWEEP_AXES,
   type SweepAxisId,
+  sweepAxesFor,
   sweepValue,
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
@@ -71,8 +71,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
     return { from: xs[0] ?? 0, to: xs[xs.length - 1] ?? 1 };
   }, [scenario, sweep.axis, sweep.points]);
   const range = sweep.range ?? auto;
-  const unit = axisInfo(sweep.axis).unit || undefined;
-  const categorical = axisInfo(sweep.axis).categories !== undefined;
+  // The scenario's own axes: the field table's, then one per field of each cause it lists.
+  const axes = useMemo(() => sweepAxesFor(scenario), [scenario]);
+  const info = axisInfo(sweep.axis, scenario);
+  const unit = info.unit || undefined;
+  const categorical = info.categories !== undefined;
   const running = sweep.status === "running";
   const frac = sweep.progress ? sweep.progress.done / Math.max(1, sweep.progress.total) : 0;
   return (
@@ -85,12 +88,26 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             onChange={(e) => setSweepOptions({ axis: e.target.value as SweepAxisId })}
             disabled={running}
           >
-            {SWEEP_AXES.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.label}
-                {a.unit ? ` (${a.unit})` : ""}
-              </option>
-            ))}
+            {axes
+              .filter((a) => !a.cause)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.label}
+                  {a.unit ? ` (${a.unit})` : ""}
+                </option>
+              ))}
+            {/* The scenario's own causes, under one heading: there may be 32 of them. */}
+            {axes.some((a) => a.cause) && (
+              <optgroup label="Cause mix">
+                {axes
+                  .filter((a) => a.cause)
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.label}
+                    </option>
+                  ))}
+              </optgroup>
+            )}
           </select>
         </label>
         {/* Kept as typed (10–19 start with a 1) and handed on only when in range. */}
@@ -174,6 +191,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           </button>
         </p>
       )}
+      {info.help && (
+        <p className="muted small" data-testid="sweep-axis-help">
+          {info.help}
+        </p>
+      )}
       <p className="muted small">
         Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
         seeds, so differences between points are the knob's doing, not luck.
@@ -220,7 +242,13 @@ function SweepChart({
   const current = useAppStore((s) => s.scenario);
   const error = useExplorerStore((s) => s.sweep.error);
   const baseName = useExplorerStore((s) => s.sweep.baseName);
-  const info = axisInfo(axisId);
+  // A cause's axis reads with the cause's name in the scenario it swept.
+  const swept = results[0]?.scenario ?? current;
+  const info = axisInfo(axisId, swept);
+  // In a sentence: a knob's label in lower case, but a cause's name as it was typed.
+  const causeName = info.cause && swept.failures.causes[info.cause.index]?.name;
+  const what =
+    info.cause && causeName ? `the ${info.cause.key} of the cause “${causeName}”` : info.label.toLowerCase();
   const cats = info.categories;
   const innerW = Math.max(50, width - M.left - M.right);
   const policies = selectedPolicies(results[0]?.scenario ?? current);
@@ -270,13 +298,19 @@ function SweepChart({
   const paths = cats ? [] : policies.map(({ key }) => ({ key, ...series(key) }));
   // Categories: the policies side by side within a category, so their bars do not hide each other.
   const dx = (j: number) => (cats ? (j - (policies.length - 1) / 2) * 10 : 0);
-  const xLabel = (v: number) => (cats ? (cats[v]?.label ?? String(v)) : count(v, v < 10 ? 2 : 0));
+  // Below 0.1 two decimals would read a small cause's share (0.0048) as 0.00: three significant digits.
+  const xLabel = (v: number) =>
+    cats
+      ? (cats[v]?.label ?? String(v))
+      : v !== 0 && Math.abs(v) < 0.1
+        ? String(Number(v.toPrecision(3)))
+        : count(v, v < 10 ? 2 : 0);
   const currentX = sweepValue(current, axisId);
 
   return (
     <div ref={boxRef} className="chart-box">
       <svg ref={svgRef} width={width} height={H} data-testid="sweep-chart">
-        <title>ETTR of every policy against {info.label.toLowerCase()}</title>
+        <title>ETTR of every policy against {what}</title>
         <g transform={`translate(${M.left},${top})`}>
           <g ref={xAxisRef} className="axis" transform={`translate(0,${innerH})`} />
           <g ref={yAxisRef} className="axis" />
@@ -364,7 +398,7 @@ function SweepChart({
         </g>
       </svg>
       <p className="muted small">
-        Varying {info.label.toLowerCase()} of “{baseName}”; every other knob as it was.{" "}
+        Varying {what} of “{baseName}”; every other knob as it was.{" "}
         {currentX !== null && currentX >= lo && currentX <= hi
           ? "The dashed line marks the scenario now loaded."
           : "The scenario now loaded lies outside this range."}

@@ -202,6 +202,12 @@ function TornadoChart({ result, policies }: { result: TornadoResult; policies: r
         darker: the higher. A knob at 0 moves up by that share of its usual range. Click a row to open its
         sweep.
       </p>
+      {/* Said once for every cause share row: what moving a share does to the rest of the mix. */}
+      {result.rows.some((r) => r.plan.help) && (
+        <p className="muted small" data-testid="tornado-help">
+          {result.rows.find((r) => r.plan.help)?.plan.help}
+        </p>
+      )}
     </div>
   );
 }
@@ -255,7 +261,8 @@ function TornadoRowView({
     )
     .join("; ");
   // About 7 px a character: a phone's 110 px label column holds 15 (the whole name is in the title).
-  const label = narrow && row.plan.label.length > 15 ? `${row.plan.label.slice(0, 14)}…` : row.plan.label;
+  const name = narrow ? (row.plan.shortLabel ?? row.plan.label) : row.plan.label;
+  const label = narrow && name.length > 15 ? `${name.slice(0, 14)}…` : name;
   return (
     // biome-ignore lint/a11y/useSemanticElements: an SVG row cannot be a <button>
     <g
