@@ -111,7 +111,8 @@ test("the keyboard plays, pauses and steps through a failure phase by phase", as
 
   // The next change ends detection: the replica restarts while the others train.
   await page.keyboard.press(".");
-  expect(await cursorOf(page)).toBeGreaterThan(firstFailure);
+  // Read once the key has applied (a loaded page may take a frame), not right after the press.
+  await expect.poll(() => cursorOf(page)).toBeGreaterThan(firstFailure);
   await expect(page.getByTestId("replay-phase-detect")).toHaveAttribute("data-on", "false");
   await expect(page.getByTestId("replay-phase-restart")).toHaveAttribute("data-on", "true");
   await expect(page.getByTestId("replay-phase-stall")).toHaveAttribute("data-on", "false");
@@ -119,7 +120,7 @@ test("the keyboard plays, pauses and steps through a failure phase by phase", as
 
   // "," goes back to the failure.
   await page.keyboard.press(",");
-  expect(await cursorOf(page)).toBe(firstFailure);
+  await expect.poll(() => cursorOf(page)).toBe(firstFailure);
   await expect(page.getByTestId("replay-phase-detect")).toHaveAttribute("data-on", "true");
 
   // Zooming in keeps the cursor on screen (the link's w= carries the window).

@@ -4,6 +4,7 @@
  * price of a GPU-hour, load a strategy preset.
  */
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { decodeScenarioLink } from "../src/link/scenarioLink.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
 const KEYS = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
@@ -52,7 +53,11 @@ test("pick four strategies: four cards and four bars, and the link reproduces th
   }
   // The closed forms have a column per strategy.
   await expect(page.getByTestId("cf-v2-hotSpare")).toBeVisible();
-  await expect.poll(() => page.url()).toMatch(/[#&]s=/);
+  // The address follows a moment after the last edit (debounced), and the preset's link already
+  // had an s=: wait for the one whose scenario names all four strategies, not just any s=.
+  await expect
+    .poll(() => [...(decodeScenarioLink(page.url())?.policies ?? [])].sort())
+    .toEqual([...KEYS].sort());
 
   const fresh = await openFresh(browser, page.url());
   await expect(fresh.locator(".policy-card")).toHaveCount(4);

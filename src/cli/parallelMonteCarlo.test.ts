@@ -34,4 +34,26 @@ describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(progress.at(-1)).toBe(40);
   });
+
+  it("adds a cause mix's counts and stalls and every policy's badput from the threads' packed rows bit for bit", async () => {
+    // Each thread's slice comes back packed; the main thread adds it without unpacking, so every
+    // column of the row (causes, four policies) must land where monteCarlo puts it.
+    const mixed = parseScenario({
+      cluster: { gpus: 4096, replicas: 8, hostsPerRack: 4 },
+      training: { days: 2 },
+      failures: {
+        perHostDay: 10,
+        causes: [
+          { name: "gpu", share: 0.7, scope: "host", hang: false, newHost: true },
+          { name: "switch", share: 0.2, scope: "rack", hang: true, newHost: false },
+          { name: "storage", share: 0.1, scope: "job", hang: false, newHost: false },
+        ],
+      },
+      spares: { pool: "limited", hosts: 6, repairHours: 4 },
+      policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+    });
+    expect(sliceRuns(mixed)).toBeLessThan(6);
+    const reference = monteCarlo(mixed, 16);
+    expect(await parallelMonteCarlo(mixed, 16, { workers: 1 })).toStrictEqual(reference);
+  });
 });

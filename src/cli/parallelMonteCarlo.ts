@@ -15,7 +15,7 @@ import { derived } from "../sim/derived.ts";
 import { MonteCarloAccumulator, monteCarlo } from "../sim/monteCarlo.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
-import { type Chunk, rowAt, rowCount, runChunk } from "./monteCarloChunk.ts";
+import { type Chunk, runChunk } from "./monteCarloChunk.ts";
 
 /** Failures per slice: about 20 ms of work, small enough to share out evenly, large enough that messages cost nothing. */
 const SLICE_FAILURES = 50_000;
@@ -125,7 +125,8 @@ export async function parallelMonteCarlo(
     waiting.set(start, rows);
     for (let r = waiting.get(acc.added); r !== undefined; r = waiting.get(acc.added)) {
       waiting.delete(acc.added);
-      for (let j = 0; j < rowCount(r, s); j++) acc.add(rowAt(r, j, s));
+      // Straight from the packed rows: no object per run (rowAt) on the thread every run passes through.
+      for (let k = 0; k < r.length; ) k = acc.addPacked(r, k);
     }
     onProgress?.(acc.added, seeds);
     if (acc.added === seeds) settle?.resolve();

@@ -9,8 +9,19 @@ const argv = process.argv.slice(2);
 // A Monte Carlo may run on every core: its workers start now, so that their start-up overlaps the
 // loading of the schema code and the validation below (simCommand is imported after, for that);
 // one the run does not use is dropped at exit.
+// --threads N asks for N − 1 workers at most: `--threads 1` starts none (a worker started for
+// nothing costs the other core its start-up).
 if (argv.some((a) => a === "--seeds" || a.startsWith("--seeds=")))
-  prestartWorkers(availableParallelism() - 1);
+  prestartWorkers(Math.min(availableParallelism(), threadsAsked(argv)) - 1);
+
+/** The --threads value when it is a positive integer; otherwise every core (simCommand refuses a bad one by name). */
+function threadsAsked(args: readonly string[]): number {
+  const at = args.findIndex((a) => a === "--threads" || a.startsWith("--threads="));
+  if (at < 0) return Number.POSITIVE_INFINITY;
+  const flag = args[at]!;
+  const value = Number(flag.includes("=") ? flag.slice(flag.indexOf("=") + 1) : args[at + 1]);
+  return Number.isInteger(value) && value >= 1 ? value : Number.POSITIVE_INFINITY;
+}
 const { simCommand } = await import("./simCommand.ts");
 const { terminalLine } = await import("./echo.ts");
 

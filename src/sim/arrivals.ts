@@ -2,11 +2,20 @@
  * Arrival processes (SIMULATION.md §1 "Failures", §3 "Arrivals"): when the job's failure events
  * happen. Each is one function from the previous event to the next; a new law is one entry here.
  */
-import type { Rng } from "./rng.ts";
 import type { Arrivals, Scenario } from "./scenario.ts";
 
-/** The time of event k (1-based) after the event at `now`. */
-export type NextArrival = (rng: Rng, now: number, k: number) => number;
+/**
+ * The time of event k (1-based) after the event at `now`, from u, the next uniform in [0, 1) of
+ * the run's sequence when the law draws one (`draws` = 1), unused otherwise. The uniforms come
+ * in batches (Rng.fill), so a law takes its draw as an argument instead of drawing it.
+ */
+export type NextArrival = (u: number, now: number, k: number) => number;
+
+export interface ArrivalLaw {
+  /** Uniforms drawn per event: 1, or 0 for fixed arrivals. */
+  draws: 0 | 1;
+  next: NextArrival;
+}
 
 /** Γ(x) for x in [1, 6] (Lanczos, g = 7, n = 9: relative error below 1e−13). */
 export function gamma(x: number): number {
@@ -26,20 +35,21 @@ export function weibullScale(mtbfSeconds: number, shape: number): number {
   return mtbfSeconds / gamma(1 + 1 / shape);
 }
 
-const ARRIVALS: Record<Arrivals, (lambda: number, s: Scenario) => NextArrival> = {
-  // Exponential inter-arrival times: the draw version 1 made, unchanged.
-  poisson: (lambda) => (rng, now) => now + rng.exponential(lambda),
+const ARRIVALS: Record<Arrivals, (lambda: number, s: Scenario) => ArrivalLaw> = {
+  // Exponential inter-arrival times: the draw version 1 made, unchanged (Rng.exponential's
+  // −ln(1 − u)/rate).
+  poisson: (lambda) => ({ draws: 1, next: (u, now) => now + -Math.log(1 - u) / lambda }),
   // Exactly one event every 1/λ, the first at 1/λ (k · 1/λ, not a running sum: no drift).
-  fixed: (lambda) => (_rng, _now, k) => k * (1 / lambda),
+  fixed: (lambda) => ({ draws: 0, next: (_u, _now, k) => k * (1 / lambda) }),
   // A renewal process: θ·(−ln U)^(1/k) with U = 1 − u in (0, 1].
   weibull: (lambda, s) => {
     const k = s.failures.weibullShape;
     const theta = weibullScale(1 / lambda, k);
     const inv = 1 / k;
-    return (rng, now) => now + theta * (-Math.log(1 - rng.uniform())) ** inv;
+    return { draws: 1, next: (u, now) => now + theta * (-Math.log(1 - u)) ** inv };
   },
 };
 
-export function arrivalProcess(s: Scenario, lambda: number): NextArrival {
+export function arrivalProcess(s: Scenario, lambda: number): ArrivalLaw {
   return ARRIVALS[s.failures.arrivals](lambda, s);
 }

@@ -165,11 +165,23 @@ const V1_FAIL_STOP = 0;
 const V1_HANG = 1;
 
 /**
+ * The uniforms a trace is drawn from, in batches of this many (Rng.fill), kept from run to run.
+ * An event takes at most MAX_DRAWS: its arrival, then the host and the hang coin (version 1), or
+ * the cause and the host or rack.
+ */
+const BATCH = 1024;
+const MAX_DRAWS = 3;
+const uniforms = new Float64Array(BATCH);
+
+/**
  * Draw the failures of scenario s with the given seed. Per event, in this order: the
  * inter-arrival time (none for fixed arrivals), then, without a cause mix, the host and the hang
  * coin — version 1's draws exactly; the coin is drawn even when hangFraction is 0 or 1, so
  * changing it flips labels without moving any failure — or, with a cause mix, the cause and then
  * the host (host scope) or the rack (rack scope); a job-scope event draws nothing more.
+ *
+ * The uniforms are drawn ahead in batches and taken in order, so the sequence (and every number)
+ * is the one of drawing each when needed; the draws left over at the horizon are never used.
  */
 export function generateFailureTrace(s: Scenario, seed: number, reuse = false): FailureTrace {
   const { hosts, racks, lambdaPerSecond, horizonSeconds, expectedFailures } = derived(s);
@@ -178,14 +190,30 @@ export function generateFailureTrace(s: Scenario, seed: number, reuse = false): 
   let t = reuse ? reused(capacity) : allocate(capacity);
   if (lambdaPerSecond <= 0) return t;
   const rng = new Rng(seed);
-  const next = arrivalProcess(s, lambdaPerSecond);
+  const arrival = arrivalProcess(s, lambdaPerSecond);
+  const next = arrival.next;
+  const arrivalDraws = arrival.draws;
+  const poisson = s.failures.arrivals === "poisson";
   const causes = causeTable(s);
   const layout = new Layout(s);
   const { hangFraction } = s.failures;
   const k = s.cluster.hostsPerRack;
+  const u = uniforms;
+  // u[at .. BATCH − 1] are drawn and not yet taken.
+  let at = BATCH;
   let now = 0;
   for (let n = 1; ; n++) {
-    now = next(rng, now, n);
+    if (at > BATCH - MAX_DRAWS) {
+      // The few not taken move to the front, and the rest of the batch is drawn after them.
+      const left = BATCH - at;
+      u.copyWithin(0, at, BATCH);
+      rng.fill(u, left, BATCH);
+      at = 0;
+    }
+    // Poisson (the default) is written out: a call V8 leaves out of line returns its double boxed.
+    if (poisson) now = now + -Math.log(1 - u[at]!) / lambdaPerSecond;
+    else now = next(u[at]!, now, n);
+    at += arrivalDraws;
     if (now >= horizonSeconds) break;
     if (t.count === t.time.length) {
       t = grow(t);
@@ -194,15 +222,15 @@ export function generateFailureTrace(s: Scenario, seed: number, reuse = false): 
     const i = t.count++;
     t.time[i] = now;
     if (!causes.explicit) {
-      const host = rng.below(hosts);
-      const c = rng.uniform() < hangFraction ? V1_HANG : V1_FAIL_STOP;
+      const host = Math.floor(u[at++]! * hosts);
+      const c = u[at++]! < hangFraction ? V1_HANG : V1_FAIL_STOP;
       strike(t, i, layout, causes, c, host, 1);
       continue;
     }
-    const c = drawCause(causes, rng.uniform());
+    const c = drawCause(causes, u[at++]!);
     const scope = causes.scope[c]!;
-    if (scope === ScopeCode.host) strike(t, i, layout, causes, c, rng.below(hosts), 1);
-    else if (scope === ScopeCode.rack) strike(t, i, layout, causes, c, rng.below(racks) * k, k);
+    if (scope === ScopeCode.host) strike(t, i, layout, causes, c, Math.floor(u[at++]! * hosts), 1);
+    else if (scope === ScopeCode.rack) strike(t, i, layout, causes, c, Math.floor(u[at++]! * racks) * k, k);
     else strike(t, i, layout, causes, c, 0, 0);
   }
   return t;

@@ -21,16 +21,11 @@ import {
   Badput,
   type ClosedForms,
   type ClosedFormValue,
-  type FtIntervals,
-  type FtJobIntervals,
   FtJobState,
   FtPhase,
   type PolicyMetrics,
-  type ProgressCurve,
   type ReplicaRecording,
   ScopeCode,
-  type Spans,
-  type SparePoolHistory,
 } from "./types.ts";
 
 /**

@@ -58,6 +58,20 @@ describe("Rng", () => {
     expect(Math.abs(mean - 1 / rate)).toBeLessThan((4 * (1 / rate)) / Math.sqrt(n));
   });
 
+  it("fills a batch with exactly the uniforms uniform() draws one by one, across batches and mixed with single draws", () => {
+    // Failure traces draw their uniforms in batches: the same sequence keeps every run's numbers.
+    for (const seed of [0, 1, 42, 2 ** 32 - 1]) {
+      const one = new Rng(seed);
+      const batched = new Rng(seed);
+      const buf = new Float64Array(64);
+      for (const size of [1, 2, 3, 17, 64, 0, 5]) {
+        batched.fill(buf, 64 - size, 64);
+        for (let k = 64 - size; k < 64; k++) expect(buf[k]).toBe(one.uniform());
+        expect(batched.uniform()).toBe(one.uniform());
+      }
+    }
+  });
+
   it("draws integers below n, each about equally often", () => {
     const counts = new Array(5).fill(0);
     for (const k of draws(3, 10_000, (r) => r.below(5))) counts[k]++;

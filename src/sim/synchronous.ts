@@ -14,15 +14,7 @@ import type { FailureTrace } from "./failureTrace.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { runSparePool, servedBy } from "./spares.ts";
-import {
-  Badput,
-  type PolicyMetrics,
-  type ProgressCurve,
-  type SparePoolHistory,
-  type SyncIntervals,
-  SyncState,
-  type WholeJobRecording,
-} from "./types.ts";
+import { Badput, type PolicyMetrics, SyncState, type WholeJobRecording } from "./types.ts";
 
 export const MAX_RECORDED_WRITES = 20_000;
 
@@ -241,7 +233,7 @@ export function runSynchronous(
     const detectEnd = f + trace.detectSeconds[i]!;
     const served = pool ? servedBy(pool, detectEnd) : detectEnd;
     v[WAIT_FROM] = detectEnd;
-    v[WAIT_TO] = served > detectEnd ? served : detectEnd;
+    v[WAIT_TO] = Math.max(served, detectEnd);
     recoveryEnd = v[WAIT_TO]! + restart;
   }
 

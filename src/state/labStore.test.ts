@@ -1,6 +1,7 @@
 import { expose } from "comlink";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
+import { until, useWatchdogClock } from "../testing/watchdogClock.ts";
 import type { GpuWorkerApi } from "../worker/gpu.worker.ts";
 import type { FaultReport, KillAnswer, LabProgress } from "../worker/lab.ts";
 import { createLabStore, LATE_KILL_NOTE } from "./labStore.ts";
@@ -100,7 +101,7 @@ const never = () => new Promise<never>(() => {});
  * A worker stuck in its run: it opens the GPU and answers pings until the run starts, then
  * answers neither, whatever the machine's speed.
  */
-function stuckInRun(): FakeApi {
+function stuckInRun(): FakeApi & { stuck(): boolean } {
   let stuck = false;
   return {
     run: () => {
@@ -108,6 +109,8 @@ function stuckInRun(): FakeApi {
       return never();
     },
     ping: async () => (stuck ? never() : true),
+    /** The run reached the worker and it is stuck in it (for the test, not the store). */
+    stuck: () => stuck,
   };
 }
 
@@ -239,14 +242,25 @@ describe("lab store: the run form is validated like the scenario", () => {
 });
 
 describe("lab store: a worker that dies is replaced, never a permanent 'runningâ€¦'", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a worker that falls silent under a run is replaced, opened again, and the run rerun on it", async () => {
     // The first worker hangs in the run: neither it nor the supervisor's pings are answered.
-    const first = fakeWorker(stuckInRun());
+    // The watchdog's clock moves only when the test moves it (../testing/watchdogClock.ts): 40 ms
+    // pass once the first worker is stuck in its run, none while a healthy one answers.
+    useWatchdogClock();
+    const hang = stuckInRun();
+    const first = fakeWorker(hang);
     const second = fakeWorker();
     const spawn = spawner(first, second);
     const store = createLabStore(spawn, () => false, 40);
     await store.getState().start();
-    await store.getState().run();
+    const running = store.getState().run();
+    await until(hang.stuck);
+    await vi.advanceTimersByTimeAsync(40);
+    await running;
     expect(spawn).toHaveBeenCalledTimes(2);
     expect(first.terminate).toHaveBeenCalled();
     // The fresh worker opened the GPU before it ran the request again.
@@ -275,13 +289,16 @@ describe("lab store: a worker that dies is replaced, never a permanent 'runningâ
   });
 
   it("a request whose worker dies twice ends in an error with Retry, not in 'running'", async () => {
-    const store = createLabStore(
-      spawner(fakeWorker(stuckInRun()), fakeWorker(stuckInRun())),
-      () => false,
-      30,
-    );
+    useWatchdogClock();
+    const hangs = [stuckInRun(), stuckInRun()] as const;
+    const store = createLabStore(spawner(fakeWorker(hangs[0]), fakeWorker(hangs[1])), () => false, 30);
     await store.getState().start();
-    await store.getState().run();
+    const running = store.getState().run();
+    await until(hangs[0].stuck);
+    await vi.advanceTimersByTimeAsync(30);
+    await until(hangs[1].stuck);
+    await vi.advanceTimersByTimeAsync(30);
+    await running;
     expect(store.getState().status).toBe("error");
     expect(store.getState().error).toMatch(/the lab's worker died twice under this request/);
   });

@@ -3,7 +3,8 @@
  * under a run is replaced, opened again and the run rerun; twice, and the view says so and is free.
  */
 import { expose } from "comlink";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { until, useWatchdogClock } from "../testing/watchdogClock.ts";
 import type { TrainProgress } from "../train/session.ts";
 import { createTrainStore } from "./trainStore.ts";
 
@@ -45,6 +46,13 @@ function fakeWorker(hangs: boolean) {
 }
 
 describe("training store: supervised worker", () => {
+  // The watchdog's clock moves only when the test moves it (../testing/watchdogClock.ts): a worker
+  // is silent for 40 ms when, and only when, it is stuck in its run and the test lets 40 ms pass.
+  beforeEach(useWatchdogClock);
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("a worker that hangs under a run is replaced and the run rerun on a freshly opened one", async () => {
     const first = fakeWorker(true);
     const second = fakeWorker(false);
@@ -52,7 +60,10 @@ describe("training store: supervised worker", () => {
     const store = createTrainStore(spawn, () => false, 40);
     await store.getState().start();
     expect(store.getState().status).toBe("ready");
-    await store.getState().run();
+    const running = store.getState().run();
+    await until(() => first.api.train.mock.calls.length === 1);
+    await vi.advanceTimersByTimeAsync(40);
+    await running;
     expect(first.terminate).toHaveBeenCalled();
     expect(second.api.init).toHaveBeenCalledTimes(1);
     expect(second.api.train).toHaveBeenCalledTimes(1);
@@ -63,14 +74,18 @@ describe("training store: supervised worker", () => {
 
   it("a run whose worker dies twice stops with a message, and the view is free for the next", async () => {
     // Both workers open the GPU, then hang under the run.
-    const spawn = vi
-      .fn()
-      .mockReturnValueOnce(fakeWorker(true).worker)
-      .mockReturnValueOnce(fakeWorker(true).worker);
+    const first = fakeWorker(true);
+    const second = fakeWorker(true);
+    const spawn = vi.fn().mockReturnValueOnce(first.worker).mockReturnValueOnce(second.worker);
     const store = createTrainStore(spawn, () => false, 40);
     await store.getState().start();
     expect(store.getState().status).toBe("ready");
-    await store.getState().run();
+    const running = store.getState().run();
+    await until(() => first.api.train.mock.calls.length === 1);
+    await vi.advanceTimersByTimeAsync(40);
+    await until(() => second.api.train.mock.calls.length === 1);
+    await vi.advanceTimersByTimeAsync(40);
+    await running;
     expect(store.getState().status).toBe("ready");
     expect(store.getState().error).toMatch(/the training worker died twice under this run/);
   });

@@ -39,6 +39,11 @@ export interface LabOptions {
   /** Skip WebGPU even if present (the CPU fallback on purpose). */
   forceCpu?: boolean;
   onDeviceLost?: (message: string) => void;
+  /**
+   * Ceilings measured already, taken as this lab's own (not measured again). For tests of Kill,
+   * Cancel and progress: the CPU's 64 MiB measurement took 16 s at load 19, past their limits.
+   */
+  ceilings?: Partial<Record<Mode, Ceilings>>;
 }
 
 export interface BenchPlan {
@@ -110,7 +115,10 @@ export class Lab {
     private readonly gpu: GPU | null,
     private readonly shared: AcquiredDevice | null,
     private readonly opts: LabOptions,
-  ) {}
+  ) {
+    for (const [mode, c] of Object.entries(opts.ceilings ?? {}) as [Mode, Ceilings][])
+      this.ceilingCache.set(mode, c);
+  }
 
   static async create(gpu: GPU | undefined, opts: LabOptions = {}): Promise<Lab> {
     const missing = opts.forceCpu ? "CPU fallback requested" : webGpuMissing(gpu);

@@ -1,6 +1,6 @@
 /** What each colour and marker on the timeline means, with entries for the optional parts shown. */
 import { useMemo } from "react";
-import type { PolicyRecording, Trace } from "../../sim/types.ts";
+import type { Trace } from "../../sim/types.ts";
 import { hasJobLane } from "./jobTrack.ts";
 import { rackEvents } from "./rackTrack.ts";
 import { hasSpareChart } from "./spareTrack.ts";
@@ -19,7 +19,7 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
   // One pass over the failure log per trace, not per render.
   const { job, racks, spares } = useMemo(
     () => ({
-      job: trace !== undefined && trace.policies.some((k) => hasJobLane(trace.recordings[k])),
+      job: trace?.policies.some((k) => hasJobLane(trace.recordings[k])) ?? false,
       racks: trace !== undefined && rackEvents(trace).length > 0,
       spares: trace !== undefined && hasSpareChart(trace),
     }),
