@@ -15,6 +15,10 @@ async function openCluster(page: Page, preset?: RegExp) {
   }
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
   await expect(page.getByTestId("failure-log")).toBeVisible();
+  // The views show the previous run until the preset's is drawn (a deferred render,
+  // useShownRun.ts): wait until the run on screen has the cluster size the knob says.
+  const gpus = Number(await page.getByTestId("cluster.gpus").inputValue());
+  await expect(page.locator(".badput-panel")).toContainText(`× ${gpus.toLocaleString("en-US")} GPUs`);
 }
 
 const cursorOf = async (page: Page) =>

@@ -14,6 +14,9 @@ async function openTeaching(page: Page) {
   await page.getByRole("button", { name: /Teaching cluster/ }).click();
   await expect(page.getByTestId("preset-source")).toBeVisible();
   await expect(page.getByTestId("cluster.gpus")).toHaveValue("64");
+  // The views keep showing the default scenario's run until the preset's run is drawn (a deferred
+  // render, useShownRun.ts): wait for the run on screen to be the 64-GPU one before reading it.
+  await expect(page.locator(".badput-panel")).toContainText("× 64 GPUs");
 }
 
 async function openFresh(browser: Browser, link: string): Promise<Page> {
