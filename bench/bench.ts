@@ -8,6 +8,7 @@
  * against the default run (≤ 3×), and the default run against the engine of BENCH_BASE (default
  * c579a6e, main at the start of round 6: "no slower"), measured side by side (engineAb.ts).
  */
+
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { generateFailureTrace } from "../src/sim/failureTrace.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
 import { presetById } from "../src/sim/presets.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
+import { median } from "./common.ts";
 import { compareWithBase } from "./engineAb.ts";
 
 interface Case {
@@ -38,12 +40,6 @@ interface Row {
   failuresPerSecond: number;
   target: string | null;
   meetsTarget: boolean | null;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 function measure(c: Case): Row {

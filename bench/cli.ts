@@ -18,14 +18,16 @@
  * that bound is under the target, no scheduling can reach it.
  * Prints the figures and the load average, writes bench/cli-results.json.
  */
+
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cliBundle } from "../scripts/sim.mjs";
 import type { parallelMonteCarlo as ParallelMonteCarlo } from "../src/cli/parallelMonteCarlo.ts";
 import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
+import { defaultScenarioFiles, median } from "./common.ts";
 
 const SEEDS = 1000;
 /** Issue 19: at 10,000 seeds, 2 cores at least 1.7× as fast as 1. */
@@ -34,17 +36,7 @@ const MORE_TARGET = 1.7;
 const TARGET = 1.8;
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
 const root = join(import.meta.dirname, "..");
-const tmp = mkdtempSync(join(tmpdir(), "bench-cli-"));
-const scenarioFile = join(tmp, "default.json");
-writeFileSync(scenarioFile, "{}");
-const completedFile = join(tmp, "completed.json");
-writeFileSync(completedFile, JSON.stringify(DEFAULT_SCENARIO));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+const { partialFile: scenarioFile, completedFile } = defaultScenarioFiles("bench-cli-");
 
 const BUNDLED = ["scripts/sim.mjs"];
 const TSX = ["--import", "tsx", "src/cli/sim.ts"];

@@ -6,11 +6,13 @@
  * inflates less than wall-clock time) and wall-clock time; the figure is the ratio of medians.
  * Used by `npm run bench` (BENCH_BASE, default c579a6e, the start of round 6; none skips it).
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { median } from "./common.ts";
 
 export interface AbCase {
   name: string;
@@ -31,12 +33,6 @@ export interface AbRow {
 
 const WARM_UP = 400;
 const RUNS = 1500;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 /** A loop over root's engine: prints [cpuMsPerRun, wallMsPerRun] per case, as JSON. */
 function loopSource(root: string, cases: AbCase[]): string {

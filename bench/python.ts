@@ -19,13 +19,14 @@
  * engine, ...) so that a change in the machine's load falls on all of them alike; each figure is
  * a ratio of medians. Prints the figures and the load average, writes bench/python-results.json.
  */
+
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cliBundle } from "../scripts/sim.mjs";
-import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
+import { defaultScenarioFiles, median } from "./common.ts";
 
 const TARGET = 50;
 const CLI_SEEDS = 1000;
@@ -36,19 +37,7 @@ const python = join(root, "..", "shared", "reference", "python", "clustersim.py"
 const pythonAlt = "/work/shared/reference/python/clustersim.py";
 const script = existsSync(python) ? python : pythonAlt;
 
-const tmp = mkdtempSync(join(tmpdir(), "bench-python-"));
-// The CLI completes a partial scenario from the defaults; the Python model reads every field it
-// names, so it gets the completed scenario (the same one).
-const partialFile = join(tmp, "default.json");
-writeFileSync(partialFile, "{}");
-const completedFile = join(tmp, "completed.json");
-writeFileSync(completedFile, JSON.stringify(DEFAULT_SCENARIO));
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
+const { partialFile, completedFile } = defaultScenarioFiles("bench-python-");
 
 function timed(cmd: string, args: string[]): { ms: number; stdout: string } {
   const t0 = performance.now();
