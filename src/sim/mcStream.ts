@@ -49,7 +49,7 @@ export const MIN_RUNS = 100;
  * machine is busy), it has an interval after the second chunk, and the later chunks are larger
  * (fewer messages) but still short, so a newer edit never waits long for a worker to be free.
  */
-const CHUNK_FAILURES = 25_000;
+export const CHUNK_FAILURES = 25_000;
 const CHUNK_MAX_RUNS = 25;
 
 export interface Chunk {
@@ -165,6 +165,11 @@ export class McStream {
 
   get runs(): number {
     return this.acc.added;
+  }
+
+  /** Chunks handed out so far (next() calls that gave one). */
+  get handedOut(): number {
+    return this.issued;
   }
 
   /** The next chunk to compute, or null when none is left (stopped, or all handed out). */

@@ -10,8 +10,9 @@ import { derived } from "../sim/derived.ts";
 import type { McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { ClosedForms } from "../sim/types.ts";
-import { type McJob, streamMonteCarlo } from "./mcPool.ts";
+import { holdForPage, type McJob, streamMonteCarlo } from "./mcPool.ts";
 import { mcStore } from "./mcStore.ts";
+import { whenPageIdle } from "./pageWork.ts";
 import { simWorker } from "./simClient.ts";
 import { type AppState, appStore } from "./store.ts";
 import { reportRestart } from "./workerHealth.ts";
@@ -41,8 +42,28 @@ export function recordedRunSilenceMs(s: Scenario): number {
 
 let request = 0;
 
+/**
+ * The page holds the Monte Carlo's pool (mcPool.ts says why) from an edit until the newest
+ * recorded run is drawn: the run then has a core, and its drawing another.
+ */
+let pageHold: (() => void) | null = null;
+function holdPool(): void {
+  pageHold ??= holdForPage();
+}
+function releasePool(): void {
+  pageHold?.();
+  pageHold = null;
+}
+
+/**
+ * The longest the pool waits for the page to be done drawing a run (pageWork.ts) before it takes
+ * every core again: a view that never says it is done does not stall the Monte Carlo.
+ */
+const DRAW_WAIT_MS = 3000;
+
 async function recordedRun(scenario: AppState["scenario"]): Promise<void> {
   const mine = ++request;
+  holdPool();
   appStore.setState({ running: true, runError: null });
   try {
     const run = await simWorker().call((api) => api.clusterRun(scenario, true), {
@@ -54,8 +75,14 @@ async function recordedRun(scenario: AppState["scenario"]): Promise<void> {
     // it in later tasks: useShownRun.ts).
     performance.mark("run-arrived");
     appStore.setState({ run, running: false });
+    whenPageIdle(() => {
+      if (mine === request) releasePool();
+    }, DRAW_WAIT_MS);
   } catch (e) {
-    if (mine === request) appStore.setState({ running: false, runError: (e as Error).message ?? String(e) });
+    if (mine === request) {
+      releasePool();
+      appStore.setState({ running: false, runError: (e as Error).message ?? String(e) });
+    }
   }
 }
 
@@ -163,13 +190,16 @@ function startBase(): void {
 /** Start following the store. Returns a function that stops it. */
 export function startClusterRunner(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  // The recorded run first: the pool is held before the Monte Carlo asks for its first chunks.
+  void recordedRun(appStore.getState().scenario);
   startCurrent(appStore.getState().scenario);
   startBase();
-  void recordedRun(appStore.getState().scenario);
   const unsubscribe = appStore.subscribe((s, prev) => {
     if (s.scenario !== prev.scenario) {
-      // The band at once (the pool drops the older stream's chunks); the recorded run, with its
-      // trace, once the edits pause.
+      // The band at once (the pool drops the older stream's chunks; a small first chunk goes out
+      // though the pool is held from now until the recorded run is drawn); the recorded run, with
+      // its trace, once the edits pause.
+      holdPool();
       startCurrent(s.scenario);
       clearTimeout(timer);
       timer = setTimeout(() => void recordedRun(s.scenario), DEBOUNCE_MS);
@@ -182,6 +212,7 @@ export function startClusterRunner(): () => void {
   });
   return () => {
     clearTimeout(timer);
+    releasePool();
     unsubscribe();
     unsubscribeMc();
     currentJob?.cancel();

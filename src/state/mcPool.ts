@@ -4,13 +4,22 @@
  * (the scenario on screen before the baseline) and the answers merge in seed order
  * (sim/mcStream.ts), so the numbers are the same whatever the pool size.
  *
+ * The page's own work comes first. While the page holds the pool (holdForPage: a recorded run is
+ * computed, then drawn), the pool leaves a core to the recorded run and one to the page, and
+ * computes on the others only (none on two cores); a stream's first chunk still goes out at once
+ * when it is small (one run of at most CHUNK_FAILURES expected failures), so an edit's first band
+ * is on screen as before. On two cores, the Monte Carlo's workers otherwise took both cores while
+ * the page drew a large run, and its tasks took two to three times their CPU time (the main
+ * thread waited for a core, and for V8's garbage-collection helpers): bench:cluster. A chunk in
+ * flight runs to its end; the pool computes on every core again once the page lets go.
+ *
  * Its own workers, not the sweep pool's: a sweep point is a whole Monte Carlo (seconds at 200K
  * GPUs) and cancelling a sweep terminates its pool; an edit's first band must not wait behind
  * either. A cancelled stream hands out no more chunks; those in flight are short (sim/mcStream's
  * chunk sizes) and their answers are dropped.
  */
 import { derived } from "../sim/derived.ts";
-import { type McSettings, McStream } from "../sim/mcStream.ts";
+import { CHUNK_FAILURES, type McSettings, McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { spawnSimWorker } from "./simClient.ts";
@@ -47,14 +56,47 @@ export interface McJob {
 
 const members: Member[] = [];
 let active: Active[] = [];
+/** Holders of the pool (holdForPage) that have not let go. */
+let holds = 0;
 
-function ensureMembers(): Member[] {
-  const n = poolSize();
+/**
+ * Workers that may compute at once on `cores` cores: every one, or, while the page holds the
+ * pool, those left beside the recorded run's core and the page's own (none on two cores).
+ */
+export function mcPoolWidth(cores: number, held: boolean): number {
+  return held ? Math.max(0, cores - 2) : cores;
+}
+
+/**
+ * Whether a stream's next chunk may go out beyond the width while the pool is held: only its
+ * first, and only when it is small (one run of at most CHUNK_FAILURES expected failures: tens of
+ * milliseconds), so that an edit's first band never waits for the page.
+ */
+export function passesHold(handedOut: number, expectedFailures: number): boolean {
+  return handedOut === 0 && expectedFailures <= CHUNK_FAILURES;
+}
+
+/** Workers are started when first needed: on two cores, none during a page's first load. */
+function ensureMembers(n: number): void {
   while (members.length < n) {
     const name = `mc-${members.length}`;
     members.push({ worker: supervise<SimWorkerApi>(() => spawnSimWorker(name)), busy: false });
   }
-  return members;
+}
+
+/**
+ * Holds the pool for the page until the returned function is called (once; later calls do
+ * nothing): meanwhile it computes on mcPoolWidth(cores, true) workers (and a small first chunk).
+ */
+export function holdForPage(): () => void {
+  holds++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    holds--;
+    pump();
+  };
 }
 
 function retire(a: Active): void {
@@ -90,20 +132,33 @@ function dispatch(m: Member, a: Active, index: number, chunk: { start: number; c
     );
 }
 
-/** Give every idle worker the next chunk of the most urgent stream that has one. */
+/** The most urgent stream with a chunk left that may go out now (beyond the width: only a small first one). */
+function nextJob(
+  beyondWidth: boolean,
+): { a: Active; index: number; chunk: { start: number; count: number } } | null {
+  for (const a of active) {
+    if (beyondWidth && !passesHold(a.stream.handedOut, derived(a.stream.scenario).expectedFailures)) continue;
+    const job = a.stream.next();
+    if (job) return { a, ...job };
+  }
+  return null;
+}
+
+/** Give idle workers the next chunks, up to the pool's width (mcPoolWidth). */
 function pump(): void {
-  for (const m of members) {
-    if (m.busy) continue;
-    let given = false;
-    for (const a of active) {
-      const job = a.stream.next();
-      if (job) {
-        dispatch(m, a, job.index, job.chunk);
-        given = true;
-        break;
-      }
-    }
-    if (!given) return;
+  const cores = poolSize();
+  const width = mcPoolWidth(cores, holds > 0);
+  let busy = members.filter((m) => m.busy).length;
+  for (;;) {
+    const beyondWidth = busy >= width;
+    if (busy >= cores) return;
+    const job = nextJob(beyondWidth);
+    if (!job) return;
+    ensureMembers(busy + 1);
+    const m = members.find((x) => !x.busy);
+    if (!m) return;
+    dispatch(m, job.a, job.index, job.chunk);
+    busy++;
   }
 }
 
@@ -114,7 +169,6 @@ export function streamMonteCarlo(
   priority: number,
   callbacks: McCallbacks,
 ): McJob {
-  ensureMembers();
   const a: Active = { stream: new McStream(s, settings), priority, cancelled: false, callbacks };
   active = [...active, a].sort((x, y) => x.priority - y.priority);
   pump();

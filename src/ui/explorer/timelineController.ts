@@ -8,6 +8,7 @@
  */
 import { select } from "d3-selection";
 import { type D3ZoomEvent, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from "d3-zoom";
+import { beginPageWork } from "../../state/pageWork.ts";
 import { windowOf, windowScale, transformFor as windowTransform } from "./timelineScale.ts";
 
 /** A frame's draw steps run in slices of about this long (plus one step), so no task is long. */
@@ -208,6 +209,8 @@ export class TimelineController<H> {
   private readonly keys = new KeyQueue();
   private cancelBuild: (() => void) | null = null;
   private teardown: (() => void) | null = null;
+  /** Open from load() until the first whole frame is shown (pageWork.ts: the page is not done drawing). */
+  private loading: (() => void) | null = null;
 
   constructor(private readonly o: ControllerOptions<H>) {
     this.slices = new SliceScheduler(SLICE_BUDGET_MS, browserFrames, (start, end) =>
@@ -235,6 +238,8 @@ export class TimelineController<H> {
    */
   load(build: (width: number) => { steps: (() => void)[]; scene: () => Scene<H> }): void {
     let made: ReturnType<typeof build> | null = null;
+    this.loading?.();
+    this.loading = beginPageWork();
     this.cancelBuild = runInTasks(
       () => {
         made = build(Math.max(this.o.minWidth, this.o.container.clientWidth));
@@ -250,6 +255,8 @@ export class TimelineController<H> {
   dispose(): void {
     this.cancelBuild?.();
     this.cancelBuild = null;
+    this.loading?.();
+    this.loading = null;
     this.teardown?.();
     this.teardown = null;
   }
@@ -464,6 +471,8 @@ export class TimelineController<H> {
         ctx.clearRect(0, 0, canvas.width, canvas.height);
         ctx.drawImage(this.back, 0, 0);
       }
+      this.loading?.();
+      this.loading = null;
       // The frame is new under a pointer that has not moved: say what is under it now (a zoom or
       // a resize hid the tooltip, which described the previous frame).
       if (this.o.pointer.current) this.o.onFrameShown();

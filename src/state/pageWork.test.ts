@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { beginPageWork, pageWorkOpen, whenPageIdle } from "./pageWork.ts";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the page's sliced work", () => {
+  it("calls back only once every open piece of work has ended, and then once", async () => {
+    vi.useFakeTimers();
+    const a = beginPageWork();
+    const b = beginPageWork();
+    const done = vi.fn();
+    whenPageIdle(done, 10_000);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(done).not.toHaveBeenCalled();
+    a();
+    a(); // ending twice counts once: b is still open
+    expect(pageWorkOpen()).toBe(1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(done).not.toHaveBeenCalled();
+    b();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it("calls back at the deadline when the work never ends", async () => {
+    vi.useFakeTimers();
+    const end = beginPageWork();
+    const done = vi.fn();
+    whenPageIdle(done, 3000);
+    await vi.advanceTimersByTimeAsync(2999);
+    expect(done).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toHaveBeenCalledTimes(1);
+    end();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it("waits again when new work begins before the idle moment comes", async () => {
+    vi.useFakeTimers();
+    const done = vi.fn();
+    whenPageIdle(done, 10_000);
+    // The idle moment is a task away: work that begins first holds it off.
+    const end = beginPageWork();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(done).not.toHaveBeenCalled();
+    end();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Work the page spreads over several tasks or frames (the timeline builds its scene in tasks and
+ * draws a frame in slices): while any is in progress the page is not done drawing, though the
+ * browser may find an idle moment between two slices. The cluster runner waits for the page to be
+ * done before it lets the Monte Carlo take every core again (clusterRunner.ts, mcPool.ts).
+ */
+
+let open = 0;
+let quiet: (() => void)[] = [];
+
+/** Marks sliced work as begun; call the returned function (once; later calls do nothing) when it ends or is cancelled. */
+export function beginPageWork(): () => void {
+  open++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    open--;
+    if (open === 0) {
+      const waiting = quiet;
+      quiet = [];
+      for (const f of waiting) f();
+    }
+  };
+}
+
+/** Sliced work in progress now. */
+export function pageWorkOpen(): number {
+  return open;
+}
+
+/**
+ * Calls `done` once, when no sliced work is open and the browser then reports an idle period
+ * (requestIdleCallback; without it, as in Node, the next task), or after `maxWaitMs` at the latest:
+ * a view that never ends its work does not hold the caller forever.
+ */
+export function whenPageIdle(done: () => void, maxWaitMs: number): void {
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(deadline);
+    done();
+  };
+  const deadline = setTimeout(finish, maxWaitMs);
+  const idle = (f: () => void) => {
+    if (typeof requestIdleCallback === "function") requestIdleCallback(f);
+    else setTimeout(f, 0);
+  };
+  const check = () => {
+    if (called) return;
+    if (open > 0) quiet.push(check);
+    else idle(() => (open > 0 ? quiet.push(check) : finish()));
+  };
+  check();
+}
