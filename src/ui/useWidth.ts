@@ -2,23 +2,30 @@ import { type RefObject, useLayoutEffect, useState } from "react";
 import { flushSync } from "react-dom";
 
 /**
- * The element's content width, following resizes (charts draw to it in pixels). Read only when
- * the ResizeObserver reports (once when it starts observing, then on each change): the browser
- * has just laid the page out then, so reading the width costs nothing. Measuring in the effect
- * itself forced a synchronous layout of the whole page inside the task that rendered it (about
- * 100 ms when a large run arrived).
+ * The element's content width, following resizes (charts draw to it in pixels).
  *
- * Observing starts in the commit (a layout effect: observe() reads nothing), so the first report
- * comes in the same frame, after layout and before paint, and the chart is drawn again at once
- * (flushSync): no frame is painted at the `initial` guess. At 390 px a 720 px guess would
- * otherwise show for a frame or more, and scroll the page sideways meanwhile.
+ * Read once when the element is first committed (a layout effect: the chart is drawn again at
+ * that width before the frame is painted, so no frame shows the `initial` guess; at 390 px a
+ * 720 px guess would scroll the page sideways), then whenever the ResizeObserver reports a
+ * different width. That first read lays the page out inside the commit, a layout the frame would
+ * do anyway. Re-rendering from the observer's first report instead (it comes after the frame's
+ * layout) laid the page out twice and pulled the whole commit's passive effects into that frame
+ * (flushSync runs them first): the longest task when a large run arrived (bench:cluster).
  */
 export function useWidth(ref: RefObject<HTMLElement | null>, initial = 640): number {
   const [width, setWidth] = useState(initial);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => flushSync(() => setWidth(Math.max(200, Math.floor(el.clientWidth)))));
+    const read = () => Math.max(200, Math.floor(el.clientWidth));
+    let last = read();
+    setWidth(last);
+    const ro = new ResizeObserver(() => {
+      const w = read();
+      if (w === last) return;
+      last = w;
+      flushSync(() => setWidth(w));
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, [ref]);
