@@ -65,7 +65,26 @@ function useHiddenControls(): void {
   }, [hidden]);
 }
 
-export function App() {
+/**
+ * Tells `onDrawn` once, after the frame that first shows a view: the page draws itself before the
+ * simulation starts to compete with it for the cores (main.tsx).
+ */
+function ViewDrawn({ onDrawn }: { onDrawn?: () => void }) {
+  useEffect(() => {
+    if (!onDrawn) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(onDrawn, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [onDrawn]);
+  return null;
+}
+
+export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
   useHiddenControls();
@@ -106,6 +125,7 @@ export function App() {
           {tab === "step" && <StepView />}
           {tab === "lab" && <LabView />}
           {tab === "train" && <TrainView />}
+          <ViewDrawn onDrawn={onViewDrawn} />
         </Suspense>
       </main>
       <GlossaryPanel />
