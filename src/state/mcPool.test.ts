@@ -32,6 +32,7 @@ vi.mock("./simClient.ts", () => ({
 }));
 
 const { holdForPage, mcPoolWidth, passesHold, streamMonteCarlo } = await import("./mcPool.ts");
+const { beginPageWork } = await import("./pageWork.ts");
 
 const headline = parseScenario({});
 /** A million expected failures a run: one run is far more than a small first chunk. */
@@ -116,6 +117,18 @@ describe("the Monte Carlo pool and the page", () => {
     await settle();
     expect(fake.pending.length).toBe(0);
     b();
+    await vi.waitFor(() => expect(fake.pending.length).toBe(2));
+    job.cancel();
+  });
+
+  it("computes on fewer cores while the page has sliced work open (a timeline frame drawn in slices)", async () => {
+    const end = beginPageWork();
+    cleanups.push(end);
+    const job = streamMonteCarlo(huge, settings, 0, { onMerged() {}, onError() {} });
+    cleanups.push(() => job.cancel());
+    await settle();
+    expect(fake.pending.length).toBe(0);
+    end();
     await vi.waitFor(() => expect(fake.pending.length).toBe(2));
     job.cancel();
   });

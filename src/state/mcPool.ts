@@ -5,7 +5,8 @@
  * (sim/mcStream.ts), so the numbers are the same whatever the pool size.
  *
  * The page's own work comes first. While the page holds the pool (holdForPage: a recorded run is
- * computed, then drawn), the pool leaves a core to the recorded run and one to the page, and
+ * computed, then drawn; or the page has sliced work open, pageWork.ts: a timeline frame drawn
+ * in slices while zooming), the pool leaves a core to the recorded run and one to the page, and
  * computes on the others only (none on two cores); a stream's first chunk still goes out at once
  * when it is small (one run of at most CHUNK_FAILURES expected failures), so an edit's first band
  * is on screen as before. On two cores, the Monte Carlo's workers otherwise took both cores while
@@ -22,6 +23,7 @@ import { derived } from "../sim/derived.ts";
 import { CHUNK_FAILURES, type McSettings, McStream } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
+import { onPageQuiet, pageWorkOpen } from "./pageWork.ts";
 import { spawnSimWorker } from "./simClient.ts";
 import { poolSize } from "./sweepPool.ts";
 import { reportRestart } from "./workerHealth.ts";
@@ -58,6 +60,8 @@ const members: Member[] = [];
 let active: Active[] = [];
 /** Holders of the pool (holdForPage) that have not let go. */
 let holds = 0;
+// The page's sliced work ended: chunks may go out again.
+onPageQuiet(() => pump());
 
 /**
  * Workers that may compute at once on `cores` cores: every one, or, while the page holds the
@@ -147,7 +151,7 @@ function nextJob(
 /** Give idle workers the next chunks, up to the pool's width (mcPoolWidth). */
 function pump(): void {
   const cores = poolSize();
-  const width = mcPoolWidth(cores, holds > 0);
+  const width = mcPoolWidth(cores, holds > 0 || pageWorkOpen() > 0);
   let busy = members.filter((m) => m.busy).length;
   for (;;) {
     const beyondWidth = busy >= width;

@@ -1,12 +1,15 @@
 /**
  * Work the page spreads over several tasks or frames (the timeline builds its scene in tasks and
  * draws a frame in slices): while any is in progress the page is not done drawing, though the
- * browser may find an idle moment between two slices. The cluster runner waits for the page to be
- * done before it lets the Monte Carlo take every core again (clusterRunner.ts, mcPool.ts).
+ * browser may find an idle moment between two slices. The Monte Carlo's pool computes on fewer
+ * cores while any is open (mcPool.ts), and the cluster runner waits for the page to be done
+ * before it lets the pool take every core again after a new run (clusterRunner.ts).
  */
 
 let open = 0;
 let quiet: (() => void)[] = [];
+/** Told each time the last open work ends (the Monte Carlo's pool, to compute again). */
+const listeners = new Set<() => void>();
 
 /** Marks sliced work as begun; call the returned function (once; later calls do nothing) when it ends or is cancelled. */
 export function beginPageWork(): () => void {
@@ -20,8 +23,15 @@ export function beginPageWork(): () => void {
       const waiting = quiet;
       quiet = [];
       for (const f of waiting) f();
+      for (const f of listeners) f();
     }
   };
+}
+
+/** Calls `f` each time the last open work ends; returns a function that stops it. */
+export function onPageQuiet(f: () => void): () => void {
+  listeners.add(f);
+  return () => listeners.delete(f);
 }
 
 /** Sliced work in progress now. */

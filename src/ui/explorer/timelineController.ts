@@ -62,6 +62,8 @@ const browserFrames: Frames = {
 export class SliceScheduler {
   private job: { steps: (() => unknown)[]; next: number; done: () => void } | null = null;
   private raf = 0;
+  /** Open while a frame spans several slices (pageWork.ts: the Monte Carlo computes on fewer cores meanwhile). */
+  private work: (() => void) | null = null;
 
   constructor(
     private readonly budgetMs = SLICE_BUDGET_MS,
@@ -85,6 +87,8 @@ export class SliceScheduler {
     this.frames.cancel(this.raf);
     this.raf = 0;
     this.job = null;
+    this.work?.();
+    this.work = null;
   }
 
   private slice(): void {
@@ -96,12 +100,15 @@ export class SliceScheduler {
       if (this.frames.now() - started > this.budgetMs) break;
     }
     if (job.next < job.steps.length) {
+      this.work ??= beginPageWork();
       this.raf = this.frames.request(() => {
         this.raf = 0;
         this.slice();
       });
     } else {
       this.job = null;
+      this.work?.();
+      this.work = null;
       job.done();
     }
     this.onSlice(started, this.frames.now());
