@@ -6,8 +6,8 @@
  *
  * The page's own work comes first. While the page holds the pool (holdForPage: a recorded run is
  * computed, then drawn; or the page has sliced work open, pageWork.ts: a timeline frame drawn
- * in slices while zooming), the pool leaves a core to the recorded run and one to the page, and
- * computes on the others only (none on two cores); a stream's first chunk still goes out at once
+ * in slices while zooming), the pool leaves two cores to the page (one for a recorded run being
+ * computed, one for drawing) and computes on the others only (none on two cores); a stream's first chunk still goes out at once
  * when it is small (one run of at most CHUNK_FAILURES expected failures), so an edit's first band
  * is on screen as before. On two cores, the Monte Carlo's workers otherwise took both cores while
  * the page drew a large run, and its tasks took two to three times their CPU time (the main
@@ -65,7 +65,7 @@ onPageQuiet(() => pump());
 
 /**
  * Workers that may compute at once on `cores` cores: every one, or, while the page holds the
- * pool, those left beside the recorded run's core and the page's own (none on two cores).
+ * pool, those left beside the two it keeps (a recorded run's and its drawing's; none on two cores).
  */
 export function mcPoolWidth(cores: number, held: boolean): number {
   return held ? Math.max(0, cores - 2) : cores;

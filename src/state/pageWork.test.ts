@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { beginPageWork, pageWorkOpen, whenPageIdle } from "./pageWork.ts";
+import { beginPageWork, PAGE_WORK_MAX_MS, pageWorkOpen, whenPageIdle } from "./pageWork.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -51,5 +51,17 @@ describe("the page's sliced work", () => {
     end();
     await vi.advanceTimersByTimeAsync(1);
     expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it("ends a piece of work that is never ended, after PAGE_WORK_MAX_MS", async () => {
+    vi.useFakeTimers();
+    const end = beginPageWork();
+    expect(pageWorkOpen()).toBe(1);
+    await vi.advanceTimersByTimeAsync(PAGE_WORK_MAX_MS - 1);
+    expect(pageWorkOpen()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(pageWorkOpen()).toBe(0);
+    end(); // ending it later counts for nothing
+    expect(pageWorkOpen()).toBe(0);
   });
 });

@@ -11,13 +11,24 @@ let quiet: (() => void)[] = [];
 /** Told each time the last open work ends (the Monte Carlo's pool, to compute again). */
 const listeners = new Set<() => void>();
 
-/** Marks sliced work as begun; call the returned function (once; later calls do nothing) when it ends or is cancelled. */
+/**
+ * The longest a piece of work counts as open: a frame that never completes (a canvas with no
+ * context, a tab in the background) must not hold the Monte Carlo back for good.
+ */
+export const PAGE_WORK_MAX_MS = 5000;
+
+/**
+ * Marks sliced work as begun; call the returned function (once; later calls do nothing) when it
+ * ends or is cancelled. It ends by itself after PAGE_WORK_MAX_MS.
+ */
 export function beginPageWork(): () => void {
   open++;
   let ended = false;
-  return () => {
+  const expiry = setTimeout(() => end(), PAGE_WORK_MAX_MS);
+  const end = () => {
     if (ended) return;
     ended = true;
+    clearTimeout(expiry);
     open--;
     if (open === 0) {
       const waiting = quiet;
@@ -26,6 +37,7 @@ export function beginPageWork(): () => void {
       for (const f of listeners) f();
     }
   };
+  return end;
 }
 
 /** Calls `f` each time the last open work ends; returns a function that stops it. */
