@@ -1,0 +1,292 @@
+/**
+ * One rank's figures, measured as Holistic Trace Analysis measures them (docs/trace.md):
+ *
+ * - steps: `ProfilerStep#N` windows [ts, ts + dur) (hta/common/trace.py `_add_iteration`); a GPU
+ *   activity belongs to the step whose window holds its launch, the runtime event with the same
+ *   `correlation` id; activities launched outside every step are dropped; the last step is
+ *   dropped unless `allSteps` (`_filter_gpu_kernels_for_one_rank`, `include_last_profiler_step`);
+ * - overlap: |merged comm ∩ merged compute| / |merged comm| (hta/analyzers/communication_analysis.py
+ *   `get_comm_comp_overlap`), per step and over the rank's kept activities;
+ * - temporal breakdown (breakdown_analysis.py `get_temporal_breakdown`) and kernel-type breakdown
+ *   (`_get_gpu_kernel_type_time`, memory kernels included).
+ *
+ * A CPU-only trace (gloo) has no kernels: gloo's collective spans stand for communication and the
+ * CPU operators of the other threads for computation, and the figures say so.
+ */
+import { canonicalDtype, elementBytes } from "../dtypes.ts";
+import { type Interval, intersectLength, mergeIntervals, sweepByMask, totalLength } from "./intervals.ts";
+import { collectiveOf, HTA_CLASS_NAME, isGlooCollective, type KernelClass } from "./kernelClass.ts";
+import type { RankTrace, StepWindow } from "./traceModel.ts";
+
+export interface MeasureOptions {
+  /** Keep the last ProfilerStep (HTA drops it: it is often cut by the profiler's stop). */
+  allSteps: boolean;
+}
+
+/** One activity the measurement kept: a kernel, or on a CPU trace a gloo span or an operator. */
+export interface Activity extends Interval {
+  cls: KernelClass;
+  name: string;
+  /** Index into the rank's kept steps, or −1 when the trace has no steps. */
+  step: number;
+  /** When it was launched (µs): the runtime event's ts, or its own start on a CPU trace. */
+  launch: number;
+  bytes: number | null;
+}
+
+export interface StepFigures {
+  name: string;
+  ms: number;
+  commMs: number;
+  computeMs: number;
+  /** Communication not overlapped by computation. */
+  exposedCommMs: number;
+  /** null when the step has no communication. */
+  overlapPct: number | null;
+}
+
+export interface TemporalBreakdown {
+  kernelMs: number;
+  idleMs: number;
+  computeMs: number;
+  nonComputeMs: number;
+  idlePct: number;
+  computePct: number;
+  nonComputePct: number;
+}
+
+export interface RankFigures {
+  file: string;
+  rank: number;
+  worldSize: number | null;
+  device: string;
+  mode: "gpu" | "cpu";
+  steps: StepFigures[];
+  commMs: number;
+  overlapPct: number | null;
+  temporal: TemporalBreakdown | null;
+  kernelTypes: Record<string, { ms: number; pct: number }>;
+  /** What the reader should know about how this rank was measured. */
+  notes: string[];
+  activities: Activity[];
+  stepWindows: StepWindow[];
+}
+
+const ms = (us: number) => us / 1e3;
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Bytes of `nelems` elements of a dtype as Kineto writes it (`Float`, `BFloat16`, `Half`…). */
+export function bytesOf(nelems: number | null, dtype: string | null): number | null {
+  if (nelems === null || dtype === null) return null;
+  const canon = canonicalDtype(dtype.toLowerCase());
+  return canon === null ? null : nelems * elementBytes(canon);
+}
+
+function stepOf(windows: readonly StepWindow[], t: number): number {
+  for (let i = 0; i < windows.length; i++) {
+    const w = windows[i] as StepWindow;
+    if (t >= w.start && t < w.end) return i;
+  }
+  return -1;
+}
+
+function gpuActivities(
+  t: RankTrace,
+  windows: readonly StepWindow[],
+): { acts: Activity[]; unlaunched: number } {
+  let unlaunched = 0;
+  const sizes = t.cpuComm.filter((c) => c.nelems !== null);
+  const acts: Activity[] = [];
+  for (const g of t.gpu) {
+    const launch = t.launches.get(g.correlation);
+    if (launch === undefined) unlaunched++;
+    let bytes = bytesOf(g.nelems, g.dtype);
+    if (bytes === null && g.cls === "comm" && launch !== undefined) {
+      // Older NCCL kernels carry no size: the record_param_comms op around the launch has it.
+      const op = sizes.find((c) => launch >= c.start && launch <= c.end);
+      if (op !== undefined) bytes = bytesOf(op.nelems, op.dtype);
+    }
+    const step = launch === undefined ? -2 : windows.length === 0 ? -1 : stepOf(windows, launch);
+    acts.push({
+      cls: g.cls,
+      name: g.name,
+      start: g.start,
+      end: g.end,
+      step,
+      launch: launch ?? g.start,
+      bytes,
+    });
+  }
+  return { acts, unlaunched };
+}
+
+function cpuActivities(t: RankTrace, windows: readonly StepWindow[]): Activity[] {
+  const glooThreads = new Set(t.cpuComm.filter((c) => isGlooCollective(c.name)).map((c) => c.tid));
+  const at = (start: number) => (windows.length === 0 ? -1 : stepOf(windows, start));
+  const acts: Activity[] = [];
+  for (const c of t.cpuComm) {
+    if (!isGlooCollective(c.name)) continue;
+    acts.push({
+      cls: "comm",
+      name: c.name,
+      start: c.start,
+      end: c.end,
+      step: at(c.start),
+      launch: c.start,
+      bytes: bytesOf(c.nelems, c.dtype),
+    });
+  }
+  for (const o of t.cpuOps) {
+    if (glooThreads.has(o.tid)) continue;
+    acts.push({
+      cls: "compute",
+      name: o.name,
+      start: o.start,
+      end: o.end,
+      step: at(o.start),
+      launch: o.start,
+      bytes: null,
+    });
+  }
+  return acts.sort((a, b) => a.start - b.start);
+}
+
+function overlapOf(acts: readonly Activity[]): { comm: number; compute: number; overlap: number } {
+  const comm = mergeIntervals(acts.filter((a) => a.cls === "comm"));
+  const compute = mergeIntervals(acts.filter((a) => a.cls === "compute"));
+  return { comm: totalLength(comm), compute: totalLength(compute), overlap: intersectLength(comm, compute) };
+}
+
+/** HTA's `get_temporal_breakdown`: idle, compute and non-compute time within the kernels' span. */
+export function temporalBreakdown(acts: readonly Activity[]): TemporalBreakdown | null {
+  const all = mergeIntervals(acts);
+  if (all.length === 0) return null;
+  const kernel = (all.at(-1) as Interval).end - (all[0] as Interval).start;
+  const idle = kernel - totalLength(all);
+  const compute = totalLength(mergeIntervals(acts.filter((a) => a.cls === "compute")));
+  const nonCompute = kernel - compute - idle;
+  const pct = (x: number) => (kernel > 0 ? round((100 * x) / kernel, 2) : 0);
+  return {
+    kernelMs: ms(kernel),
+    idleMs: ms(idle),
+    computeMs: ms(compute),
+    nonComputeMs: ms(nonCompute),
+    idlePct: pct(idle),
+    computePct: pct(compute),
+    nonComputePct: pct(nonCompute),
+  };
+}
+
+const CLASS_ORDER: readonly KernelClass[] = ["compute", "comm", "memory"];
+
+/** HTA's `_get_gpu_kernel_type_time`: time of each class and of each overlap of classes. */
+export function kernelTypeBreakdown(acts: readonly Activity[]): Record<string, { ms: number; pct: number }> {
+  const byMask = sweepByMask(CLASS_ORDER.map((c) => mergeIntervals(acts.filter((a) => a.cls === c))));
+  let total = 0;
+  for (const v of byMask.values()) total += v;
+  const out: Record<string, { ms: number; pct: number }> = {};
+  for (const [mask, t] of [...byMask].sort((a, b) => b[1] - a[1])) {
+    const name = CLASS_ORDER.filter((_, k) => mask & (1 << k))
+      .map((c) => HTA_CLASS_NAME[c])
+      .join(" overlapping ");
+    out[name] = { ms: ms(t), pct: total > 0 ? round((100 * t) / total, 1) : 0 };
+  }
+  return out;
+}
+
+/** The rank's number: distributedInfo's, else one in the file name (`rank1.json`), else its place. */
+function rankOf(t: RankTrace, position: number, notes: string[]): number {
+  if (t.rank !== null) return t.rank;
+  const m = /rank[-_]?(\d+)/i.exec(t.file);
+  if (m !== null) {
+    notes.push(`no distributedInfo: rank ${m[1]} read from the file name`);
+    return Number(m[1]);
+  }
+  notes.push(`no distributedInfo: rank ${position} given by the order the files were opened`);
+  return position;
+}
+
+export function measureRank(t: RankTrace, position: number, options: MeasureOptions): RankFigures {
+  const notes: string[] = [];
+  const rank = rankOf(t, position, notes);
+  if (t.badDurations > 0) {
+    notes.push(
+      `${t.badDurations} event${t.badDurations === 1 ? "" : "s"} with a negative, NaN or missing ts/dur skipped (first: "${t.firstBad}")`,
+    );
+  }
+  const mode = t.gpu.length > 0 ? "gpu" : "cpu";
+  let windows = t.steps;
+  if (windows.length === 0)
+    notes.push("no ProfilerStep annotations: the whole trace is measured as one span");
+  else if (!options.allSteps && windows.length > 1) {
+    notes.push(`the last step (${(windows.at(-1) as StepWindow).name}) is dropped, as HTA does`);
+    windows = windows.slice(0, -1);
+  } else if (!options.allSteps) notes.push("only one ProfilerStep: it is kept");
+  let acts: Activity[];
+  if (mode === "gpu") {
+    const got = gpuActivities(t, t.steps);
+    if (got.unlaunched > 0 && t.steps.length > 0)
+      notes.push(
+        `${got.unlaunched} GPU activities have no launch event (no matching correlation) and are dropped`,
+      );
+    const outside = got.acts.filter((a) => a.step === -1 && t.steps.length > 0).length;
+    if (outside > 0) notes.push(`${outside} GPU activities launched outside every step are dropped`);
+    acts = got.acts.filter((a) => (t.steps.length === 0 ? true : a.step >= 0 && a.step < windows.length));
+  } else {
+    const all = cpuActivities(t, t.steps);
+    if (all.some((a) => a.cls === "comm"))
+      notes.push("CPU trace: gloo's collectives stand for communication, CPU operators for computation");
+    else notes.push("no GPU kernels and no gloo collectives: nothing communicates in this trace");
+    acts = all.filter((a) => (t.steps.length === 0 ? true : a.step >= 0 && a.step < windows.length));
+  }
+  const steps: StepFigures[] = windows.map((w, i) => {
+    const o = overlapOf(acts.filter((a) => a.step === i));
+    return {
+      name: w.name,
+      ms: ms(w.end - w.start),
+      commMs: ms(o.comm),
+      computeMs: ms(o.compute),
+      exposedCommMs: ms(o.comm - o.overlap),
+      overlapPct: o.comm > 0 ? round((100 * o.overlap) / o.comm, 2) : null,
+    };
+  });
+  const o = overlapOf(acts);
+  return {
+    file: t.file,
+    rank,
+    worldSize: t.worldSize,
+    device: t.device,
+    mode,
+    steps,
+    commMs: ms(o.comm),
+    overlapPct: o.comm > 0 ? round((100 * o.overlap) / o.comm, 2) : null,
+    temporal: temporalBreakdown(acts),
+    kernelTypes: kernelTypeBreakdown(acts),
+    notes,
+    activities: acts,
+    stepWindows: windows,
+  };
+}
+
+/** Collective calls of one rank in order: the k-th call of a collective in a step, for matching. */
+export function collectiveCalls(
+  f: RankFigures,
+): { key: string; step: number; offset: number; ms: number; bytes: number | null }[] {
+  const seen = new Map<string, number>();
+  return f.activities
+    .filter((a) => a.cls === "comm")
+    .map((a) => {
+      const coll = collectiveOf(a.name);
+      const base = `${a.step}|${coll}`;
+      const k = seen.get(base) ?? 0;
+      seen.set(base, k + 1);
+      const stepStart = a.step >= 0 ? (f.stepWindows[a.step]?.start ?? 0) : 0;
+      return {
+        key: `${base}|${k}`,
+        step: a.step,
+        offset: a.start - stepStart,
+        ms: ms(a.end - a.start),
+        bytes: a.bytes,
+      };
+    });
+}
