@@ -14,14 +14,31 @@ export class TraceByteReader {
   private readonly decoder = new TextDecoder("utf-8");
   private gunzip: Gunzip | null = null;
   private started = false;
+  /** The first byte, held until the second shows whether this is gzip. */
+  private held: Uint8Array | null = null;
+  /** The last 8 bytes read: gzip's trailer (CRC-32, then the text's length mod 2³²). */
+  private readonly tail = new Uint8Array(8);
+  private textBytes = 0;
   bytesIn = 0;
 
   constructor(file: string) {
     this.reader = new RankTraceReader(file);
   }
 
-  push(bytes: Uint8Array, final = false): void {
-    this.bytesIn += bytes.length;
+  push(input: Uint8Array, final = false): void {
+    let bytes = input;
+    if (!this.started && this.held !== null) {
+      bytes = new Uint8Array(this.held.length + input.length);
+      bytes.set(this.held);
+      bytes.set(input, this.held.length);
+      this.held = null;
+    }
+    if (!this.started && bytes.length === 1 && !final) {
+      this.held = bytes.slice();
+      return;
+    }
+    this.bytesIn += input.length;
+    this.keepTail(bytes);
     if (!this.started && bytes.length > 0) {
       this.started = true;
       if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
@@ -41,13 +58,36 @@ export class TraceByteReader {
     }
   }
 
+  private keepTail(bytes: Uint8Array): void {
+    if (bytes.length >= 8) this.tail.set(bytes.subarray(bytes.length - 8));
+    else if (bytes.length > 0) {
+      this.tail.copyWithin(0, bytes.length);
+      this.tail.set(bytes, 8 - bytes.length);
+    }
+  }
+
   private text(chunk: Uint8Array): void {
+    this.textBytes += chunk.length;
     this.reader.push(this.decoder.decode(chunk, { stream: true }));
   }
 
   /** The bytes ended. */
   end(): RankTrace {
-    if (this.gunzip !== null) this.push(new Uint8Array(0), true);
+    if (this.held !== null) this.push(new Uint8Array(0), true);
+    if (this.gunzip !== null) {
+      this.push(new Uint8Array(0), true);
+      // fflate does not check the trailer: a file cut in its last bytes would pass unnoticed.
+      const t = this.tail;
+      const size =
+        ((t[4] as number) | ((t[5] as number) << 8) | ((t[6] as number) << 16) | ((t[7] as number) << 24)) >>>
+        0;
+      if (this.bytesIn < 18 || size !== this.textBytes % 2 ** 32) {
+        throw new TraceError(
+          "gzip",
+          "the gzip data is cut off: its trailer does not match the text it holds",
+        );
+      }
+    }
     this.reader.push(this.decoder.decode());
     return this.reader.end();
   }
