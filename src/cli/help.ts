@@ -38,3 +38,18 @@ order, and the step timeline they make (DDP over 4 x 8 GPUs).
 
 Bad input prints one line on stderr naming the problem, and exits with status 2.
 `;
+
+export const TRACE_HELP = `usage: npm run trace -- <trace.json[.gz]>... [--all-steps] [--json]
+
+Measures PyTorch profiler traces (Kineto JSON or .json.gz, one file per rank; PyTorch 1.x
+chrome traces of gloo CPU runs too) as Holistic Trace Analysis does: each step's communication,
+its overlap with computation, the temporal and kernel-type breakdowns, each rank's late start;
+then fits an alpha-beta link to the all-reduces and puts the step model beside the measurement.
+
+  <trace.json[.gz]>  one trace per rank (at most 1 GiB each)
+  --all-steps        keep the last ProfilerStep (dropped by default, as HTA does)
+  --json             one JSON object: the verdict, per-rank figures, cross-rank figures, the model
+  -h, --help         print this help
+
+Bad input prints one line on stderr naming the problem, and exits with status 2.
+`;

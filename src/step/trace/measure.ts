@@ -70,6 +70,25 @@ export interface RankFigures {
   notes: string[];
   activities: Activity[];
   stepWindows: StepWindow[];
+  /** Per kept step, the backward pass on the CPU: first to last autograd engine op, or null. */
+  backward: (Interval | null)[];
+}
+
+const BACKWARD_OP = "autograd::engine::evaluate_function";
+
+function backwardWindows(t: RankTrace, windows: readonly StepWindow[]): (Interval | null)[] {
+  const out: (Interval | null)[] = windows.map(() => null);
+  for (const o of t.cpuOps) {
+    if (!o.name.startsWith(BACKWARD_OP)) continue;
+    const i = stepOf(windows, o.start);
+    if (i < 0) continue;
+    const w = out[i];
+    out[i] =
+      w === null || w === undefined
+        ? { start: o.start, end: o.end }
+        : { start: Math.min(w.start, o.start), end: Math.max(w.end, o.end) };
+  }
+  return out;
 }
 
 const ms = (us: number) => us / 1e3;
@@ -265,6 +284,7 @@ export function measureRank(t: RankTrace, position: number, options: MeasureOpti
     notes,
     activities: acts,
     stepWindows: windows,
+    backward: backwardWindows(t, windows),
   };
 }
 
