@@ -19,6 +19,7 @@ import { ShareBar } from "../share/ShareBar.tsx";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
+import { TracePanel } from "./TracePanel.tsx";
 import { bucketColor, bytes, ms } from "./units.ts";
 import "./step.css";
 
@@ -294,6 +295,7 @@ export function StepView() {
             {problem ? "Fix the parameter list (see the message under Model) to see its step." : "Computing…"}
           </p>
         )}
+        <TracePanel />
       </div>
     </div>
   );
