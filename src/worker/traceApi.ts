@@ -16,7 +16,7 @@ import { TraceByteReader } from "./traceBytes.ts";
 
 export type OpenReply = { ok: true; id: number; name: string } | { ok: false; name: string; error: string };
 
-export type RankRow = Omit<RankFigures, "activities" | "stepWindows" | "backward">;
+export type RankRow = Omit<RankFigures, "activities" | "stepWindows" | "backward" | "stepActivities">;
 
 export interface TraceView {
   verdict: string;
@@ -112,7 +112,9 @@ export const traceApi = {
       const first = set.ranks[0];
       const view: TraceView = {
         verdict: verdict(set),
-        ranks: set.ranks.map(({ activities: _a, stepWindows: _w, backward: _b, ...row }) => row),
+        ranks: set.ranks.map(
+          ({ activities: _a, stepWindows: _w, backward: _b, stepActivities: _s, ...row }) => row,
+        ),
         lateStart: set.lateStart,
         warnings: set.warnings,
         worldSize: n,

@@ -70,6 +70,8 @@ export interface RankFigures {
   notes: string[];
   activities: Activity[];
   stepWindows: StepWindow[];
+  /** The kept activities of each kept step. */
+  stepActivities: Activity[][];
   /** Per kept step, the backward pass on the CPU: first to last autograd engine op, or null. */
   backward: (Interval | null)[];
 }
@@ -101,12 +103,20 @@ export function bytesOf(nelems: number | null, dtype: string | null): number | n
   return canon === null ? null : nelems * elementBytes(canon);
 }
 
+/** The step whose window [start, end) holds t, or −1: a binary search over windows sorted by start. */
 function stepOf(windows: readonly StepWindow[], t: number): number {
-  for (let i = 0; i < windows.length; i++) {
-    const w = windows[i] as StepWindow;
-    if (t >= w.start && t < w.end) return i;
+  let lo = 0;
+  let hi = windows.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if ((windows[mid] as StepWindow).start <= t) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
-  return -1;
+  // Windows do not nest in a real trace; if one did, the latest one starting before t is taken.
+  return found >= 0 && t < (windows[found] as StepWindow).end ? found : -1;
 }
 
 function gpuActivities(
@@ -258,8 +268,10 @@ export function measureRank(t: RankTrace, position: number, options: MeasureOpti
     else notes.push("no GPU kernels and no gloo collectives: nothing communicates in this trace");
     acts = all.filter((a) => (t.steps.length === 0 ? true : a.step >= 0 && a.step < windows.length));
   }
+  const byStep: Activity[][] = windows.map(() => []);
+  for (const a of acts) if (a.step >= 0) byStep[a.step]?.push(a);
   const steps: StepFigures[] = windows.map((w, i) => {
-    const o = overlapOf(acts.filter((a) => a.step === i));
+    const o = overlapOf(byStep[i] ?? []);
     return {
       name: w.name,
       ms: ms(w.end - w.start),
@@ -284,6 +296,7 @@ export function measureRank(t: RankTrace, position: number, options: MeasureOpti
     notes,
     activities: acts,
     stepWindows: windows,
+    stepActivities: byStep,
     backward: backwardWindows(t, windows),
   };
 }

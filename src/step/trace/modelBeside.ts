@@ -53,7 +53,7 @@ export function modelBeside(
   const w = rank.stepWindows[stepIndex];
   const m = rank.steps[stepIndex];
   if (w === undefined || m === undefined) return { ok: false, why: "no such step" };
-  const acts = rank.activities.filter((a) => a.step === stepIndex);
+  const acts = rank.stepActivities[stepIndex] ?? [];
   const reduces = acts.filter((a) => a.cls === "comm" && collectiveOf(a.name) === "allreduce");
   if (reduces.length === 0) return { ok: false, why: `${m.name} has no all-reduce` };
   if (reduces.some((a) => a.bytes === null)) {

@@ -87,6 +87,8 @@ function record(v: unknown): Record<string, unknown> | null {
 export class RankTraceBuilder {
   readonly trace: RankTrace;
   private readonly names = new Map<string, string>();
+  /** Each distinct kernel name is classified once (HTA's regex backtracks on long C++ names). */
+  private readonly classes = new Map<string, KernelClass>();
 
   constructor(file: string) {
     this.trace = {
@@ -114,6 +116,16 @@ export class RankTraceBuilder {
     return s;
   }
 
+  private classify(name: string, cat: string): KernelClass {
+    const key = `${cat}\u0000${name}`;
+    let cls = this.classes.get(key);
+    if (cls === undefined) {
+      cls = classifyKernel(name, cat);
+      this.classes.set(key, cls);
+    }
+    return cls;
+  }
+
   event(raw: unknown): void {
     const e = record(raw);
     if (e === null || e.ph !== "X") return;
@@ -134,7 +146,7 @@ export class RankTraceBuilder {
     if (GPU_CATS.has(cat)) {
       t.gpu.push({
         name: this.intern(name),
-        cls: classifyKernel(name, cat),
+        cls: this.classify(name, cat),
         start: ts,
         end,
         stream: num(args?.stream) ?? -1,

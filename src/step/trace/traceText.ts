@@ -27,6 +27,9 @@ type Mode =
   | "done";
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d, 0xfeff]);
+/** Inside a string only a quote or a backslash matters; outside, brackets and quotes. */
+const IN_STRING = /["\\]/g;
+const STRUCTURE = /[{}[\]"]/g;
 
 export interface TraceTextSink {
   event(raw: unknown): void;
@@ -159,35 +162,51 @@ export class TraceTextReader {
     let inString = this.inString;
     let escaped = this.escape;
     let ended = -1;
-    const primitive = this.primitive;
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (inString) {
-        if (escaped) escaped = false;
-        else if (c === 0x5c) escaped = true;
-        else if (c === 0x22) {
-          inString = false;
-          if (depth === 0) {
-            ended = i + 1;
-            break;
-          }
-        }
-        continue;
-      }
-      if (primitive) {
+    if (this.primitive) {
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
         if (c === 0x2c || c === 0x7d || c === 0x5d || WS.has(c)) {
           ended = i;
           break;
         }
-        continue;
       }
-      if (c === 0x22) inString = true;
-      else if (c === 0x7b || c === 0x5b) depth++;
-      else if (c === 0x7d || c === 0x5d) {
-        depth--;
-        if (depth === 0) {
-          ended = i + 1;
+    } else {
+      // Jump from one character that matters to the next (a regex search runs in native code,
+      // several times faster than a loop over every character of a 200 MB text).
+      if (escaped && i < n) {
+        escaped = false;
+        i++;
+      }
+      while (i < n) {
+        const re = inString ? IN_STRING : STRUCTURE;
+        re.lastIndex = i;
+        const m = re.exec(text);
+        if (m === null) {
+          i = n;
           break;
+        }
+        const at = m.index;
+        const c = text.charCodeAt(at);
+        i = at + 1;
+        if (inString) {
+          if (c === 0x5c) {
+            if (i < n) i++;
+            else escaped = true;
+          } else {
+            inString = false;
+            if (depth === 0) {
+              ended = i;
+              break;
+            }
+          }
+        } else if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) depth++;
+        else {
+          depth--;
+          if (depth === 0) {
+            ended = i;
+            break;
+          }
         }
       }
     }
