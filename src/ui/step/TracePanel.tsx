@@ -11,6 +11,7 @@ import { useStepStore } from "../../state/stepStore.ts";
 import { traceWorker } from "../../state/traceClient.ts";
 import type { Link } from "../../step/collectiveCost.ts";
 import type { TraceView } from "../../worker/traceApi.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { TraceGantt } from "./TraceGantt.tsx";
 import { bytes, formatBytesPerSecond, ms } from "./units.ts";
 import "./trace.css";
@@ -96,7 +97,7 @@ export function TracePanel() {
   }
 
   return (
-    <section className="panel trace-panel" aria-label="Trace">
+    <Panel what="The trace panel" className="panel trace-panel" aria-label="Trace">
       <div className="step-section-head">
         <h3>Trace: measure your own step</h3>
         <span className="muted step-small">
@@ -157,7 +158,7 @@ export function TracePanel() {
           link={link}
         />
       )}
-    </section>
+    </Panel>
   );
 }
 
