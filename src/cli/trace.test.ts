@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,12 @@ function trace(...args: string[]) {
 function temp(name: string, data: string | Uint8Array): string {
   const path = join(mkdtempSync(join(tmpdir(), "trace-cli-")), name);
   writeFileSync(path, data);
+  return path;
+}
+
+function huge(): string {
+  const path = temp("huge.json", "");
+  truncateSync(path, 11 * 2 ** 27);
   return path;
 }
 
@@ -93,6 +99,8 @@ describe("npm run trace", { timeout: 60_000 }, () => {
       ],
       [[gloo[0] as string, gloo[0] as string], /rank 0 is given twice/],
       [[fixtures], /not a regular file/],
+      // A sparse file: 1.1 GiB on paper, nothing on disk; refused by its size before any read.
+      [[huge()], /huge.json: it is larger than 1024 MiB; only regular files up to 1024 MiB are read/],
     ];
     for (const [args, message] of cases) {
       const r = trace(...args);
