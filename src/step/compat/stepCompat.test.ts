@@ -3,7 +3,7 @@
  * before the slow rank (issue 28, commit d18b5c1) for the defaults (an address without `st=`), a
  * pasted list and 16 generated links over every preset, mode, algorithm and link
  * (scripts/record-step-compat.ts, run once). Each link, decoded and run today, must give every
- * recorded number back bit for bit.
+ * recorded number back bit for bit, with the slow rank at its default (none).
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -42,6 +42,9 @@ describe("step links from before the slow rank", () => {
       const r = run(c.link);
       // Round-tripped through JSON as the record was, so only values can differ, not types.
       expect(JSON.parse(JSON.stringify(stepDigest(r)))).toEqual(c.result);
+      // The slow rank's default adds nothing: no effect, and no wait on any reduction.
+      expect(r.slowRank).toBeUndefined();
+      expect([...r.overlapped.comm, ...r.baseline.comm].some((x) => "wait" in x)).toBe(false);
     });
   }
 });
