@@ -36,6 +36,9 @@ export interface SlowRankEffect {
   rank: number;
   /** Time the drawn (healthy) GPU's communication stream spent waiting for the slow rank. */
   waitMs: number;
+  /** Reductions that waited for it, of `bucketCount`. */
+  waitedBuckets: number;
+  bucketCount: number;
   /** What the slow rank adds to the step: its step time minus `evenStepMs`. */
   exposedWaitMs: number;
   /** The same step with every rank at speed. */

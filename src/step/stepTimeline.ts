@@ -287,6 +287,8 @@ export function runStep(params: readonly Param[], config: StepConfig): StepResul
       factor: slow.factor,
       rank: participatingRanks(config.parallel) - 1,
       waitMs: overlapped.comm.reduce((s, c) => s + (c.wait ? c.wait.end - c.wait.start : 0), 0),
+      waitedBuckets: overlapped.comm.filter((c) => c.wait).length,
+      bucketCount: buckets.length,
       exposedWaitMs: result.metrics.stepMs - evenStepMs,
       evenStepMs,
     };
