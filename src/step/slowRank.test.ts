@@ -4,6 +4,7 @@ import { type Link, linkPreset, type ParallelismConfig } from "./collectiveCost.
 import { makeParam, type Param } from "./modelList.ts";
 import { presetParams } from "./presets.ts";
 import { NO_SLOW_RANK, type SlowRank, slowLinkWhich } from "./slowRank.ts";
+import { slowRankSentence } from "./slowRankText.ts";
 import { runStep, type StepConfig, type StepTimeline } from "./stepTimeline.ts";
 
 /**
@@ -167,6 +168,30 @@ describe("a slow rank, worked by hand on three buckets", () => {
     const r = runStep(params, withSlow({ kind: "compute", factor: 3 }, one));
     expect(r).toEqual(runStep(params, one));
     expect(r.slowRank).toBeUndefined();
+  });
+});
+
+describe("the slow rank's sentence, from the figures", () => {
+  const say = (c: StepConfig) => slowRankSentence(c, runStep(params, c));
+
+  it("says what the hand-worked steps add", () => {
+    expect(say(tiny)).toBeNull();
+    expect(say(withSlow({ kind: "compute", factor: 1.5 }))).toBe(
+      "One rank (rank 1 of 2) at 1.5× backward makes every all-reduce wait for its gradients: 50.00 ms of waiting, +30.00 ms a step (87.00 ms → 117.00 ms).",
+    );
+    expect(say(withSlow({ kind: "link", factor: 2 }))).toBe(
+      "One rank's test link inside the node at 1/2 of its bandwidth (rank 1 of 2) makes every all-reduce run at its pace: 24.00 ms of waiting, +12.00 ms a step (87.00 ms → 99.00 ms).",
+    );
+  });
+
+  it("says why a slow rank changes nothing, when it does not", () => {
+    const one = { ...tiny, parallel: { ...ddp, gpusPerReplica: 1 } };
+    expect(say(withSlow({ kind: "compute", factor: 2 }, one))).toMatch(
+      /with 1 GPU taking part there is none/,
+    );
+    // HSDP with one replica: no ring across replicas for a slow link to slow.
+    const hsdp1 = { ...tiny, parallel: { ...ddp, mode: "hsdp" as const, replicas: 1 } };
+    expect(say(withSlow({ kind: "link", factor: 2 }, hsdp1))).toMatch(/holds no all-reduce back here/);
   });
 });
 

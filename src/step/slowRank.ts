@@ -43,6 +43,8 @@ export interface SlowRankEffect {
   exposedWaitMs: number;
   /** The same step with every rank at speed. */
   evenStepMs: number;
+  /** A slow link: which one, in words (slowLinkText). */
+  link?: string;
 }
 
 /**
@@ -56,6 +58,14 @@ export function slowRankActive(slow: SlowRank | undefined, parallel: Parallelism
 /** The link a slow-link rank slows: the one its all-reduce ring crosses (bucketPhases). */
 export function slowLinkWhich(parallel: ParallelismConfig): "intraLink" | "interLink" {
   return parallel.mode === "ddp" && parallel.replicas <= 1 ? "intraLink" : "interLink";
+}
+
+/** Which link a slow-link rank has, in words: its preset's name and where it runs. */
+export function slowLinkText(parallel: ParallelismConfig): string {
+  const which = slowLinkWhich(parallel);
+  const where =
+    which === "intraLink" ? "inside the node" : parallel.mode === "hsdp" ? "across replicas" : "across nodes";
+  return `${parallel[which].label} link ${where}`;
 }
 
 /** The parallel config whose ring runs at the slow link's pace: that link's bandwidth ÷ factor. */

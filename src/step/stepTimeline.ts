@@ -17,7 +17,13 @@ import {
   participatingRanks,
 } from "./collectiveCost.ts";
 import type { Param } from "./modelList.ts";
-import { type SlowRank, type SlowRankEffect, slowRankActive, withSlowLink } from "./slowRank.ts";
+import {
+  type SlowRank,
+  type SlowRankEffect,
+  slowLinkText,
+  slowRankActive,
+  withSlowLink,
+} from "./slowRank.ts";
 
 export interface ComputeConfig {
   forwardMs: number;
@@ -291,6 +297,7 @@ export function runStep(params: readonly Param[], config: StepConfig): StepResul
       bucketCount: buckets.length,
       exposedWaitMs: result.metrics.stepMs - evenStepMs,
       evenStepMs,
+      ...(slow.kind === "link" ? { link: slowLinkText(config.parallel) } : {}),
     };
   }
   return result;
