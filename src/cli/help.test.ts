@@ -28,7 +28,7 @@ describe("--help", { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^usage: npm run step -- <model.json>/);
-    for (const option of ["--cap-mb", "--first-bucket-mb", "--json"])
+    for (const option of ["--cap-mb", "--first-bucket-mb", "--slow-compute", "--slow-link", "--json"])
       expect(r.stdout).toContain(`  ${option}`);
   });
 

@@ -2,6 +2,9 @@
  * What `npm run sim -- --help` and `npm run step -- --help` print (on stdout, exit status 0): the
  * usage line each command already gives on bad input, then what each option does.
  */
+import { SLOW_RANK_RANGES } from "../step/slowRank.ts";
+
+const FACTOR = `[${SLOW_RANK_RANGES.factor.min}, ${SLOW_RANK_RANGES.factor.max}]`;
 
 /** True when the arguments ask for help (wherever the flag stands: nothing else runs). */
 export function wantsHelp(argv: readonly string[]): boolean {
@@ -25,7 +28,7 @@ share link, with the same engine and numbers as the browser.
 Bad input prints one line on stderr naming the problem, and exits with status 2.
 `;
 
-export const STEP_HELP = `usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]
+export const STEP_HELP = `usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--slow-compute F | --slow-link F] [--json]
 
 Prints PyTorch DDP's gradient buckets for a model's named_parameters() list, in all-reduce
 order, and the step timeline they make (DDP over 4 x 8 GPUs).
@@ -33,6 +36,10 @@ order, and the step timeline they make (DDP over 4 x 8 GPUs).
   <model.json>          [{"name", "shape", "dtype"}, ...] as PyTorch prints it (or {"parameters": [...]})
   --cap-mb N            bucket_cap_mb (default 25)
   --first-bucket-mb N   the first bucket's cap (default 1, as PyTorch up to 2.2)
+  --slow-compute F      one rank's backward takes F times as long (F in ${FACTOR}): every
+                        all-reduce waits for its gradients; the step shown is a healthy GPU's
+  --slow-link F         one rank's link on the all-reduce ring (across nodes) has 1/F of its
+                        bandwidth (F in ${FACTOR}): every ring runs at its pace
   --json                buckets, timeline and metrics as one JSON object
   -h, --help            print this help
 

@@ -39,6 +39,30 @@ describe("npm run step", { timeout: 30_000 }, () => {
     expect(out.metrics.bucketCount).toBe(5);
   });
 
+  it("--slow-compute makes every all-reduce wait for the slow rank, and says what it added", () => {
+    const even = JSON.parse(step(resnet, "--json").stdout) as { metrics: { stepMs: number } };
+    const r = step(resnet, "--slow-compute", "1.5", "--json");
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      timeline: { comm: { start: number; wait?: { start: number; end: number } }[] };
+      metrics: { stepMs: number };
+      slowRank: { kind: string; factor: number; exposedWaitMs: number; evenStepMs: number };
+    };
+    expect(out.slowRank).toMatchObject({ kind: "compute", factor: 1.5, evenStepMs: even.metrics.stepMs });
+    expect(out.metrics.stepMs).toBeCloseTo(even.metrics.stepMs + out.slowRank.exposedWaitMs, 9);
+    for (const c of out.timeline.comm) expect(c.wait?.end).toBe(c.start);
+    // Without a slow rank the output has no slowRank key: as it always was.
+    expect(Object.keys(even)).toEqual(["buckets", "timeline", "metrics"]);
+  });
+
+  it("--slow-link says which link, and what the slow rank added, in the report", () => {
+    const text = step(resnet, "--slow-link=2");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /One rank's 100 Gb\/s Ethernet link across nodes at 1\/2 of its bandwidth \(rank 31 of 32\) makes every all-reduce run at its pace: [\d.]+ ms of waiting, \+[\d.]+ ms a step/,
+    );
+  });
+
   it("takes a plain list and both bucket limits", () => {
     const list = JSON.stringify([
       { name: "a", shape: [262144], dtype: "torch.float32" },
@@ -68,6 +92,8 @@ describe("npm run step", { timeout: 30_000 }, () => {
     ["an unknown dtype", () => [tempFile('[{"name": "a", "shape": [1], "dtype": "float99"}]')]],
     ["cut JSON", () => [tempFile("[{")]],
     ["a bad --cap-mb", () => [resnet, "--cap-mb", "zero"]],
+    ["a slowdown below 1", () => [resnet, "--slow-compute", "0.9"]],
+    ["two slow ranks", () => [resnet, "--slow-compute", "2", "--slow-link", "2"]],
     ["a missing file", () => ["/nonexistent/model.json"]],
     ["a device", () => ["/dev/zero"]],
     ["a FIFO", () => [fifo]],

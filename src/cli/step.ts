@@ -1,5 +1,5 @@
 /**
- * `npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]`
+ * `npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--slow-compute F | --slow-link F] [--json]`
  *
  * Prints PyTorch DDP's gradient buckets for a model's `named_parameters()` list (plain list or the
  * `{"parameters": [...]}` wrapper) in the order they are all-reduced, and the step they make
@@ -8,11 +8,17 @@
  * The first bucket is capped at 1 MiB (SIMULATION.md §2, PyTorch's `_DEFAULT_FIRST_BUCKET_BYTES`).
  * Newer PyTorch (pytorch/pytorch#121640) caps it at `bucket_cap_mb` instead when the user passes
  * `bucket_cap_mb` explicitly: give `--first-bucket-mb` the same value to reproduce that.
+ *
+ * `--slow-compute F` / `--slow-link F` make one rank slow (src/step/slowRank.ts): its backward F×
+ * as long, or its link on the all-reduce ring at 1/F of its bandwidth; the step is then a healthy
+ * GPU's, and the report says what the slow rank added.
  */
 import { basename } from "node:path";
 import { MIB } from "../step/bucketAssignment.ts";
 import { type Param, parseModelList } from "../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
+import { NO_SLOW_RANK, SLOW_RANK_RANGES, type SlowRank } from "../step/slowRank.ts";
+import { slowRankSentence } from "../step/slowRankText.ts";
 import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
 import { STEP_HELP, wantsHelp } from "./help.ts";
@@ -21,7 +27,8 @@ import { readInputFile } from "./inputFile.ts";
 /** A 200,000-parameter list printed by PyTorch is about 20 MB; past 64 MiB it is not a model list. */
 export const MAX_MODEL_FILE_BYTES = 64 * 1024 * 1024;
 
-const USAGE = "usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--json]";
+const USAGE =
+  "usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--slow-compute F | --slow-link F] [--json]";
 
 class UsageError extends Error {}
 
@@ -29,6 +36,7 @@ interface Options {
   file: string;
   capMb: number;
   firstBucketMb: number;
+  slowRank: SlowRank;
   json: boolean;
 }
 
@@ -42,11 +50,29 @@ function positiveNumber(flag: string, raw: string | undefined): number {
   return n;
 }
 
+/** A slowdown factor in SLOW_RANK_RANGES.factor, the range the link and the knob take too. */
+function slowFactor(flag: string, raw: string | undefined): number {
+  const { min, max } = SLOW_RANK_RANGES.factor;
+  const n = Number(raw);
+  if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
+    throw new UsageError(
+      `${flag} needs a slowdown factor in [${min}, ${max}], got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
+    );
+  }
+  return n;
+}
+
 export function parseArgs(argv: readonly string[]): Options {
   let file: string | null = null;
   let capMb = DEFAULT_STEP_CONFIG.capMb;
   let firstBucketMb = DEFAULT_STEP_CONFIG.firstBucketMb;
+  let slowRank: SlowRank = NO_SLOW_RANK;
   let json = false;
+  const slow = (kind: SlowRank["kind"], flag: string, raw: string | undefined) => {
+    if (slowRank.kind !== "none")
+      throw new UsageError(`one slow rank at a time: ${flag} after --slow-${slowRank.kind}`);
+    slowRank = { kind, factor: slowFactor(flag, raw) };
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split("=", 2) : [arg, undefined];
@@ -54,12 +80,14 @@ export function parseArgs(argv: readonly string[]): Options {
     if (flag === "--json") json = true;
     else if (flag === "--cap-mb") capMb = positiveNumber("--cap-mb", value());
     else if (flag === "--first-bucket-mb") firstBucketMb = positiveNumber("--first-bucket-mb", value());
+    else if (flag === "--slow-compute") slow("compute", flag, value());
+    else if (flag === "--slow-link") slow("link", flag, value());
     else if (flag?.startsWith("-")) throw new UsageError(`unknown option ${echo(flag)}; ${USAGE}`);
     else if (file === null) file = arg;
     else throw new UsageError(`one model file expected, got a second: ${echo(arg)}`);
   }
   if (file === null) throw new UsageError(USAGE);
-  return { file, capMb, firstBucketMb, json };
+  return { file, capMb, firstBucketMb, slowRank, json };
 }
 
 export function stepJson(params: readonly Param[], r: StepResult): unknown {
@@ -87,10 +115,13 @@ export function stepJson(params: readonly Param[], r: StepResult): unknown {
         phases: c.phases,
         algbwGBps: c.algbw / 1e9,
         busbwGBps: c.busbw / 1e9,
+        ...(c.wait ? { wait: c.wait } : {}),
       })),
       optimizer: t.optimizer,
     },
     metrics: { ...r.metrics, noOverlapStepMs: r.baselineMetrics.stepMs },
+    // Only with a slow rank: what it added (without one, the output is as it always was).
+    ...(r.slowRank ? { slowRank: r.slowRank } : {}),
   };
 }
 
@@ -115,6 +146,8 @@ function report(name: string, params: readonly Param[], config: StepConfig, r: S
       `${m.stepMs.toFixed(2)} ms vs ${r.baselineMetrics.stepMs.toFixed(2)} ms without overlap; ` +
       `communication ${m.commMs.toFixed(2)} ms, exposed ${m.exposedCommMs.toFixed(2)} ms, overlap ratio ${m.overlapRatio.toFixed(3)}`,
   );
+  const slow = slowRankSentence(config, r);
+  if (slow) lines.push(slow);
   return lines.join("\n");
 }
 
@@ -130,6 +163,7 @@ function main(argv: readonly string[]): number {
       ...DEFAULT_STEP_CONFIG,
       capMb: opts.capMb,
       firstBucketMb: opts.firstBucketMb,
+      slowRank: opts.slowRank,
     };
     const result = runStep(params, config);
     const out = opts.json

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, presetInfo } from "../step/presetCatalog.ts";
+import { NO_SLOW_RANK } from "../step/slowRank.ts";
 import { LinkError } from "./linkError.ts";
 import {
   DEFAULT_STEP_SETTINGS,
@@ -35,6 +36,7 @@ describe("step settings in a link (st=)", () => {
           intraLink: { ...linkPreset("roce-400"), bandwidth: 51e9 },
           interLink: { ...linkPreset("nvlink-h100"), alpha: 0 },
         },
+        slowRank: { kind: "link", factor: 2.5 },
       },
     };
     const param = encodeStepParam(s).param;
@@ -94,6 +96,30 @@ describe("step settings in a link (st=)", () => {
     expect(roundTrip(settings)).toEqual(settings);
   });
 
+  it("carry a slow rank, and open a link from before it with none", () => {
+    for (const slowRank of [
+      { kind: "compute", factor: 1.5 },
+      { kind: "link", factor: 100 },
+      { kind: "none", factor: 3 },
+    ] as const) {
+      const s: StepSettings = { model: DEFAULT_STEP_SETTINGS.model, config: { ...base, slowRank } };
+      expect(encodeStepParam(s).param).not.toBe("");
+      expect(roundTrip(s)).toEqual(s);
+    }
+    // Only what differs from the default travels: a compute-slow rank at the default factor.
+    const compute = encodeStepParam({
+      model: DEFAULT_STEP_SETTINGS.model,
+      config: { ...base, slowRank: { kind: "compute", factor: 1.5 } },
+    });
+    expect(decodeStepParam(encodeStepPayload({ slowRank: { kind: "compute" } }))).toEqual(
+      decodeStepParam(compute.param),
+    );
+    // A link made before the slow rank (no slowRank key) opens with none.
+    const old = decodeStepParam(encodeStepPayload({ capMb: 4, parallel: { mode: "hsdp" } }));
+    expect(old.config.slowRank).toEqual(NO_SLOW_RANK);
+    expect(base.slowRank).toEqual(NO_SLOW_RANK);
+  });
+
   it("refuse bad values, naming the field", () => {
     const bad = (value: object, message: RegExp) => {
       expect(() => decodeStepParam(encodeStepPayload(value))).toThrow(LinkError);
@@ -104,6 +130,9 @@ describe("step settings in a link (st=)", () => {
     bad({ parallel: { replicas: 2.5 } }, /parallel\.replicas/);
     bad({ parallel: { interLink: { bandwidth: 1 } } }, /parallel\.interLink\.bandwidth/);
     bad({ bogus: 1 }, /bogus/);
+    bad({ slowRank: { factor: 0.5 } }, /slowRank\.factor: Too small: expected number to be >=1/);
+    bad({ slowRank: { factor: 101 } }, /slowRank\.factor: Too big: expected number to be <=100/);
+    bad({ slowRank: { kind: "dead" } }, /slowRank\.kind/);
     expect(() => decodeStepParam("2.AAAAAAAA")).toThrow(/integrity check/);
     expect(() => decodeStepParam("1.abc")).toThrow(/format tag "1"/);
     expect(() => decodeStepParam(`2.${"A".repeat(MAX_STEP_PARAM_CHARS)}`)).toThrow(/at most 3000/);

@@ -2,13 +2,15 @@
  * One step's settings in a link: `st=2.<checked payload>` (checkedPayload.ts) of what differs
  * from the defaults: the model (a preset by id, or a pasted list while it fits the link budget),
  * the bucket caps, the compute times where they differ from the model's, DDP/HSDP, GPUs per
- * replica, replicas, the missing replica, the algorithm and each link's preset and α–β edits.
+ * replica, replicas, the missing replica, the algorithm, each link's preset and α–β edits, and
+ * the slow rank (issue 28; a link from before it has none, and opens unchanged).
  */
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
 import "../sim/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
+import { NO_SLOW_RANK, SLOW_RANK_KINDS, SLOW_RANK_RANGES, type SlowRank } from "../step/slowRank.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../step/sweep.ts";
 import { encodeChecked, MAX_JSON_BYTES } from "./checkedPayload.ts";
@@ -81,6 +83,8 @@ function diff(s: StepSettings, withPaste: boolean): Record<string, unknown> {
   if (Object.keys(intra).length > 0) parallel.intraLink = intra;
   if (Object.keys(inter).length > 0) parallel.interLink = inter;
   if (Object.keys(parallel).length > 0) out.parallel = parallel;
+  const slowRank = changed(config.slowRank ?? NO_SLOW_RANK, NO_SLOW_RANK);
+  if (Object.keys(slowRank).length > 0) out.slowRank = slowRank;
   return out;
 }
 
@@ -149,6 +153,14 @@ const stepSchema = z.strictObject({
       }),
     ),
   ),
+  slowRank: z.optional(
+    z.partial(
+      z.strictObject({
+        kind: z.enum(SLOW_RANK_KINDS as [SlowRank["kind"], ...SlowRank["kind"][]]),
+        factor: number(SLOW_RANK_RANGES.factor.min, SLOW_RANK_RANGES.factor.max),
+      }),
+    ),
+  ),
 });
 
 function linkFrom(edit: z.infer<typeof linkSchema> | undefined, base: Link): Link {
@@ -191,6 +203,7 @@ export function decodeStepParam(param: string): StepSettings {
         intraLink: linkFrom(p.intraLink, base.parallel.intraLink),
         interLink: linkFrom(p.interLink, base.parallel.interLink),
       },
+      slowRank: { ...NO_SLOW_RANK, ...v.slowRank },
     },
   };
 }

@@ -14,6 +14,7 @@ import {
 } from "../link/stepLink.ts";
 import type { Link } from "../step/collectiveCost.ts";
 import { computeForElements, presetInfo } from "../step/presetCatalog.ts";
+import { NO_SLOW_RANK, type SlowRank } from "../step/slowRank.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import type { SweepResult } from "../step/sweep.ts";
 import type {
@@ -46,6 +47,7 @@ export interface StepState {
   setCompute(patch: Partial<ComputeConfig>): void;
   setParallel(patch: Partial<Parallel>): void;
   setLink(which: "intraLink" | "interLink", patch: Partial<Link>): void;
+  setSlowRank(patch: Partial<SlowRank>): void;
   exportTrace(): Promise<StepTraceReply>;
 }
 
@@ -85,6 +87,10 @@ export function createStepStore(worker: () => StepWorker) {
           ...s.config,
           parallel: { ...s.config.parallel, [which]: { ...s.config.parallel[which], ...patch } },
         },
+      })),
+    setSlowRank: (patch) =>
+      set((s) => ({
+        config: { ...s.config, slowRank: { ...(s.config.slowRank ?? NO_SLOW_RANK), ...patch } },
       })),
     exportTrace: () => worker().stepTrace({ model: get().source, config: get().config }),
   }));

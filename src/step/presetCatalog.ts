@@ -3,6 +3,7 @@
  * data (that lives in presets.ts, loaded where the model is computed).
  */
 import { linkPreset } from "./collectiveCost.ts";
+import { NO_SLOW_RANK } from "./slowRank.ts";
 import type { ComputeConfig, StepConfig } from "./stepTimeline.ts";
 
 export interface PresetInfo {
@@ -90,4 +91,5 @@ export const DEFAULT_STEP_CONFIG: StepConfig = {
     intraLink: linkPreset("nvlink-h100"),
     interLink: linkPreset("eth-100"),
   },
+  slowRank: NO_SLOW_RANK,
 };

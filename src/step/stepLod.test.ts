@@ -38,6 +38,19 @@ describe("step Gantt level of detail", () => {
     for (const s of r.backward) expect(buckets.has(s.bucket)).toBe(true);
   });
 
+  it("keeps the slow rank's waits, all of them, on the merged marks", () => {
+    for (const kind of ["compute", "link"] as const) {
+      const slow = runStep(params, { ...DEFAULT_STEP_CONFIG, capMb: 0.5, slowRank: { kind, factor: 2 } });
+      const r = reduceTimeline(slow.overlapped, 1000);
+      expect(r.comm.length).toBeLessThanOrEqual(1001);
+      const waited = (cs: readonly { wait?: { start: number; end: number } }[]) =>
+        cs.reduce((s, c) => s + (c.wait ? c.wait.end - c.wait.start : 0), 0);
+      expect(slow.slowRank?.waitMs).toBeGreaterThan(0);
+      expect(waited(r.comm)).toBeCloseTo(slow.slowRank?.waitMs ?? 0, 6);
+      for (const c of r.comm) if (c.wait) expect(c.wait.end).toBeLessThanOrEqual(c.end);
+    }
+  });
+
   it("leaves a small timeline as it is", () => {
     const small = runStep(parseModelList(alternating(10)), DEFAULT_STEP_CONFIG);
     expect(reduceTimeline(small.overlapped)).toEqual(small.overlapped);

@@ -4,7 +4,7 @@
  * pixels. Neighbouring spans are merged into at most `maxMarks` per row, each merged mark taking
  * the bucket that covers most of it, so a frame costs what can be seen, not what was pasted.
  */
-import type { BackwardSpan, CommSpan, StepTimeline } from "./stepTimeline.ts";
+import type { BackwardSpan, CommSpan, Span, StepTimeline } from "./stepTimeline.ts";
 
 /** About one mark per pixel of the widest Gantt: far fewer than a paste can give. */
 export const MAX_GANTT_MARKS = 1000;
@@ -50,6 +50,21 @@ function merge<T extends Marked>(
   return out;
 }
 
+/**
+ * A merged mark's wait for a slow rank: as long as its reductions' waits together, ending where
+ * the last of them ends (they lie within a slice or two, narrower than a pixel or so apart).
+ */
+function groupWait(group: readonly CommSpan[]): Span | undefined {
+  let total = 0;
+  let end = Number.NEGATIVE_INFINITY;
+  for (const c of group) {
+    if (!c.wait) continue;
+    total += c.wait.end - c.wait.start;
+    end = Math.max(end, c.wait.end);
+  }
+  return total > 0 ? { start: end - total, end } : undefined;
+}
+
 /** The timeline with its backward and communication rows reduced to at most ~maxMarks marks each. */
 export function reduceTimeline(t: StepTimeline, maxMarks = MAX_GANTT_MARKS): StepTimeline {
   const backward = merge<BackwardSpan>(t.backward, maxMarks, (g, bucket) => ({
@@ -62,12 +77,15 @@ export function reduceTimeline(t: StepTimeline, maxMarks = MAX_GANTT_MARKS): Ste
     const first = g[0] as CommSpan;
     const last = g.at(-1) as CommSpan;
     const phase = first.phases[0];
+    const { wait: _, ...rest } = first;
+    const wait = groupWait(g);
     return {
-      ...first,
+      ...rest,
       bucket,
       end: last.end,
       // One phase spanning the group: its parts are narrower than a pixel.
       phases: phase ? [{ ...phase, start: first.start, end: last.end }] : [],
+      ...(wait ? { wait } : {}),
     };
   });
   return { ...t, backward, comm };

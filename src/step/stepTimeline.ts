@@ -3,6 +3,10 @@
  * parameter by parameter in gradient-ready order, each bucket's reduction on one communication
  * stream (`start_i = max(ready_i, end_{i−1})`), then the optimizer, which waits for all of them.
  * Times are in milliseconds from the start of the step.
+ *
+ * With a slow rank (slowRank.ts) the timeline is a healthy GPU's: its own backward, and reductions
+ * that start when the slow rank's gradients are ready too, or move at its slow link's pace; the
+ * time its communication stream spends held back is each reduction's `wait`.
  */
 import { assignBuckets, type Bucket, mibToBytes } from "./bucketAssignment.ts";
 import {
@@ -13,6 +17,13 @@ import {
   participatingRanks,
 } from "./collectiveCost.ts";
 import type { Param } from "./modelList.ts";
+import {
+  type SlowRank,
+  type SlowRankEffect,
+  slowLinkText,
+  slowRankActive,
+  withSlowLink,
+} from "./slowRank.ts";
 
 export interface ComputeConfig {
   forwardMs: number;
@@ -26,6 +37,8 @@ export interface StepConfig {
   firstBucketMb: number;
   compute: ComputeConfig;
   parallel: ParallelismConfig;
+  /** Absent or "none": every rank at speed, the step as before the slow rank existed. */
+  slowRank?: SlowRank;
 }
 
 export interface Span {
@@ -54,6 +67,12 @@ export interface CommSpan extends Span {
   /** nccl-tests' algbw and busbw of the bucket's whole reduction, bytes per second. */
   algbw: number;
   busbw: number;
+  /**
+   * Only with a slow rank, when it held this reduction back: the time the healthy GPU's stream was
+   * free and the bucket ready there, but the slow rank's gradients were not (just before `start`),
+   * or the part of its phases that the slow link's pace added (at the end of the slowed phase).
+   */
+  wait?: Span;
 }
 
 export interface StepTimeline {
@@ -82,6 +101,8 @@ export interface StepResult {
   baseline: StepTimeline;
   metrics: StepMetrics;
   baselineMetrics: StepMetrics;
+  /** Only with a slow rank that takes effect (slowRankActive). */
+  slowRank?: SlowRankEffect;
 }
 
 /** Total length of the intersection of two lists of disjoint spans, each sorted by start. */
@@ -125,19 +146,36 @@ function backwardSpans(
   return spans;
 }
 
+/**
+ * When every rank has a bucket's gradients, and may start reducing: at speed, when this GPU has
+ * them (`here`); with a slow rank, when the slowest has them too (`all`).
+ */
+interface Readiness {
+  here: Float64Array;
+  all: Float64Array;
+  /** No reduction before these (the end of backward, without overlap). */
+  hereNotBefore: number;
+  allNotBefore: number;
+}
+
 function commSpans(
   buckets: readonly Bucket[],
-  readyAt: Float64Array,
-  notBefore: number,
+  ready: Readiness,
   parallel: ParallelismConfig,
+  slow: SlowRank | null,
 ): CommSpan[] {
   const ranks = participatingRanks(parallel);
-  let previousEnd = notBefore;
+  const slowParallel = slow?.kind === "link" ? withSlowLink(parallel, slow.factor) : null;
+  let previousEnd = ready.allNotBefore;
+  // When this GPU's stream could take the next bucket, had nobody been slow.
+  let hereFree = ready.hereNotBefore;
   return buckets.map((b, bi) => {
-    const ready = readyAt[bi] as number;
-    const start = Math.max(ready, previousEnd);
+    const readyAll = ready.all[bi] as number;
+    const start = Math.max(readyAll, previousEnd);
     let t = start;
-    const phases = bucketPhases(b.bytes, parallel).map((ph) => {
+    const atSpeed = slowParallel ? bucketPhases(b.bytes, parallel) : null;
+    let slowedMs = 0;
+    const phases = bucketPhases(b.bytes, slowParallel ?? parallel).map((ph, k) => {
       const span: PhaseSpan = {
         kind: ph.kind,
         ranks: ph.ranks,
@@ -146,13 +184,45 @@ function commSpans(
         start: t,
         end: t + ph.seconds * 1e3,
       };
+      // Only the ring across nodes or replicas is slowed, the bucket's last phase: its tail is the wait.
+      if (atSpeed) slowedMs += (ph.seconds - (atSpeed[k] as Phase).seconds) * 1e3;
       t = span.end;
       return span;
     });
     previousEnd = t;
     const { algbw, busbw } = allReduceBandwidths(b.bytes, (t - start) / 1e3, ranks);
-    return { bucket: bi, ready, start, end: t, phases, algbw, busbw };
+    const span: CommSpan = { bucket: bi, ready: readyAll, start, end: t, phases, algbw, busbw };
+    if (slow) {
+      const couldStart = Math.max(ready.here[bi] as number, hereFree);
+      hereFree = Math.max(ready.hereNotBefore, t);
+      const slowedFrom = t - slowedMs;
+      if (start > couldStart) span.wait = { start: couldStart, end: start };
+      else if (slowedFrom < t) span.wait = { start: slowedFrom, end: t };
+    }
+    return span;
   });
+}
+
+/**
+ * Readiness at speed, and with a compute-slow rank: its backward runs `factor`× as long, so the
+ * gradient this GPU has at forward + x, it has at forward + factor·x.
+ */
+function readiness(
+  buckets: readonly Bucket[],
+  backward: readonly BackwardSpan[],
+  compute: ComputeConfig,
+  overlap: boolean,
+  slow: SlowRank | null,
+): Readiness {
+  const here = new Float64Array(buckets.length);
+  for (const s of backward) here[s.bucket] = Math.max(here[s.bucket] as number, s.end);
+  const backwardEnd = compute.forwardMs + compute.backwardMs;
+  const hereNotBefore = overlap ? 0 : backwardEnd;
+  if (slow?.kind !== "compute") return { here, all: here, hereNotBefore, allNotBefore: hereNotBefore };
+  const f = slow.factor;
+  const all = here.map((r) => compute.forwardMs + f * (r - compute.forwardMs));
+  const allNotBefore = overlap ? 0 : compute.forwardMs + f * compute.backwardMs;
+  return { here, all, hereNotBefore, allNotBefore };
 }
 
 function timeline(
@@ -161,11 +231,11 @@ function timeline(
   compute: ComputeConfig,
   parallel: ParallelismConfig,
   overlap: boolean,
+  slow: SlowRank | null,
 ): StepTimeline {
-  const readyAt = new Float64Array(buckets.length);
-  for (const s of backward) readyAt[s.bucket] = Math.max(readyAt[s.bucket] as number, s.end);
   const backwardEnd = compute.forwardMs + compute.backwardMs;
-  const comm = commSpans(buckets, readyAt, overlap ? 0 : backwardEnd, parallel);
+  const ready = readiness(buckets, backward, compute, overlap, slow);
+  const comm = commSpans(buckets, ready, parallel, slow);
   const commEnd = comm.at(-1)?.end ?? backwardEnd;
   const optStart = Math.max(backwardEnd, commEnd);
   return {
@@ -205,13 +275,30 @@ export function bucketsFor(
 export function runStep(params: readonly Param[], config: StepConfig): StepResult {
   const buckets = bucketsFor(params, config);
   const backward = backwardSpans(params, buckets, config.compute);
-  const overlapped = timeline(buckets, backward, config.compute, config.parallel, true);
-  const baseline = timeline(buckets, backward, config.compute, config.parallel, false);
-  return {
+  const slow = slowRankActive(config.slowRank, config.parallel) ? config.slowRank : null;
+  const overlapped = timeline(buckets, backward, config.compute, config.parallel, true, slow);
+  const baseline = timeline(buckets, backward, config.compute, config.parallel, false, slow);
+  const result: StepResult = {
     buckets,
     overlapped,
     baseline,
     metrics: stepMetrics(overlapped, config.compute),
     baselineMetrics: stepMetrics(baseline, config.compute),
   };
+  if (slow?.kind === "compute" || slow?.kind === "link") {
+    const even = timeline(buckets, backward, config.compute, config.parallel, true, null);
+    const evenStepMs = stepMetrics(even, config.compute).stepMs;
+    result.slowRank = {
+      kind: slow.kind,
+      factor: slow.factor,
+      rank: participatingRanks(config.parallel) - 1,
+      waitMs: overlapped.comm.reduce((s, c) => s + (c.wait ? c.wait.end - c.wait.start : 0), 0),
+      waitedBuckets: overlapped.comm.filter((c) => c.wait).length,
+      bucketCount: buckets.length,
+      exposedWaitMs: result.metrics.stepMs - evenStepMs,
+      evenStepMs,
+      ...(slow.kind === "link" ? { link: slowLinkText(config.parallel) } : {}),
+    };
+  }
+  return result;
 }

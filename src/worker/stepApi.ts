@@ -7,6 +7,7 @@ import { stepTraceJson } from "../export/stepTrace.ts";
 import { ModelListError, type Param, parseModelList } from "../step/modelList.ts";
 import { presetInfo } from "../step/presetCatalog.ts";
 import { presetOfParams, presetParams } from "../step/presets.ts";
+import type { SlowRankEffect } from "../step/slowRank.ts";
 import { reduceTimeline } from "../step/stepLod.ts";
 import {
   type CommSpan,
@@ -69,7 +70,15 @@ export interface BucketView {
    * Its reduction with overlap, exact: the Gantt's communication row is reduced to marks that
    * may each stand for many buckets (stepLod.ts), so the table cannot read it from there.
    */
-  reduction: { ready: number; start: number; end: number; algbw: number; busbw: number } | null;
+  reduction: {
+    ready: number;
+    start: number;
+    end: number;
+    algbw: number;
+    busbw: number;
+    /** With a slow rank: how long this reduction waited for it (CommSpan.wait). */
+    waitMs?: number;
+  } | null;
 }
 
 /** The most buckets the page is sent in detail; the Gantt's marks are bounded separately (stepLod.ts). */
@@ -86,6 +95,8 @@ export interface StepDrawing {
   baseline: StepTimeline;
   metrics: StepMetrics;
   baselineMetrics: StepMetrics;
+  /** Only with a slow rank that takes effect. */
+  slowRank?: SlowRankEffect;
 }
 
 export type StepRunReply = { ok: true; model: ModelSummary; result: StepDrawing } | ModelProblem;
@@ -125,7 +136,9 @@ function load(source: RequestModel): ModelInfo {
 }
 
 function reductionOf(c: CommSpan | undefined): BucketView["reduction"] {
-  return c ? { ready: c.ready, start: c.start, end: c.end, algbw: c.algbw, busbw: c.busbw } : null;
+  if (!c) return null;
+  const r = { ready: c.ready, start: c.start, end: c.end, algbw: c.algbw, busbw: c.busbw };
+  return c.wait ? { ...r, waitMs: c.wait.end - c.wait.start } : r;
 }
 
 function view(model: ModelInfo, r: StepResult): StepDrawing {
@@ -145,6 +158,7 @@ function view(model: ModelInfo, r: StepResult): StepDrawing {
     baseline: reduceTimeline(r.baseline),
     metrics: r.metrics,
     baselineMetrics: r.baselineMetrics,
+    ...(r.slowRank ? { slowRank: r.slowRank } : {}),
   };
 }
 

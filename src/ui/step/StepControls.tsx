@@ -7,6 +7,7 @@ import type { ComputeConfig } from "../../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
 import type { ModelSource, ModelSummary } from "../../worker/stepApi.ts";
 import { NumberField } from "../form/NumberField.tsx";
+import { SlowRankKnobs } from "./SlowRankKnobs.tsx";
 import { mib } from "./units.ts";
 
 const SLIDER_STEPS = 1000;
@@ -364,6 +365,7 @@ export function StepControls() {
       <BucketKnobs />
       <ParallelKnobs />
       <ComputeKnobs />
+      <SlowRankKnobs />
     </aside>
   );
 }

@@ -2,9 +2,10 @@
  * The step as a Gantt: compute and communication streams, with and without overlap, on one time
  * axis. Backward is drawn in the colour of the bucket each gradient lands in, so a person can
  * follow a bucket from its gradients to its all-reduce. Hovering a bucket names its parameters.
+ * With a slow rank, the time the communication stream waits for it is hatched (one path per row).
  */
 import { scaleLinear } from "d3-scale";
-import { memo, type ReactNode, useMemo, useRef, useState } from "react";
+import { memo, type ReactNode, useId, useMemo, useRef, useState } from "react";
 import type { StepMetrics, StepTimeline } from "../../step/stepTimeline.ts";
 import type { BucketView, StepDrawing } from "../../worker/stepApi.ts";
 import { useWidth } from "../useWidth.ts";
@@ -80,7 +81,27 @@ function bucketPaths(marks: readonly Mark[], x: (t: number) => number, y: number
   return [...paths.values()].map(({ bucket, faded, parts }) => ({ bucket, faded, d: parts.join("") }));
 }
 
-function Tooltip({ bucket, index }: { bucket: BucketView; index: number }) {
+/** The slow rank's waits on a row, as one path of rectangles. */
+function waitPath(t: StepTimeline, x: (t: number) => number, y: number, h: number): string {
+  const parts: string[] = [];
+  for (const c of t.comm) {
+    if (!c.wait) continue;
+    const x0 = x(c.wait.start);
+    const w = Math.max(0.5, x(c.wait.end) - x0);
+    parts.push(`M${x0.toFixed(2)} ${y}h${w.toFixed(2)}v${h}h${(-w).toFixed(2)}z`);
+  }
+  return parts.join("");
+}
+
+function Tooltip({
+  bucket,
+  index,
+  slowRank,
+}: {
+  bucket: BucketView;
+  index: number;
+  slowRank: number | null;
+}) {
   const c = bucket.reduction;
   const shown = bucket.first;
   return (
@@ -94,6 +115,7 @@ function Tooltip({ bucket, index }: { bucket: BucketView; index: number }) {
         <div className="muted">
           ready {ms(c.ready)} → reduced {ms(c.start)}–{ms(c.end)} · algbw {formatBytesPerSecond(c.algbw)} ·
           busbw {formatBytesPerSecond(c.busbw)}
+          {c.waitMs !== undefined && slowRank !== null && ` · waited ${ms(c.waitMs)} for rank ${slowRank}`}
         </div>
       )}
       <ul className="mono">
@@ -147,11 +169,14 @@ export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHove
         return {
           backward: bucketPaths(backwardRuns(t), x, yc, ROW_H),
           comm: bucketPaths(commMarks(t, hsdp), x, ym, ROW_H),
+          wait: waitPath(t, x, ym, ROW_H),
         };
       }),
     [result, hsdp, x],
   );
   const height = TOP + groups.length * groupH + AXIS_H;
+  const slowRank = result.slowRank?.rank ?? null;
+  const hatchId = `step-wait-${useId().replace(/[^a-zA-Z0-9]/g, "")}`;
   const dim = (b: number) => (hovered === null || hovered === b ? 1 : 0.25);
   const hover = (b: number | null) => (e: React.PointerEvent) => {
     onHover(b);
@@ -228,6 +253,11 @@ export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHove
             onPointerLeave={hover(null)}
           />
         ))}
+        {paths[g]?.wait && (
+          <path d={paths[g].wait} fill={`url(#${hatchId})`} className="step-wait" data-testid="step-wait">
+            <title>waiting for rank {slowRank}</title>
+          </path>
+        )}
         <line
           x1={x(backwardEnd)}
           x2={x(backwardEnd)}
@@ -258,6 +288,18 @@ export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHove
         role="img"
         aria-label="Gantt of the step: compute and communication streams"
       >
+        <defs>
+          <pattern
+            id={hatchId}
+            width={6}
+            height={6}
+            patternUnits="userSpaceOnUse"
+            patternTransform="rotate(45)"
+          >
+            <rect width={6} height={6} className="step-wait-bg" />
+            <line x1={0} y1={0} x2={0} y2={6} className="step-wait-line" />
+          </pattern>
+        </defs>
         {rows}
         <g className="step-axis">
           <line x1={labelW} x2={width - 12} y1={axisY} y2={axisY} />
@@ -279,8 +321,17 @@ export const StepGantt = memo(function StepGantt({ result, hsdp, hovered, onHove
           className="step-tooltip-anchor"
           style={{ left: Math.min(pointer.x + 14, width - 380), top: pointer.y + 14 }}
         >
-          <Tooltip bucket={hoveredBucket} index={hovered} />
+          <Tooltip bucket={hoveredBucket} index={hovered} slowRank={slowRank} />
         </div>
+      )}
+      {result.slowRank && result.slowRank.waitMs > 0 && (
+        <p className="step-small step-wait-legend" data-testid="step-wait-legend">
+          <span className="step-wait-swatch" aria-hidden="true" /> hatched: waiting for rank {slowRank} (
+          {result.slowRank.kind === "compute"
+            ? "its gradients are not ready yet"
+            : "the ring moves at its slow link's pace"}
+          ), {ms(result.slowRank.waitMs)} in all with overlap
+        </p>
       )}
     </div>
   );

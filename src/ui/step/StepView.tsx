@@ -18,6 +18,7 @@ import { pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { ShareBar } from "../share/ShareBar.tsx";
+import { SlowRankLine, timelineTitle } from "./SlowRankLine.tsx";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
@@ -258,9 +259,10 @@ export function StepView() {
         {result && model ? (
           <>
             <Metrics m={result.metrics} baseline={result.baselineMetrics} />
+            <SlowRankLine config={config} result={result} />
             <Panel what="The step timeline" aria-label="Step timeline">
               <div className="step-section-head">
-                <h3>Timeline (one GPU; every replica runs the same step)</h3>
+                <h3>{timelineTitle(result.slowRank)}</h3>
                 <span className="muted step-small">
                   colours = buckets · dashed line = end of backward
                   {hsdp ? " · solid: reduce-scatter in the replica, faded: all-reduce across replicas" : ""}
