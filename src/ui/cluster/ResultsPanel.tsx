@@ -16,6 +16,7 @@ import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
+import { policyStyle } from "../policyColour.ts";
 import { useShownRun } from "../useShownRun.ts";
 import { BadputPanel } from "./BadputPanel.tsx";
 import { McBand } from "./McBand.tsx";
@@ -37,7 +38,7 @@ function PolicyCard({
   const seed = useAppStore((s) => s.scenario.seed);
   const key = policy.key;
   return (
-    <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
+    <article className="policy-card" style={policyStyle(key)} aria-label={`${policy.label} results`}>
       <h3>{policy.label}</h3>
       <p className="muted policy-blurb">{policy.blurb}</p>
       <div className="ettr">
