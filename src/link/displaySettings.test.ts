@@ -62,6 +62,7 @@ describe("the display settings' table", () => {
     const stored = 0.007000000000000001; // 0.7 points as a fraction, after a float product
     expect(settingParam("mcPrecision", toShown("mcPrecision", stored))).toBe("0.7");
     expect(settingParam("mcPrecision", checkSetting("mcPrecision", 0.7000000000000001))).toBe("0.7");
+    expect(settingParam("mcPrecision", 0.7000000000000001)).toBe("0.7");
   });
 
   it.each(NAMES)("%s: leaves its default out of the link, and reads an absent key as the default", (name) => {
