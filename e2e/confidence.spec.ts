@@ -2,8 +2,10 @@
  * Issue 19 items 1 and 4: each ETTR with its 95 % interval and run count, the precision that
  * stops the Monte Carlo and the cap, and a pinned baseline with its deltas, all in the link.
  */
+
 import { execFileSync } from "node:child_process";
 import { expect, type Page, test } from "@playwright/test";
+import { DISPLAY_SETTINGS, settingAllowed } from "../src/link/displaySettings.ts";
 
 /** "84.01% ± 0.06 (95%, 103 runs)". */
 const CI = /^(\d{1,3}\.\d{1,2})% ± (\d+\.\d{1,2}) \(95%, ([\d,]+) runs?\)$/;
@@ -97,14 +99,14 @@ test("a cap reached before the precision is shown as such, with the runs it stop
 test("a bad precision or cap is refused by name, and changes nothing", async ({ page }) => {
   await page.goto("/#v=cluster&mcp=99");
   await expect(page.getByTestId("link-error")).toContainText("mcp=");
-  await expect(page.getByTestId("link-error")).toContainText("between ±0.01 and ±20 points");
+  await expect(page.getByTestId("link-error")).toContainText(settingAllowed("mcPrecision"));
   await expect(page.getByTestId("mc.precision")).toHaveValue("0.5");
   await settled(page);
   const cap = page.getByTestId("mc.cap");
   await cap.fill("5");
   await cap.press("Enter");
   await expect(page.locator(".mc-controls [role=alert], .mc-controls .field-error").first()).toContainText(
-    "Cap on runs",
+    DISPLAY_SETTINGS.mcCap.label,
   );
   await expect(page).not.toHaveURL(/mcn=/);
   await expect(page.getByTestId("mc-status")).toHaveAttribute("data-stop", "precision");

@@ -3,11 +3,13 @@
  * pick strategies, read a card and a "where the time goes" bar for each, share the link, set the
  * price of a GPU-hour, load a strategy preset.
  */
+
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { decodeScenarioLink } from "../src/link/scenarioLink.ts";
+import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
-const KEYS = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
+const KEYS = POLICY_KEYS;
 
 async function openTeaching(page: Page) {
   await page.goto("/#v=cluster");

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DISPLAY_SETTINGS, type DisplaySetting } from "../link/displaySettings.ts";
 
 /** The commands as `npm run sim` and `npm run step` run them (package.json's scripts). */
 function run(args: string[]) {
@@ -18,7 +19,9 @@ describe("--help", { timeout: 60_000 }, () => {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe("");
       expect(r.stdout).toMatch(/^usage: npm run sim -- <scenario.json \| share link>/);
-      for (const option of ["--seeds", "--json", "--link", "--threads", "--no-budget"])
+      const settingFlags = Object.values(DISPLAY_SETTINGS).flatMap((d: DisplaySetting) => d.cliFlag ?? []);
+      expect(settingFlags).toEqual(["--precision", "--max-runs"]);
+      for (const option of ["--seeds", "--json", "--link", "--threads", "--no-budget", ...settingFlags])
         expect(r.stdout).toContain(`  ${option}`);
     }
   });

@@ -6,12 +6,16 @@ import { SLOW_RANK_RANGES } from "../step/slowRank.ts";
 
 const FACTOR = `[${SLOW_RANK_RANGES.factor.min}, ${SLOW_RANK_RANGES.factor.max}]`;
 
+import { DISPLAY_SETTINGS, settingAllowed } from "../link/displaySettings.ts";
+
+const { mcPrecision: precision, mcCap: cap } = DISPLAY_SETTINGS;
+
 /** True when the arguments ask for help (wherever the flag stands: nothing else runs). */
 export function wantsHelp(argv: readonly string[]): boolean {
   return argv.some((a) => a === "--help" || a === "-h");
 }
 
-export const SIM_HELP = `usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]
+export const SIM_HELP = `usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]
 
 Runs the cluster model (synchronous vs FT-HSDP on the same failures) on a scenario file or a
 share link, with the same engine and numbers as the browser.
@@ -19,6 +23,11 @@ share link, with the same engine and numbers as the browser.
   <scenario.json>   a scenario (JSON, version 1 or 2; fields left out take their defaults)
   <share link>      an explorer link (http://…/#s=…, #s=… or s=…) instead of a file
   --seeds N         Monte Carlo over seeds seed..seed+N-1: mean, p5, p95 (N in [1, 100,000])
+  --precision P     without --seeds: add seeds, as the page does, until every policy's mean ETTR
+                    is known within ±P points at 95 % (at least 100 runs); --seeds wins when both
+                    are given. P: ${settingAllowed("mcPrecision")}; default ${precision.default}
+  --max-runs N      without --seeds: run to the precision, but never more than N runs.
+                    N: ${settingAllowed("mcCap")}; default ${cap.default.toLocaleString("en-US")}
   --json            one JSON object: the completed scenario, seeds, each policy's metrics, closed forms
   --link            print the scenario's share link instead of running it
   --threads N       threads for the Monte Carlo (default: every core when the run is large)

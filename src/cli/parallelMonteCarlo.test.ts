@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { monteCarlo } from "../sim/monteCarlo.ts";
+import { POLICY_KEYS } from "../sim/policyKeys.ts";
 import { parseScenario } from "../sim/scenario.ts";
 import { parallelMonteCarlo, prestartWorkers, sliceRuns } from "./parallelMonteCarlo.ts";
 
@@ -50,7 +51,7 @@ describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
         ],
       },
       spares: { pool: "limited", hosts: 6, repairHours: 4 },
-      policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+      policies: [...POLICY_KEYS],
     });
     expect(sliceRuns(mixed)).toBeLessThan(6);
     const reference = monteCarlo(mixed, 16);

@@ -1,22 +1,39 @@
 /**
- * `npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]`:
+ * `npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]`:
  * the cluster model in a terminal (DESIGN.md "Public contracts", CLI). Kept apart from the entry
  * point (sim.ts) so tests can run it in-process; it never exits or prints, it returns what to
  * print (progress, which cannot wait, goes to the `progress` sink).
  *
  * Without --seeds it runs the scenario's own seed, the same run the app shows; --seeds N runs
  * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank), on every core when the job
- * is large (parallelMonteCarlo.ts; the numbers do not depend on the thread count).
+ * is large (parallelMonteCarlo.ts; the numbers do not depend on the thread count). With
+ * --precision or --max-runs and no --seeds it runs the page's Monte Carlo (src/sim/mcStream.ts):
+ * seeds from the scenario's own, in the page's chunks, until every selected policy's 95 % interval
+ * of the mean ETTR is within ±P points (at least MIN_RUNS runs) or N runs, so it stops at the run
+ * count the page stops at; the summary is then exactly that of --seeds <that count>. --seeds
+ * wins: given --seeds, that many seeds run and the other two are not used.
  *
  * Every input has a bounded cost decided before any work: a scenario file is a regular file of
  * at most 1 MiB; the Monte Carlo may simulate at most SEED_BUDGET_FAILURES failures (seeds ×
  * expected failures per run), unless --no-budget says the user means it.
  */
 import { availableParallelism } from "node:os";
+import {
+  DISPLAY_SETTINGS,
+  type DisplaySetting,
+  type DisplaySettingName,
+  parseSetting,
+  storedDefault,
+  toShown,
+  toStored,
+} from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { type McSettings, type McStop, McStream } from "../sim/mcStream.ts";
+import { runChunk as runStreamChunk } from "../sim/monteCarlo.ts";
 import { selectedPolicies } from "../sim/policies.ts";
+import { closedFormsOf } from "../sim/policyForms.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import {
   BADPUT_CATEGORIES,
@@ -34,7 +51,7 @@ import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
 export const USAGE =
-  "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]";
+  "usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]";
 export const MAX_SEEDS = 100_000;
 /** A scenario is a few hundred bytes; anything past this is not one. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
@@ -53,6 +70,11 @@ export class InputError extends Error {}
 export interface SimOptions {
   input: string;
   seeds: number;
+  /**
+   * --precision (± points) or --max-runs without --seeds: run to the precision like the page
+   * (the Monte Carlo's settings, precision as a fraction); null: run `seeds` seeds.
+   */
+  toPrecision: McSettings | null;
   json: boolean;
   link: boolean;
   /** Threads for the Monte Carlo, the main one included; null: every core when the job is large. */
@@ -71,9 +93,22 @@ function integerValue(flag: string, raw: string | undefined, max: number): numbe
   return n;
 }
 
+/** A display setting's flag (displaySettings.ts): its table's range and words. */
+function settingValue(name: DisplaySettingName, raw: string | undefined): number {
+  const flag = (DISPLAY_SETTINGS[name] as DisplaySetting).cliFlag;
+  if (raw === undefined) throw new InputError(`${flag} needs a value`);
+  try {
+    return parseSetting(name, raw);
+  } catch (e) {
+    throw new InputError(`${flag}: ${echo((e as Error).message)}`);
+  }
+}
+
 export function parseArgs(argv: readonly string[]): SimOptions {
   let input: string | null = null;
-  let seeds = 1;
+  let seeds: number | null = null;
+  let precision: number | null = null;
+  let maxRuns: number | null = null;
   let json = false;
   let link = false;
   let threads: number | null = null;
@@ -87,13 +122,22 @@ export function parseArgs(argv: readonly string[]): SimOptions {
     else if (flag === "--link" && inline === undefined) link = true;
     else if (flag === "--no-budget" && inline === undefined) noBudget = true;
     else if (flag === "--seeds") seeds = integerValue("--seeds", inline ?? argv[++i], MAX_SEEDS);
+    else if (flag === "--precision") precision = settingValue("mcPrecision", inline ?? argv[++i]);
+    else if (flag === "--max-runs") maxRuns = settingValue("mcCap", inline ?? argv[++i]);
     else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
     else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
     else if (input === null) input = arg;
     else throw new InputError(`one scenario expected, got a second: ${echo(arg)}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
-  return { input, seeds, json, link, threads, noBudget };
+  const toPrecision =
+    seeds === null && (precision !== null || maxRuns !== null)
+      ? {
+          precision: precision === null ? storedDefault("mcPrecision") : toStored("mcPrecision", precision),
+          cap: maxRuns ?? storedDefault("mcCap"),
+        }
+      : null;
+  return { input, seeds: seeds ?? 1, toPrecision, json, link, threads, noBudget };
 }
 
 /** A share link as a person pastes it: a URL, `#s=...` or `s=...`. Anything else is a file path. */
@@ -248,11 +292,11 @@ export function resultTable(r: MonteCarloResult): string {
 
 const count = (n: number) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
 
-function checkBudget(s: Scenario, seeds: number, budget: number): void {
+function checkBudget(s: Scenario, seeds: number, budget: number, flag: string): void {
   const cost = monteCarloCost(s, seeds);
   if (cost <= budget) return;
   throw new InputError(
-    `--seeds ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} seeds, or add --no-budget to run it anyway`,
+    `${flag} ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} ${flag === "--seeds" ? "seeds" : "runs"}, or add --no-budget to run it anyway`,
   );
 }
 
@@ -285,6 +329,30 @@ function progressReporter(io: SimIo): (done: number, total: number) => void {
   };
 }
 
+/**
+ * The page's Monte Carlo to a precision, in one thread: chunks in order until the stream stops
+ * (mcStream.ts decides where, at a chunk end), then the summary of the runs it kept.
+ */
+export function toPrecision(
+  s: Scenario,
+  settings: McSettings,
+  onProgress: (done: number, total: number) => void = () => {},
+): { result: MonteCarloResult; stop: McStop } {
+  const stream = new McStream(s, settings);
+  for (let next = stream.next(); next; next = stream.next()) {
+    stream.put(next.index, runStreamChunk(s, next.chunk));
+    onProgress(stream.runs, settings.cap);
+  }
+  return { result: stream.result(closedFormsOf(s)), stop: stream.stop ?? "cap" };
+}
+
+function stopLine(stop: McStop, settings: McSettings, runs: number): string {
+  const points = `±${toShown("mcPrecision", settings.precision)}`;
+  return stop === "precision"
+    ? `stopped: every policy's mean ETTR within ${points} points (95 %) after ${count(runs)} runs`
+    : `stopped: the cap of ${count(settings.cap)} runs, before ${points} points`;
+}
+
 /** Run the command; returns the exit status and what to print. Throws only on a bug. */
 export async function simCommand(
   argv: readonly string[],
@@ -295,7 +363,16 @@ export async function simCommand(
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
     if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
-    if (!opts.noBudget) checkBudget(scenario, opts.seeds, io.budgetFailures ?? SEED_BUDGET_FAILURES);
+    const budget = io.budgetFailures ?? SEED_BUDGET_FAILURES;
+    if (opts.toPrecision) {
+      if (!opts.noBudget) checkBudget(scenario, opts.toPrecision.cap, budget, "--max-runs");
+      const { result, stop } = toPrecision(scenario, opts.toPrecision, progressReporter(io));
+      const out = opts.json
+        ? JSON.stringify(resultJson(result), null, 2)
+        : `${resultTable(result)}\n\n${stopLine(stop, opts.toPrecision, result.seeds)}`;
+      return { code: 0, stdout: `${terminalText(out)}\n`, stderr: "" };
+    }
+    if (!opts.noBudget) checkBudget(scenario, opts.seeds, budget, "--seeds");
     const large = monteCarloCost(scenario, opts.seeds) >= PARALLEL_FROM_FAILURES;
     const threads = opts.threads ?? (large ? (io.cores ?? availableParallelism()) : 1);
     const result = await parallelMonteCarlo(scenario, opts.seeds, {

@@ -3,9 +3,11 @@
  * every knob the issue names, checked against the axes a scenario offers: a field added to the
  * field table (or to a cause) without an axis fails here unless it is excluded with a reason.
  */
+
 import { describe, expect, it } from "vitest";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "./budget.ts";
 import { causeTable } from "./causes.ts";
+import { POLICY_KEYS } from "./policyKeys.ts";
 import { PRESETS } from "./presets.ts";
 import {
   DEFAULT_SCENARIO,
@@ -210,7 +212,7 @@ const NOT_AN_AXIS: Record<string, string> = {
 describe("every knob is an axis (issue 19 item 3)", () => {
   it("each numeric and enumerated field of the table, and of each cause, is an axis or excluded with a reason", () => {
     const withAll = parseScenario({
-      policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+      policies: [...POLICY_KEYS],
       failures: {
         arrivals: "weibull",
         causes: [

@@ -23,20 +23,15 @@ import type { ClosedForms, MonteCarloResult } from "./types.ts";
 export const Z95 = 1.96;
 
 export interface McSettings {
-  /** Stop when every policy's 95 % half-width of the mean ETTR is at most this (a fraction: 0.005 = ±0.5 point). */
+  /**
+   * Stop when every policy's 95 % half-width of the mean ETTR is at most this (a fraction: 0.005 =
+   * ±0.5 point). Its range, default and link key: src/link/displaySettings.ts's mcPrecision.
+   */
   precision: number;
-  /** Never more runs than this. */
+  /** Never more runs than this (displaySettings.ts's mcCap). */
   cap: number;
 }
 
-/** Default precision: ±0.5 point of ETTR (the default). */
-export const DEFAULT_PRECISION = 0.005;
-/** Default cap on runs. */
-export const DEFAULT_CAP = 2000;
-/** Allowed precision, in points: below 0.01 point the cap decides anyway; above 20 the band says nothing. */
-export const PRECISION_POINTS_RANGE = [0.01, 20] as const;
-/** Allowed cap: at least one chunk's worth, at most what the page can hold and summarize in one task. */
-export const CAP_RANGE = [10, 20_000] as const;
 /**
  * Runs before the precision may stop a Monte Carlo: the sample's standard deviation (and its
  * p5/p95, nearest-rank) from fewer is too rough to trust the interval it gives.

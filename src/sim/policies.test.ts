@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { runOnTrace } from "./engine.ts";
 import { generateFailureTrace } from "./failureTrace.ts";
 import { monteCarlo } from "./monteCarlo.ts";
-import { POLICIES } from "./policies.ts";
+import { POLICIES, REGISTRY } from "./policies.ts";
+import { DEFAULT_POLICIES, POLICY_KEYS } from "./policyKeys.ts";
 import { parseScenario } from "./scenario.ts";
 
 const s = parseScenario({
@@ -38,6 +39,14 @@ describe("the policy registry", () => {
     for (const p of POLICIES) {
       const own = p.run(s, generateFailureTrace(s, s.seed), true).recording!;
       expect(r.trace!.recordings[p.key]).toEqual(own);
+    }
+  });
+
+  it("gives each policy beyond the default two the words of its own closed form (the results' formula text)", () => {
+    const shared: readonly string[] = DEFAULT_POLICIES;
+    for (const k of POLICY_KEYS.filter((key) => !shared.includes(key))) {
+      expect(REGISTRY[k].formText?.formula, k).toMatch(/\S/);
+      expect(REGISTRY[k].formText?.assumes, k).toMatch(/\S/);
     }
   });
 });

@@ -108,6 +108,11 @@ export interface Policy<K extends Key = Key> {
    * closedForms(s): the forms shared with the page's cross-checks, which a policy may build on.
    */
   closedForm(s: Scenario, base: ClosedForms): ClosedFormValue;
+  /**
+   * Its own closed form in the results' formula text and what that form assumes, for a policy
+   * whose form is not one of the shared ones (synchronous's and FT-HSDP's are written there).
+   */
+  readonly formText?: { readonly formula: string; readonly assumes: string };
 }
 
 export const synchronousPolicy: Policy<"synchronous"> = {
@@ -145,6 +150,7 @@ export const inMemoryPolicy: Policy<"inMemory"> = {
   cardMetric: "lostWorkSeconds",
   run: runInMemory,
   closedForm: inMemoryClosedForm,
+  formText: { formula: "the renewal form with its own D, C, W", assumes: "host-scope failures only" },
 };
 
 export const hotSparePolicy: Policy<"hotSpare"> = {
@@ -158,6 +164,10 @@ export const hotSparePolicy: Policy<"hotSpare"> = {
   cardMetric: "jobRestarts",
   run: runHotSpare,
   closedForm: hotSpareClosedForm,
+  formText: {
+    formula: "E[e^(−λD)], D = detect + migrate",
+    assumes: "host-scope failures only, standbys never short and no checkpoints",
+  },
 };
 
 /** Every policy a scenario may select, by key. */

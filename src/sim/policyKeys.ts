@@ -53,6 +53,3 @@ export function policiesAllowed(): string {
     .map((k) => `"${k}"`)
     .join(", ")}`;
 }
-
-/** `policies`' allowed values as the shipped app has them (the built-in keys). */
-export const POLICIES_ALLOWED = policiesAllowed();

@@ -3,6 +3,7 @@
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
+import { POLICY_KEYS } from "./policyKeys.ts";
 import type { FailureCause, ScenarioInput } from "./scenario.ts";
 
 export interface Preset {
@@ -71,7 +72,6 @@ const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (SIMULATION.md §3) are
  * (synchronous, FT-HSDP after a job-wide failure, hot spares' fallback, in-memory's persistent
  * copy) checkpoints on one cadence, so no side is charged a rollback the others are spared.
  */
-const ALL_POLICIES = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
 const SAME_CADENCE = {
   sync: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
   ft: { checkpointMinutes: 30, checkpointWriteSeconds: 10 },
@@ -92,7 +92,7 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
     source: STRATEGY_SOURCE,
     scenario: {
       name: "Four strategies, headline cluster",
-      policies: [...ALL_POLICIES],
+      policies: [...POLICY_KEYS],
       ...SAME_CADENCE,
     },
   },
@@ -103,7 +103,7 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
     source: `${LLAMA3_SOURCE} ${STRATEGY_SOURCE.slice(HEADLINE_SOURCE.length + 1)}`,
     scenario: {
       name: "Llama 3 cause mix, four strategies",
-      policies: [...ALL_POLICIES],
+      policies: [...POLICY_KEYS],
       cluster: { gpus: 16_384, gpusPerHost: 8, replicas: 16, hostsPerRack: 4 },
       training: { days: 54 },
       failures: { perHostDay: 0.0038, arrivals: "poisson", causes: [...LLAMA3_CAUSES] },

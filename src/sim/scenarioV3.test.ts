@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { MAX_POLICIES, POLICY_KEYS, policiesAllowed, policyKeys } from "./policyKeys.ts";
 import { diffFromDefaults, parseScenario, ScenarioError } from "./scenario.ts";
+
+const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function problemsOf(input: unknown): string[] {
   try {
@@ -32,18 +35,22 @@ describe("version-3 scenario fields", () => {
     expect(s.ft).toMatchObject({ stepOverheadPercent: 0, restrike: "stall" });
   });
 
-  it("refuses policies empty, 5 entries, a duplicate and an unknown key, by name", () => {
-    expect(problemsOf({ policies: [] })[0]).toMatch(
-      /^policies: .*must be a list of 1–4 distinct keys of "synchronous"/,
+  it("refuses policies empty, too many entries, a duplicate and an unknown key, by name (the registry's words)", () => {
+    const allowed = policiesAllowed();
+    const oneOf = policyKeys()
+      .map((k) => `"${k}"`)
+      .join(", ");
+    expect(allowed).toBe(`a list of 1–${MAX_POLICIES} distinct keys of ${oneOf}`);
+    expect(problemsOf({ policies: [] })[0]).toMatch(new RegExp(`^policies: .*must be ${literal(allowed)}`));
+    const tooMany = [...POLICY_KEYS, POLICY_KEYS[0]].slice(0, MAX_POLICIES + 1);
+    expect(problemsOf({ policies: tooMany })[0]).toMatch(
+      new RegExp(`^policies: got a list of ${MAX_POLICIES + 1}; must be ${literal(allowed)}`),
     );
-    expect(
-      problemsOf({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare", "synchronous"] })[0],
-    ).toMatch(/^policies: got a list of 5; must be a list of 1–4 distinct keys/);
     expect(problemsOf({ policies: ["ftHsdp", "inMemory", "ftHsdp"] })).toEqual([
-      'policies[2]: got "ftHsdp" a second time; must be a list of 1–4 distinct keys of "synchronous", "ftHsdp", "inMemory", "hotSpare"',
+      `policies[2]: got "ftHsdp" a second time; must be ${allowed}`,
     ]);
     expect(problemsOf({ policies: ["ftHsdp", "checkpointless"] })[0]).toMatch(
-      /^policies\[1\]: got "checkpointless"; must be one of "synchronous", "ftHsdp", "inMemory", "hotSpare"/,
+      new RegExp(`^policies\\[1\\]: got "checkpointless"; must be one of ${literal(oneOf)}`),
     );
     expect(problemsOf({ policies: "ftHsdp" })[0]).toMatch(/^policies: /);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { POLICY_KEYS } from "./policyKeys.ts";
 import { PRESETS } from "./presets.ts";
 import {
   DEFAULT_SCENARIO as D,
@@ -144,7 +145,7 @@ describe("every field is an axis", () => {
   });
 
   it("a field's axis changes that field only, over its categories or its spec's range", () => {
-    const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+    const four = parseScenario({ policies: [...POLICY_KEYS] });
     for (const axis of SWEEP_AXES) {
       const f = axis.field;
       if (!f || ["gpus", "replicas"].includes(axis.id)) continue;

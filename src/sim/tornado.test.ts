@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "./engine.ts";
 import { seedOf } from "./monteCarlo.ts";
+import { POLICY_KEYS } from "./policyKeys.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "./scenario.ts";
 import { axisApplies, SWEEP_AXES, sweepValue } from "./sweep.ts";
 import {
@@ -167,7 +168,7 @@ describe("summarizeTornado", () => {
   });
 
   it("four policies: a bar each, and FT-HSDP's lead over the first other", () => {
-    const four = parseScenario({ ...small, policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+    const four = parseScenario({ ...small, policies: [...POLICY_KEYS] });
     const p = planTornado(four, 0.5);
     const r = summarizeTornado(
       p,

@@ -12,7 +12,7 @@
  *
  * Pure: this plans the scenarios and summarizes the per-run ETTRs the workers send back.
  */
-import { REGISTRY, selectedPolicies } from "./policies.ts";
+import { REGISTRY } from "./policies.ts";
 import type { PolicyKey } from "./policyKeys.ts";
 import {
   FIELD_SPECS,
@@ -328,9 +328,4 @@ export function tornadoSentence(result: TornadoResult, policies: readonly Policy
   return `${what} depends mostly on ${first.r.plan.label} (${ends}, from ${first.r.plan.baseText}; points)${
     then.length > 0 ? `, then on ${then.join(" and ")}` : ""
   }.`;
-}
-
-/** Whether a scenario's policies all have per-run ETTRs (a worker answer's shape check). */
-export function coversPolicies(s: Scenario, runs: EttrRuns): boolean {
-  return selectedPolicies(s).every((p) => runs[p.key] instanceof Float64Array);
 }

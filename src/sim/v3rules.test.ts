@@ -3,10 +3,12 @@
  * (in the comments). Cluster: 8 hosts, 4 replicas (2 hosts each), a 10,800 s horizon, no random
  * failures; fail-stop detection 60 s, sync restart 540 s; FT-HSDP restart 420 s, rejoin 120 s.
  */
+
 import { describe, expect, it } from "vitest";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
+import { POLICY_KEYS } from "./policyKeys.ts";
 import { parseScenario, type ScenarioInput } from "./scenario.ts";
 import { BADPUT_CATEGORIES, FtPhase, type PolicyMetrics } from "./types.ts";
 
@@ -14,7 +16,7 @@ const H = 10_800;
 
 function scenario(over: ScenarioInput = {}) {
   return parseScenario({
-    policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"],
+    policies: [...POLICY_KEYS],
     ...over,
     cluster: { gpus: 64, gpusPerHost: 8, replicas: 4, ...over.cluster },
     training: { days: H / 86_400 },

@@ -7,18 +7,23 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
-import { LinkError } from "../link/linkError.ts";
-import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
 import {
-  CAP_RANGE,
-  DEFAULT_CAP,
-  DEFAULT_PRECISION,
-  type McSnapshot,
-  PRECISION_POINTS_RANGE,
-} from "../sim/mcStream.ts";
+  checkSetting,
+  readSettingParam,
+  settingParam,
+  storedDefault,
+  toShown,
+  toStored,
+} from "../link/displaySettings.ts";
+import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
+import type { McSnapshot } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
+
+/** The default precision (a fraction) and cap: the display settings' table's (src/link/displaySettings.ts). */
+export const DEFAULT_PRECISION = storedDefault("mcPrecision");
+export const DEFAULT_CAP = storedDefault("mcCap");
 
 /** A band as it streams in: the snapshot and the scenario it is for (never shown for another). */
 export interface Band {
@@ -52,8 +57,8 @@ export const mcStore = createStore<McState>()((set) => ({
   current: null,
   base: null,
   baseError: null,
-  setPrecision: (precision) => set({ precision: checkPrecisionPoints(precision * 100) / 100 }),
-  setCap: (cap) => set({ cap: checkCap(cap) }),
+  setPrecision: (precision) => set({ precision: checkPrecision(precision) }),
+  setCap: (cap) => set({ cap: checkSetting("mcCap", cap) }),
   pin: () => set({ baseline: appStore.getState().scenario }),
   unpin: () => set({ baseline: null, base: null, baseError: null }),
 }));
@@ -62,52 +67,24 @@ export function useMcStore<T>(selector: (s: McState) => T): T {
   return useStore(mcStore, selector);
 }
 
-/** A precision in points (0.5 = ±0.5 point), or a RangeError that names the setting and its range. */
-export function checkPrecisionPoints(points: number): number {
-  const [lo, hi] = PRECISION_POINTS_RANGE;
-  if (!Number.isFinite(points) || points < lo || points > hi)
-    throw new RangeError(
-      `Precision must be between ±${lo} and ±${hi} points of ETTR (got ${String(points)}).`,
-    );
-  return points;
-}
-
-/** A cap on runs, or a RangeError that names the setting and its range. */
-export function checkCap(cap: number): number {
-  const [lo, hi] = CAP_RANGE;
-  if (!Number.isInteger(cap) || cap < lo || cap > hi)
-    throw new RangeError(
-      `The cap on runs must be a whole number from ${lo} to ${hi.toLocaleString("en-US")} (got ${String(cap)}).`,
-    );
-  return cap;
-}
-
-/** Plain decimal numbers only in a link (no exponents, no hex, no spaces): what writeParams writes. */
-const DECIMAL = /^\d{1,6}(\.\d{1,6})?$/;
-
-function linkNumber(key: string, v: string, check: (x: number) => number): number {
-  if (!DECIMAL.test(v)) throw new LinkError(`The link's ${key}= "${v.slice(0, 20)}" is not a plain number.`);
-  try {
-    return check(Number(v));
-  } catch (e) {
-    throw new LinkError(`The link's ${key}=: ${(e as Error).message}`);
-  }
+/** A precision (a fraction) as the store keeps it, or a RangeError naming the setting and its range in points. */
+export function checkPrecision(precision: number): number {
+  return toStored("mcPrecision", checkSetting("mcPrecision", toShown("mcPrecision", precision)));
 }
 
 /** `mcp=`: the precision in points; absent, the default. */
 export function parsePrecisionParam(v: string | undefined): number {
-  return v === undefined ? DEFAULT_PRECISION : linkNumber("mcp", v, checkPrecisionPoints) / 100;
+  return toStored("mcPrecision", readSettingParam("mcPrecision", v));
 }
 
 /** `mcn=`: the cap on runs; absent, the default. */
 export function parseCapParam(v: string | undefined): number {
-  return v === undefined ? DEFAULT_CAP : linkNumber("mcn", v, checkCap);
+  return readSettingParam("mcCap", v);
 }
 
-/** Points with at most 6 decimals, as DECIMAL reads them back; "" at the default. */
+/** The precision in points as its reader accepts it; "" at the default. */
 export function precisionParam(precision: number): string {
-  if (precision === DEFAULT_PRECISION) return "";
-  return String(Number((precision * 100).toFixed(6)));
+  return settingParam("mcPrecision", toShown("mcPrecision", precision));
 }
 
 registerAddressPart({
@@ -120,7 +97,7 @@ registerAddressPart({
   reset: () => mcStore.setState({ precision: DEFAULT_PRECISION, cap: DEFAULT_CAP }),
   write: () => {
     const { precision, cap } = mcStore.getState();
-    return { mcp: precisionParam(precision), mcn: cap === DEFAULT_CAP ? "" : String(cap) };
+    return { mcp: precisionParam(precision), mcn: settingParam("mcCap", cap) };
   },
 });
 registerAddressPart({

@@ -4,24 +4,18 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
-import { LinkError } from "../link/linkError.ts";
+import { DISPLAY_SETTINGS, readSettingParam, settingParam } from "../link/displaySettings.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 
-export const STORY_CAPS = [1, 25, 512] as const;
+/** The sizes the chapter offers and its default (PyTorch's): displaySettings.ts's storyBucket. */
+export const STORY_CAPS = DISPLAY_SETTINGS.storyBucket.choices;
 export type StoryCap = (typeof STORY_CAPS)[number];
-/** PyTorch's default, and what the chapter shows when the link names no size. */
-export const DEFAULT_STORY_CAP: StoryCap = 25;
+export const DEFAULT_STORY_CAP: StoryCap = DISPLAY_SETTINGS.storyBucket.default;
 
 export const storyBucketStore = createStore<{ cap: StoryCap }>()(() => ({ cap: DEFAULT_STORY_CAP }));
 
 export function parseStoryCap(v: string | undefined): StoryCap {
-  if (v === undefined) return DEFAULT_STORY_CAP;
-  const cap = STORY_CAPS.find((c) => String(c) === v);
-  if (cap === undefined)
-    throw new LinkError(
-      `The link's bucket size (bk=) "${v.slice(0, 20)}" must be one of ${STORY_CAPS.join(", ")} MiB.`,
-    );
-  return cap;
+  return readSettingParam("storyBucket", v) as StoryCap;
 }
 
 registerAddressPart({
@@ -30,7 +24,7 @@ registerAddressPart({
   reset: () => storyBucketStore.setState({ cap: DEFAULT_STORY_CAP }),
   write: () => {
     const { cap } = storyBucketStore.getState();
-    return { bk: cap !== DEFAULT_STORY_CAP ? String(cap) : "" };
+    return { bk: settingParam("storyBucket", cap) };
   },
 });
 storyBucketStore.subscribe((s, prev) => {

@@ -26,8 +26,6 @@
 import type { Param } from "./modelList.ts";
 
 export const MIB = 1024 * 1024;
-export const DEFAULT_FIRST_BUCKET_BYTES = MIB;
-export const DEFAULT_BUCKET_CAP_MB = 25;
 
 export interface Bucket {
   /** Registration indices of its parameters, in gradient-ready order. */

@@ -5,6 +5,7 @@
  * (its own lane, its replay moment), with no other file touched. Then it is removed again and
  * the defaults are as before.
  */
+
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import { runScenario } from "../sim/engine.ts";
 import type { FailureTrace } from "../sim/failureTrace.ts";
 import { monteCarlo } from "../sim/monteCarlo.ts";
 import { type PluginPolicy, REGISTRY, registerPolicy } from "../sim/policies.ts";
+import { POLICY_KEYS } from "../sim/policyKeys.ts";
 import { assembleMetrics, badputSeconds } from "../sim/policyMetrics.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import { axisInfo } from "../sim/sweep.ts";
@@ -160,7 +162,7 @@ describe("a dummy third policy registered from outside", () => {
   it("is gone again once removed: the defaults and the built-in keys are as before", () => {
     unregister?.();
     unregister = null;
-    expect(Object.keys(REGISTRY)).toEqual(["synchronous", "ftHsdp", "inMemory", "hotSpare"]);
+    expect(Object.keys(REGISTRY)).toEqual([...POLICY_KEYS]);
     expect(() => parseScenario(input)).toThrow(/policies\[1\]: got "noop"/);
     expect(DEFAULT_SCENARIO.policies).toEqual(["synchronous", "ftHsdp"]);
   });

@@ -1,5 +1,7 @@
 /** fast-check generators of scenarios, shared by the property tests of several layers. */
+
 import fc from "fast-check";
+import { POLICY_KEYS } from "../sim/policyKeys.ts";
 import { parseScenario, type Scenario } from "../sim/scenario.ts";
 
 /** Valid scenarios, built so the cross-field rules hold: hosts = replicas · hostsPerReplica. */
@@ -138,7 +140,7 @@ export const v2Scenario: fc.Arbitrary<Scenario> = fc
 export const v3Scenario: fc.Arbitrary<Scenario> = fc
   .record({
     base: v2Scenario,
-    policies: fc.shuffledSubarray(["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const, {
+    policies: fc.shuffledSubarray([...POLICY_KEYS], {
       minLength: 1,
     }),
     imMinutes: fc.constantFrom(0, 0.5, 3, 30),

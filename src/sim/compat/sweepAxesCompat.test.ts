@@ -2,7 +2,10 @@
  * Old `sw=` links sweep the same scenarios: every axis round 5 had (cluster size, MTBF, replicas,
  * the eight recovery knobs), from the default and every preset, 2, 7 and 20 points, without and
  * with a range, gives the x values and scenarios recorded before the axes came from the field
- * table (scripts/record-sweep-axes.ts; the file is never regenerated).
+ * table (scripts/record-sweep-axes.ts). Each point is pinned by a digest of what it changes from
+ * the defaults (scenarioDiff.ts), so a new field with a default breaks nothing, while an axis that
+ * moves a field differently, or moves another one, fails (scripts/rehash-sweep-axes.ts turned the
+ * whole-scenario digests into these, from the code, after checking it still gave the recorded ones).
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -10,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { PRESETS } from "../presets.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario.ts";
 import { buildSweep, type SweepAxisId, type SweepRange } from "../sweep.ts";
+import { differenceFrom } from "./scenarioDiff.ts";
 
 interface Case {
   base: number;
@@ -22,7 +26,12 @@ const recorded = JSON.parse(readFileSync(new URL("./sweep-axes-recorded.json", i
   cases: Case[];
 };
 
-const digest = (s: Scenario) => createHash("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+const digestOf = (base: Scenario, s: Scenario) =>
+  createHash("sha256")
+    .update(JSON.stringify(differenceFrom(base, s)))
+    .digest("hex")
+    .slice(0, 16);
+const digest = (s: Scenario) => digestOf(DEFAULT_SCENARIO, s);
 const bases = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
 describe("round 5's sweep axes", () => {
@@ -44,4 +53,17 @@ describe("round 5's sweep axes", () => {
     expect(checked).toBeGreaterThan(1000);
     // 1,381 sweeps, every point through the validator: seconds on a loaded core.
   }, 60_000);
+
+  it("pins what a point changes, not the fields it leaves at their defaults", () => {
+    const point = buildSweep(DEFAULT_SCENARIO, "replicas", 2, null)[1]?.scenario as Scenario;
+    // A field added later with its default, on both sides: the same digest.
+    const later = (s: Scenario) => ({ ...s, later: { knob: 1 } }) as Scenario;
+    expect(digestOf(later(DEFAULT_SCENARIO), later(point))).toBe(digest(point));
+    // The axis moving its own field differently, or another field too: a different digest.
+    const moved = { ...point, cluster: { ...point.cluster, replicas: point.cluster.replicas + 1 } };
+    expect(digest(moved)).not.toBe(digest(point));
+    const alsoMoves = { ...point, training: { ...point.training, days: point.training.days + 1 } };
+    expect(digest(alsoMoves)).not.toBe(digest(point));
+    expect(differenceFrom(DEFAULT_SCENARIO, point).map(([path]) => path)).toContain("cluster.replicas");
+  });
 });

@@ -5,8 +5,10 @@
  * Each segment is labelled where its label fits, and hovering, focusing or clicking one says its
  * name, share and hours. Presentational: the Cluster view and the story's chapter 7 hand it runs.
  */
+
 import { useRef, useState } from "react";
 import { pct } from "../format.ts";
+import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
 import "./badput.css";
 import {
@@ -98,7 +100,7 @@ export function BadputBars({
         {rows.map((row, i) => {
           const lost = lostGpuHours(row.metrics.ettr, gpus, days);
           return (
-            <div key={row.policy.key} className={`badput-row policy-${row.policy.key}`}>
+            <div key={row.policy.key} className="badput-row" style={policyStyle(row.policy.key)}>
               <span className="badput-name">
                 <span className="policy-swatch" aria-hidden="true" />
                 {row.policy.label}

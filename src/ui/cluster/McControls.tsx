@@ -3,7 +3,7 @@
  * runs, where it stands (running, precision reached, cap reached), how many workers share it,
  * and the baseline pin. Precision, cap and pin are in the link (mcStore.ts).
  */
-import { CAP_RANGE, PRECISION_POINTS_RANGE } from "../../sim/mcStream.ts";
+import { DISPLAY_SETTINGS, toShown, toStored } from "../../link/displaySettings.ts";
 import { mcPoolSize } from "../../state/mcPool.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
@@ -11,7 +11,7 @@ import { NumberField } from "../form/NumberField.tsx";
 import { count } from "../format.ts";
 
 function points(precision: number): string {
-  return `±${Number((precision * 100).toFixed(6))}`;
+  return `±${toShown("mcPrecision", precision)}`;
 }
 
 function Status() {
@@ -57,12 +57,12 @@ export function McControls() {
           testId="mc.precision"
           className="knob mc-field"
           help="The Monte Carlo adds runs until every strategy's mean ETTR is known to within this, at 95% confidence (at least 100 runs)."
-          value={Number((precision * 100).toFixed(6))}
-          min={PRECISION_POINTS_RANGE[0]}
-          max={PRECISION_POINTS_RANGE[1]}
+          value={toShown("mcPrecision", precision)}
+          min={DISPLAY_SETTINGS.mcPrecision.min}
+          max={DISPLAY_SETTINGS.mcPrecision.max}
           onChange={(v) => {
             try {
-              mcStore.getState().setPrecision(v / 100);
+              mcStore.getState().setPrecision(toStored("mcPrecision", v));
               return null;
             } catch (e) {
               return refusal(e);
@@ -75,8 +75,8 @@ export function McControls() {
           className="knob mc-field"
           help="The Monte Carlo never runs more seeds than this, precision reached or not."
           value={cap}
-          min={CAP_RANGE[0]}
-          max={CAP_RANGE[1]}
+          min={DISPLAY_SETTINGS.mcCap.min}
+          max={DISPLAY_SETTINGS.mcCap.max}
           integer
           onChange={(v) => {
             try {

@@ -16,6 +16,7 @@ import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
 import { metricRow } from "../metricRows.ts";
+import { policyStyle } from "../policyColour.ts";
 import { useShownRun } from "../useShownRun.ts";
 import { BadputPanel } from "./BadputPanel.tsx";
 import { McBand } from "./McBand.tsx";
@@ -37,7 +38,7 @@ function PolicyCard({
   const seed = useAppStore((s) => s.scenario.seed);
   const key = policy.key;
   return (
-    <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
+    <article className="policy-card" style={policyStyle(key)} aria-label={`${policy.label} results`}>
       <h3>{policy.label}</h3>
       <p className="muted policy-blurb">{policy.blurb}</p>
       <div className="ettr">
@@ -161,7 +162,11 @@ function ClosedFormsCard() {
     (v: ClosedFormValue) =>
     (key: PolicyKey): ClosedFormValue =>
       key === "synchronous" ? v : noForm("the synchronous job's form");
-  const extra = policies.filter((p) => p.key === "inMemory" || p.key === "hotSpare");
+  // The strategies with a form of their own, each named by its registry entry's words.
+  const ownWords = (part: "formula" | "assumes") =>
+    policies
+      .flatMap((p) => (p.formText ? [` · ${p.shortLabel.toLowerCase()}: ${p.formText[part]}`] : []))
+      .join("");
   return (
     <article className="closed-forms scroll-x" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
@@ -196,8 +201,8 @@ function ClosedFormsCard() {
           <ClosedFormRow
             id="v2"
             name="Poisson, each strategy's own form"
-            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${extra.length > 0 ? " · in-memory: the renewal form with its own D, C, W · hot spares: E[e^(−λD)], D = detect + migrate" : ""}`}
-            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
+            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${ownWords("formula")}`}
+            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${ownWords("assumes").replaceAll(" · ", "; ")}`}
             policies={policies}
             value={own}
           />

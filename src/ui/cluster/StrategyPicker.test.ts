@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { POLICY_KEYS } from "../../sim/policyKeys.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../../sim/scenario.ts";
 import { toggledPolicies, withPolicies } from "./StrategyPicker.tsx";
 
@@ -28,11 +29,9 @@ describe("the strategy picker's selection", () => {
   });
 
   it("writes the scenario's policies, so the choice is the scenario's (and the link's)", () => {
-    const next = withPolicies(DEFAULT_SCENARIO, ["synchronous", "ftHsdp", "inMemory", "hotSpare"]);
+    const next = withPolicies(DEFAULT_SCENARIO, [...POLICY_KEYS]);
     expect(typeof next).not.toBe("string");
-    expect(next).toEqual(
-      parseScenario({ ...DEFAULT_SCENARIO, policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] }),
-    );
+    expect(next).toEqual(parseScenario({ ...DEFAULT_SCENARIO, policies: [...POLICY_KEYS] }));
   });
 
   it("refuses no strategy at all by name, with the allowed values", () => {

@@ -4,11 +4,13 @@
  * refused one (no strategy left, or one the page cannot draw yet) changes nothing and says why,
  * in the validator's words.
  */
+
 import { useState } from "react";
 import { REGISTRY } from "../../sim/policies.ts";
-import { POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
+import { MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
 import { parseScenario, type Scenario, ScenarioError } from "../../sim/scenario.ts";
 import { appStore, pagePoliciesProblem, useAppStore } from "../../state/store.ts";
+import { policyStyle } from "../policyColour.ts";
 
 /**
  * The selection with `key` turned on or off. Removing keeps the others' order; adding puts the
@@ -49,13 +51,13 @@ export function StrategyPicker() {
   };
   return (
     <fieldset className="strategy-picker" data-control="cluster.strategies" data-testid="strategy-picker">
-      <legend>Strategies compared (1–{POLICY_KEYS.length})</legend>
+      <legend>Strategies compared (1–{MAX_POLICIES})</legend>
       <div className="strategy-options">
         {POLICY_KEYS.map((key) => {
           const p = REGISTRY[key];
           const on = selected.includes(key);
           return (
-            <label key={key} className={`strategy-option policy-${key}`} title={p.blurb}>
+            <label key={key} className="strategy-option" style={policyStyle(key)} title={p.blurb}>
               <input
                 type="checkbox"
                 checked={on}

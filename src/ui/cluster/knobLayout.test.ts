@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { POLICY_KEYS } from "../../sim/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   type FieldSpec,
@@ -67,7 +68,7 @@ describe("the knobs panel's layout (built from the field specs)", () => {
     const mix = parseScenario({ failures: { causes: [{ name: "host", share: 1, scope: "host" }] } });
     expect(enabled(mix, "failures.hangFraction")).toBe(false);
     // A §4 policy's knobs are on only while the scenario selects that policy.
-    const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+    const four = parseScenario({ policies: [...POLICY_KEYS] });
     const perPolicy = FIELDS.filter((k) => k.startsWith("inMemory.") || k.startsWith("hotSpare."));
     expect(perPolicy.length).toBe(7);
     expect(perPolicy.filter((k) => enabled(d, k))).toEqual([]);

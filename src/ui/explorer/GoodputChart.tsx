@@ -3,6 +3,7 @@
  * The gap to the ideal line at the end is 1 − ETTR; a sync curve that drops is work rolled back.
  * The timeline's current window is shaded.
  */
+
 import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
@@ -13,6 +14,7 @@ import { derived } from "../../sim/scenario.ts";
 import type { PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { useExplorerStore } from "../../state/explorerStore.ts";
 import { pct } from "../format.ts";
+import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
 import { decimateCurve } from "./lod.ts";
 
@@ -72,21 +74,21 @@ export function GoodputChart({ run, svgRef }: Props) {
 
   const end = horizon / unit.s;
   const endY = (ettr: number) => y(ettr * end);
-  // Each selected policy's curve and end label, in its own colour (its module's).
+  // Each selected policy's curve and end label, in its own colour (--policy, from its registry entry).
   const policies = run.scenario.policies.flatMap((key) => {
     const m = (run as Partial<Record<string, PolicyMetrics>>)[key];
     if (!m) return [];
     const p = policyOf(key);
-    return [{ key, p, ettr: m.ettr, colour: `var(${p.colour.cssVar}, ${p.colour.fallback})` }];
+    return [{ key, p, ettr: m.ettr }];
   });
-  const labels: { key: string; text: string; y: number; cls: string; colour?: string }[] = [
+  const labels: { key: string; text: string; y: number; cls: string; policy?: string }[] = [
     { key: "ideal", text: "Ideal 100%", y: y(end), cls: "gp-ideal" },
     ...policies.map((q) => ({
       key: q.key,
       text: `${q.p.shortLabel} ${pct(q.ettr)}`,
       y: endY(q.ettr),
       cls: "gp-policy",
-      colour: q.colour,
+      policy: q.key,
     })),
   ];
   // Keep end labels from overlapping.
@@ -127,7 +129,7 @@ export function GoodputChart({ run, svgRef }: Props) {
               key={c.key}
               className="gp-policy"
               data-policy={c.key}
-              style={{ stroke: policies.find((q) => q.key === c.key)?.colour }}
+              style={policyStyle(c.key)}
               d={c.d ?? ""}
             />
           ))}
@@ -137,7 +139,7 @@ export function GoodputChart({ run, svgRef }: Props) {
             <text
               key={l.key}
               className={`gp-label ${l.cls}`}
-              style={l.colour ? { fill: l.colour } : undefined}
+              style={l.policy ? policyStyle(l.policy) : undefined}
               x={innerW + 6}
               y={l.y}
               dominantBaseline="middle"

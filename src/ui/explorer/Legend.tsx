@@ -1,6 +1,9 @@
 /** What each colour and marker on the timeline means, with entries for the optional parts shown. */
+
 import { useMemo } from "react";
+import { policyOf } from "../../sim/policies.ts";
 import type { Trace } from "../../sim/types.ts";
+import { policyStyle } from "../policyColour.ts";
 import { hasJobLane } from "./jobTrack.ts";
 import { rackEvents } from "./rackTrack.ts";
 import { hasSpareChart } from "./spareTrack.ts";
@@ -21,7 +24,11 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
     () => ({
       job: trace?.policies.some((k) => hasJobLane(trace.recordings[k])) ?? false,
       racks: trace !== undefined && rackEvents(trace).length > 0,
-      spares: trace !== undefined && hasSpareChart(trace),
+      // The policies whose limited spare pool the chart draws, each line in its policy's colour.
+      spares:
+        trace !== undefined && hasSpareChart(trace)
+          ? trace.policies.filter((k) => (trace.recordings[k]?.spares?.t.length ?? 0) > 0)
+          : [],
     }),
     [trace],
   );
@@ -59,11 +66,19 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
           Rack failure: one event across the replicas it struck
         </li>
       )}
-      {spares && (
+      {spares.length > 0 && (
         <li data-testid="legend-spares">
-          <span className="line-sync" aria-hidden="true" />
-          <span className="line-ft" aria-hidden="true" />
-          Spare hosts available (sync · FT-HSDP); shaded below zero: requests waiting
+          {spares.map((k) => (
+            <span
+              key={k}
+              className="line-policy"
+              style={policyStyle(k)}
+              data-testid={`legend-spares-${k}`}
+              aria-hidden="true"
+            />
+          ))}
+          Spare hosts available ({spares.map((k) => policyOf(k).shortLabel).join(" · ")}); shaded below zero:
+          requests waiting
         </li>
       )}
     </ul>

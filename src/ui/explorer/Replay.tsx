@@ -5,11 +5,13 @@
  * replay frame costs a few text updates, not a React render. Screen readers hear the moment only
  * when the replay stops or steps, not sixty times a second.
  */
-import { type CSSProperties, useEffect, useRef } from "react";
+
+import { useEffect, useRef } from "react";
 import { policyOf } from "../../sim/policies.ts";
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
 import { REPLAY_SPEEDS, type ReplaySpeed, replayStore, useReplayStore } from "../../state/replayStore.ts";
 import { momentAt, type PolicyMoment } from "../../state/traceAt.ts";
+import { policyStyle } from "../policyColour.ts";
 import { formatClock } from "./timeAxis.ts";
 
 export function ReplayControls() {
@@ -74,12 +76,6 @@ const PHASES = [
 
 const hours = (s: number) => `${(s / 3600).toFixed(2)} h`;
 const share = (useful: number, t: number) => (t > 0 ? `${((100 * useful) / t).toFixed(1)} %` : "—");
-
-/** The counter's dot in its policy's colour (a CSS custom property the stylesheet reads). */
-function policyColourStyle(key: string): CSSProperties {
-  const c = policyOf(key).colour;
-  return { "--policy-colour": `var(${c.cssVar}, ${c.fallback})` } as CSSProperties;
-}
 
 /** A policy's state at the moment, in words, by its recording's kind. */
 function stateText(trace: Trace, m: PolicyMoment, replicas: number): string {
@@ -163,7 +159,7 @@ export function ReplayReadout({ trace, replicas }: { trace: Trace; replicas: num
       </div>
       <div className="replay-counters">
         {trace.policies.map((key) => (
-          <span className="replay-counter" key={key} data-policy={key} style={policyColourStyle(key)}>
+          <span className="replay-counter" key={key} data-policy={key} style={policyStyle(key)}>
             <span className="muted">{policyOf(key).label}, useful so far</span>{" "}
             <strong data-part={`useful-${key}`} data-testid={`replay-useful-${key}`} />{" "}
             <span className="muted">

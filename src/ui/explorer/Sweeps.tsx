@@ -4,6 +4,7 @@
  * pool. An enumerated field's axis is categories: a point and its p5–p95 bar per category, no line
  * between them (there is nothing between "packed" and "striped"). Clicking a point loads that scenario.
  */
+
 import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
@@ -29,15 +30,8 @@ import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { count, pct } from "../format.ts";
+import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
-
-/** Each policy's colours in explorer.css (band-, mean-, pt- classes); a new policy adds its tone there. */
-export const TONE: Record<PolicyKey, string> = {
-  synchronous: "sync",
-  ftHsdp: "ft",
-  inMemory: "mem",
-  hotSpare: "hot",
-};
 
 /**
  * Where each legend entry sits: swatch, gap, about 7 px a character of its name, and a gap, on as
@@ -318,10 +312,10 @@ function SweepChart({
             <line className="sweep-current" x1={x(currentX)} x2={x(currentX)} y1={0} y2={innerH} />
           )}
           {paths.map(({ key, band }) => (
-            <path key={`band-${key}`} className={`band band-${TONE[key]}`} d={band} />
+            <path key={`band-${key}`} className="band" style={policyStyle(key)} d={band} />
           ))}
           {paths.map(({ key, mean }) => (
-            <path key={`mean-${key}`} className={`mean mean-${TONE[key]}`} d={mean} />
+            <path key={`mean-${key}`} className="mean" style={policyStyle(key)} d={mean} />
           ))}
           {cats &&
             done.map((r) =>
@@ -330,7 +324,8 @@ function SweepChart({
                 return e ? (
                   <line
                     key={`bar-${r.x}-${p}`}
-                    className={`mean-${TONE[p]}`}
+                    className="mean"
+                    style={policyStyle(p)}
                     x1={x(r.x) + dx(j)}
                     x2={x(r.x) + dx(j)}
                     y1={y(e.p5)}
@@ -347,7 +342,8 @@ function SweepChart({
                 // biome-ignore lint/a11y/useSemanticElements: an SVG point cannot be a <button>
                 <circle
                   key={`${r.x}-${p}`}
-                  className={`sweep-point pt-${TONE[p]}`}
+                  className="sweep-point"
+                  style={policyStyle(p)}
                   cx={x(r.x) + dx(j)}
                   cy={y(e.mean)}
                   r={5}
@@ -386,9 +382,14 @@ function SweepChart({
           {/* text above says what lines and bands are), spaced by name length so none runs into the next. */}
           <g transform={`translate(0,${-26 - (legend.at(-1)?.y ?? 0)})`} className="sweep-legend">
             {policies.map(({ key, label }, i) => (
-              <g key={key} transform={`translate(${legend[i]?.x ?? 0},${legend[i]?.y ?? 0})`}>
-                <rect className={`band band-${TONE[key]}`} width={14} height={10} />
-                <line className={`mean-${TONE[key]}`} x1={0} x2={14} y1={5} y2={5} />
+              <g
+                key={key}
+                transform={`translate(${legend[i]?.x ?? 0},${legend[i]?.y ?? 0})`}
+                style={policyStyle(key)}
+                data-testid={`sweep-legend-${key}`}
+              >
+                <rect className="band" width={14} height={10} />
+                <line className="mean" x1={0} x2={14} y1={5} y2={5} />
                 <text x={20} y={9}>
                   {label}
                 </text>

@@ -6,7 +6,9 @@
  * Clicking a row opens the sweep of that knob over the row's values. The workers compute it
  * (tornadoStore.ts); this only draws.
  */
+
 import { scaleLinear } from "d3-scale";
+import type { CSSProperties } from "react";
 import { useRef } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { REGISTRY } from "../../sim/policies.ts";
@@ -22,8 +24,8 @@ import {
 } from "../../sim/tornado.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";
 import { NumberField } from "../form/NumberField.tsx";
+import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
-import { TONE } from "./Sweeps.tsx";
 
 const BAR = 9;
 const GAP = 3;
@@ -34,8 +36,9 @@ function seriesName(series: TornadoBar["series"], adv: TornadoResult["advantage"
   return adv ? `${REGISTRY[adv.subject].label} − ${REGISTRY[adv.reference].label}` : "";
 }
 
-function toneOf(series: TornadoBar["series"]): string {
-  return series === "advantage" ? "adv" : TONE[series as PolicyKey];
+/** A series' colour as --policy: its policy's (the registry's), or the accent for an advantage. */
+function seriesStyle(series: TornadoBar["series"]): CSSProperties {
+  return series === "advantage" ? ({ "--policy": "var(--accent)" } as CSSProperties) : policyStyle(series);
 }
 
 const pts = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v * 100).toFixed(1)}`;
@@ -171,7 +174,8 @@ function TornadoChart({ result, policies }: { result: TornadoResult; policies: r
       <div className="tornado-legend small" aria-hidden="true">
         {series.map((s) => (
           <span key={s}>
-            <i className={`tornado-swatch tn-${toneOf(s)}`} /> {seriesName(s, result.advantage)}
+            <i className="tornado-swatch" style={seriesStyle(s)} data-testid={`tornado-swatch-${s}`} />{" "}
+            {seriesName(s, result.advantage)}
           </span>
         ))}
       </div>
@@ -313,14 +317,18 @@ function TornadoRowView({
           </text>
         ))}
         {row.bars.map((b, k) => (
-          <g key={b.series} transform={`translate(0,${ROW_PAD + k * (BAR + GAP)})`}>
+          <g
+            key={b.series}
+            transform={`translate(0,${ROW_PAD + k * (BAR + GAP)})`}
+            style={seriesStyle(b.series)}
+          >
             {/* Largest first, so an end that moves less on the same side stays visible on top. */}
             {[...b.segments]
               .sort((p, q) => Math.abs(q.change) - Math.abs(p.change))
               .map((s) => (
                 <rect
                   key={s.end}
-                  className={`tornado-bar tn-${toneOf(b.series)} ${s.end === 0 && b.segments.length > 1 ? "tn-low" : ""}`}
+                  className={`tornado-bar ${s.end === 0 && b.segments.length > 1 ? "tn-low" : ""}`}
                   x={Math.min(x(0), x(s.change))}
                   width={Math.max(1, Math.abs(x(s.change) - x(0)))}
                   y={0}

@@ -109,7 +109,7 @@ function poolsOf(trace: Trace): Pool[] {
     const history = trace.recordings[key]?.spares;
     if (!history || history.t.length === 0) continue;
     const p = policyOf(key);
-    out.push({ name: p.label, history, colour: (pal) => pal.policies[key] ?? pal.sync });
+    out.push({ name: p.label, history, colour: (pal) => pal.policies[key] ?? pal.muted });
   }
   return out;
 }

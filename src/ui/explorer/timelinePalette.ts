@@ -18,10 +18,7 @@ export interface Palette {
   hang: string;
   /** Waiting for a spare host (§3). */
   waitSpare: string;
-  /** The policies' own colours (the spare-pool chart's lines). */
-  sync: string;
-  ft: string;
-  /** Each registered policy's colour, by key (its module's colour, read from the theme). */
+  /** Each registered policy's colour, by key (its registry entry's theme variable, read from the theme). */
   policies: Readonly<Record<string, string>>;
 }
 
@@ -44,8 +41,6 @@ export function readPalette(el: Element): Palette {
     rolledBack: v("--st-rolledback", "#7a7a7a"),
     hang: v("--st-rejoin", "#9b6bd6"),
     waitSpare: v("--st-waitspare", "#e07b39"),
-    sync: v("--sync", "#d1495b"),
-    ft: v("--ft", "#2f9e6e"),
     policies: Object.fromEntries(
       Object.values(REGISTRY as Readonly<Record<string, Policy>>).map((q) => [
         q.key,

@@ -59,11 +59,6 @@ export function timelineTrackTypes(): readonly TrackType[] {
   return [...types];
 }
 
-/** The track types a recording kind draws with, in stacking order (a copy). */
-export function policyTrackTypes<K extends RecordingKind>(kind: K): readonly PolicyTrackType<K>[] {
-  return [...(byKind[kind] as PolicyTrackType<K>[])];
-}
-
 /**
  * Adds a track type to every policy lane group of recordings of its kind: below the others, or
  * right before the type with id `before`. Returns a function that removes it again. An id already

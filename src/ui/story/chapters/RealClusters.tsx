@@ -5,6 +5,8 @@
  * in the story's worker. Then the four strategies (SIMULATION.md §4) on two of those clusters, with
  * where each one's time goes (the Cluster view's badput bars), every sentence read from the runs.
  */
+
+import type { PolicyKey } from "../../../sim/policyKeys.ts";
 import { parseScenario } from "../../../sim/scenario.ts";
 import type { RunResult } from "../../../sim/types.ts";
 import { useGpuPrice } from "../../../state/gpuPrice.ts";
@@ -13,6 +15,7 @@ import { BadputBars } from "../../cluster/BadputBars.tsx";
 import { strategyRows, strategySentence } from "../../cluster/badputWords.ts";
 import { count, duration, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
+import { policyStyle } from "../../policyColour.ts";
 import { Figure, Prose, Sources, WhenLoaded } from "../parts.tsx";
 import { usePromise } from "../usePromise.ts";
 import {
@@ -34,7 +37,7 @@ function Bar({
   ettr,
   testid,
 }: {
-  policy: "sync" | "ft";
+  policy: PolicyKey;
   label: string;
   ettr: number;
   testid: string;
@@ -43,7 +46,7 @@ function Bar({
     <div className="rc-bar">
       <span className="rc-bar-name">{label}</span>
       <span className="rc-bar-track">
-        <span className={`rc-bar-fill rc-${policy}`} style={{ width: `${ettr * 100}%` }} />
+        <span className="rc-bar-fill" style={{ width: `${ettr * 100}%`, ...policyStyle(policy) }} />
       </span>
       <strong className="mono" data-testid={testid}>
         {pct(ettr)}
@@ -56,8 +59,8 @@ function Row({ c, run }: { c: RealClusterCase; run: RunResult }) {
   return (
     <li className="rc-row" data-testid={`rc-${c.id}`}>
       <p className="rc-label">{c.label}</p>
-      <Bar policy="sync" label="sync" ettr={run.synchronous.ettr} testid={`rc-${c.id}-sync`} />
-      <Bar policy="ft" label="FT-HSDP" ettr={run.ftHsdp.ettr} testid={`rc-${c.id}-ft`} />
+      <Bar policy="synchronous" label="sync" ettr={run.synchronous.ettr} testid={`rc-${c.id}-sync`} />
+      <Bar policy="ftHsdp" label="FT-HSDP" ettr={run.ftHsdp.ettr} testid={`rc-${c.id}-ft`} />
       <p className="muted rc-why">{c.why}</p>
     </li>
   );

@@ -2,6 +2,7 @@
  * Chapter 2: synchronous ETTR falls as the cluster grows; computed on arrival, for the paper's
  * fixed arrivals (one failure every 1/λ: 44 % at 98K GPUs) and random ones (57 %), and why.
  */
+
 import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
@@ -12,6 +13,7 @@ import type { MonteCarloResult, RunResult } from "../../../sim/types.ts";
 import { storyMonteCarlo, storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
+import { policyStyle } from "../../policyColour.ts";
 import { useWidth } from "../../useWidth.ts";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
 import { usePromise } from "../usePromise.ts";
@@ -74,16 +76,28 @@ function Chart({ points }: { points: Point[] }) {
   const series = [
     {
       cls: "s-sync-random",
+      policy: "synchronous",
       name: "Synchronous, random arrivals",
       value: (p: Point) => p.random.synchronous.ettr.mean,
     },
     {
       cls: "s-sync-fixed",
+      policy: "synchronous",
       name: "Synchronous, fixed arrivals",
       value: (p: Point) => p.fixed.synchronous.ettr,
     },
-    { cls: "s-ft-random", name: "FT-HSDP, random arrivals", value: (p: Point) => p.random.ftHsdp.ettr.mean },
-    { cls: "s-ft-fixed", name: "FT-HSDP, fixed arrivals", value: (p: Point) => p.fixed.ftHsdp.ettr },
+    {
+      cls: "s-ft-random",
+      policy: "ftHsdp",
+      name: "FT-HSDP, random arrivals",
+      value: (p: Point) => p.random.ftHsdp.ettr.mean,
+    },
+    {
+      cls: "s-ft-fixed",
+      policy: "ftHsdp",
+      name: "FT-HSDP, fixed arrivals",
+      value: (p: Point) => p.fixed.ftHsdp.ettr,
+    },
   ];
   const xHead = x(DEFAULT_SCENARIO.cluster.gpus);
   return (
@@ -97,7 +111,7 @@ function Chart({ points }: { points: Point[] }) {
           <g ref={yAxis} className="axis" />
           <line className="story-mark" x1={xHead} x2={xHead} y1={0} y2={innerH} />
           {series.map((s) => (
-            <g key={s.cls} className={`story-series ${s.cls}`}>
+            <g key={s.cls} className={`story-series ${s.cls}`} style={policyStyle(s.policy)}>
               <path d={path(s.value)} />
               {points.map((p) => (
                 <circle key={p.gpus} cx={x(p.gpus)} cy={y(s.value(p))} r={3.5} />
@@ -111,7 +125,7 @@ function Chart({ points }: { points: Point[] }) {
       </svg>
       <ul className="story-legend">
         {series.map((s) => (
-          <li key={s.cls} className={s.cls}>
+          <li key={s.cls} className={s.cls} style={policyStyle(s.policy)}>
             <svg width="22" height="10" aria-hidden="true">
               <line x1="0" x2="22" y1="5" y2="5" />
             </svg>

@@ -1,0 +1,37 @@
+/**
+ * The CSV's column prefixes are a public contract (spreadsheets and scripts read the columns by
+ * name): `sync`, `ft_hsdp`, `in_memory` and `hot_spare` never change. This is the one place they
+ * are typed by hand; everything else reads them from the registry.
+ */
+import { describe, expect, it } from "vitest";
+import { monteCarlo } from "../sim/monteCarlo.ts";
+import { REGISTRY } from "../sim/policies.ts";
+import { POLICY_KEYS } from "../sim/policyKeys.ts";
+import { parseScenario } from "../sim/scenario.ts";
+import { axisInfo } from "../sim/sweep.ts";
+import { BADPUT_CATEGORIES } from "../sim/types.ts";
+import { sweepCsv } from "./csv.ts";
+
+const CONTRACT = { synchronous: "sync", ftHsdp: "ft_hsdp", inMemory: "in_memory", hotSpare: "hot_spare" };
+
+describe("the CSV's column prefixes (a public contract)", () => {
+  it("are the registry's, one per built-in policy, unchanged", () => {
+    expect(Object.fromEntries(POLICY_KEYS.map((k) => [k, REGISTRY[k].csvPrefix]))).toEqual(CONTRACT);
+  });
+
+  it("name every selected policy's columns in a sweep's CSV", () => {
+    const s = parseScenario({
+      policies: [...POLICY_KEYS],
+      cluster: { gpus: 64, gpusPerHost: 8, replicas: 4 },
+      training: { days: 1 },
+    });
+    const header =
+      sweepCsv(axisInfo("gpus"), [{ x: 64, mc: monteCarlo(s, 2) }])
+        .split("\r\n")[0]
+        ?.split(",") ?? [];
+    for (const prefix of Object.values(CONTRACT)) {
+      for (const stat of ["mean", "p5", "p95"]) expect(header).toContain(`${prefix}_ettr_${stat}`);
+      for (const b of BADPUT_CATEGORIES) expect(header).toContain(`${prefix}_badput_${b}_mean`);
+    }
+  });
+});
