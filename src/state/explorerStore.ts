@@ -12,7 +12,13 @@ import {
   type SweepSettings,
   sweepParam,
 } from "../link/sweepLink.ts";
-import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
+import {
+  decodeWindowParam,
+  fitWindow,
+  MIN_WINDOW_SECONDS,
+  type TimeWindow,
+  windowParam,
+} from "../link/windowParam.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import {
@@ -23,7 +29,7 @@ import {
   sweepRangeProblem,
 } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
-import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
 
@@ -193,8 +199,21 @@ export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
 
 registerAddressPart({
   keys: ["w"],
-  read: (values) => explorerStore.setState({ window: decodeWindowParam(values.get("w")) }),
-  reset: () => explorerStore.setState({ window: null }),
+  read: (values) => {
+    const raw = values.get("w");
+    const asked = decodeWindowParam(raw);
+    if (!asked) {
+      explorerStore.setState({ window: null });
+      return;
+    }
+    // Shown as the timeline draws it (the scenario part is read first): a correction is said.
+    const horizon = appStore.getState().scenario.training.days * 86_400;
+    const fitted = fitWindow(asked, horizon);
+    const same = fitted[0] === asked[0] && fitted[1] === asked[1];
+    explorerStore.setState({ window: same ? asked : fitted });
+    if (!same)
+      return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon} s.`;
+  },
   write: () => ({ w: windowParam(explorerStore.getState().window) }),
 });
 explorerStore.subscribe((s, prev) => {
@@ -243,6 +262,11 @@ registerAddressPart({
     // must name a cause of the link's own scenario.
     const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
     if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
+    // Its curve is of the link's scenario: with that refused, running it would show another's.
+    if (next.run && addressRefused("s"))
+      throw new LinkError(
+        "The link's sweep (sw=) was not run: its scenario (s=) was refused, and the curve would be of another scenario.",
+      );
     const now = sweepSettingsNow();
     const { axis, points, seeds, range } = next;
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
@@ -259,10 +283,6 @@ registerAddressPart({
           explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
         else runLinkSweep();
       }, 0);
-  },
-  reset: () => {
-    const { axis, points, seeds, range } = DEFAULT_SWEEP_SETTINGS;
-    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
   },
   write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
 });
