@@ -112,6 +112,11 @@ export function decodeScenarioParam(param: string): Scenario {
   let value: unknown;
   if (version === "1") value = decodeFormat1(body);
   else if (version === CHECKED_FORMAT) value = decodeChecked(body, FORMAT_2_DICTIONARY, WHAT);
+  else if (dot < 0 && (param === "1" || param === CHECKED_FORMAT))
+    // `s=2`: a link cut right after its tag. Its format is readable; what is missing is the payload.
+    throw new LinkError(
+      `The link's scenario (s=${param}) is cut: it holds only its format tag "${param}" and none of the scenario after "${param}.".`,
+    );
   else
     throw new LinkError(
       `The link's format tag is "${version || param.slice(0, 8)}"; this version of the explorer reads formats 1 and 2.`,

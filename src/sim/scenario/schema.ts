@@ -137,10 +137,11 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
 export function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
   if (typeof v === "string") {
-    if (v.length <= 40) return JSON.stringify(v);
-    // Cut where it is said, and never between the two halves of a surrogate pair (an emoji).
-    const end = /[\ud800-\udbff]/.test(v[39] ?? "") ? 39 : 40;
-    return `${JSON.stringify(`${v.slice(0, end)}…`)} (${v.length} characters)`;
+    // Counted in code points, as the length checks count (zod's maxLength): 21 emoji are 21
+    // characters, not 42. Cut there too, so never between the halves of a surrogate pair.
+    const chars = [...v];
+    if (chars.length <= 40) return JSON.stringify(v);
+    return `${JSON.stringify(`${chars.slice(0, 40).join("")}…`)} (${chars.length} characters)`;
   }
   // JSON's 1e999 parses to Infinity: what was written was a number too large, not "Infinity".
   if (typeof v === "number" && !Number.isFinite(v)) return "a number too large to represent";
