@@ -108,8 +108,9 @@ describe("the address", () => {
         devices: 4,
         bytesPerDevice: 1024 * 1024,
         seconds: 0.00123,
-        algbw: 3.4,
-        busbw: 5.1,
+        // As the lab computes them (src/gpu/collectives.ts): S / t, and × 2(n−1)/n for all-reduce.
+        algbw: (1024 * 1024) / 0.00123 / 1e9,
+        busbw: ((1024 * 1024) / 0.00123 / 1e9) * 1.5,
         efficiency: 0.42,
         verified: false,
         maxAbsError: Number.NaN,
