@@ -123,7 +123,7 @@ describe("nothing passes in silence", () => {
     );
     expect(readAddress("#v=cluster&w=100,99999999")).toBeNull();
     expect(explorerStore.getState().window).toEqual([100, 30 * 86_400]);
-    expect(addressStore.getState().linkNote).toMatch(/inside the run's 0–2592000 s/);
+    expect(addressStore.getState().linkNote).toMatch(/inside the run's 0–2,592,000 s/);
   });
 
   it("says an empty s= opens the default scenario", () => {

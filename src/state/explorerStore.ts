@@ -212,7 +212,7 @@ registerAddressPart({
     const same = fitted[0] === asked[0] && fitted[1] === asked[1];
     explorerStore.setState({ window: same ? asked : fitted });
     if (!same)
-      return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon} s.`;
+      return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon.toLocaleString("en-US")} s.`;
   },
   write: () => ({ w: windowParam(explorerStore.getState().window) }),
 });
