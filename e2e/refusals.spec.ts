@@ -60,3 +60,16 @@ test("v=CLUSTER opens the Cluster view, saying it was read as v=cluster", async 
   await expect(page.getByTestId("link-note")).toContainText("v=CLUSTER was read as v=cluster");
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
 });
+
+test("a link's sweep of 100,000 runs on the default scenario asks first, saying the estimated time", async ({
+  page,
+}) => {
+  const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+  await page.goto(`/#v=cluster&sw=${sw}`);
+  const ask = page.getByTestId("sweep-confirm");
+  await expect(ask).toContainText(
+    /50 points × 2,000 seeds, about [\d,]+ failures to simulate, about [\d.]+ (s|min) on one core/,
+  );
+  await expect(ask).toContainText("A link asks before a run estimated past 10 s.");
+  await expect(page.getByTestId("sweep-status")).toHaveText("");
+});

@@ -30,6 +30,7 @@ import {
 } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
 
@@ -276,10 +277,11 @@ registerAddressPart({
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
       setTimeout(() => {
-        // Work a link starts obeys the CLI's budget: past it, the page asks first, saying the cost
-        // (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started 10¹¹ failures on open).
+        // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
+        // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
+        // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
         const failures = sweepCost();
-        if (failures > MONTE_CARLO_BUDGET_FAILURES)
+        if (linkRunAsks(failures))
           explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
         else runLinkSweep();
       }, 0);
