@@ -73,3 +73,17 @@ test("a link's sweep of 100,000 runs on the default scenario asks first, saying 
   await expect(ask).toContainText("A link asks before a run estimated past 10 s.");
   await expect(page.getByTestId("sweep-status")).toHaveText("");
 });
+
+test("One step: Forward 5,000,000 ms is refused by the knob, naming its range, and st= stays as it was", async ({
+  page,
+}) => {
+  await page.goto("/#v=step");
+  await expect(page.getByTestId("bucket-count")).toHaveText(/\d/);
+  const url = page.url();
+  const forward = page.getByRole("textbox", { name: /^Forward/ });
+  await forward.fill("5000000");
+  await forward.press("Enter");
+  await expect(page.getByRole("alert").filter({ hasText: /Forward/ })).toContainText(/\[0, 1,000,000\]/);
+  await page.waitForTimeout(800);
+  expect(page.url()).toBe(url);
+});
