@@ -80,7 +80,7 @@ test("One step: Forward 5,000,000 ms is refused by the knob, naming its range, a
   await page.goto("/#v=step");
   await expect(page.getByTestId("bucket-count")).toHaveText(/\d/);
   const url = page.url();
-  const forward = page.getByRole("textbox", { name: /^Forward/ });
+  const forward = page.getByRole("spinbutton", { name: /^Forward/ });
   await forward.fill("5000000");
   await forward.press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: /Forward/ })).toContainText(/\[0, 1,000,000\]/);

@@ -109,6 +109,17 @@ describe("nothing passes in silence", () => {
     expect(addressStore.getState().linkNote).toMatch(/v=CLUSTER was read as v=cluster/);
   });
 
+  it("refuses a sweep range past its axis's bounds, naming the range it can sweep", () => {
+    const sw = (from: number, to: number) =>
+      sweepParam({ axis: "gpus", points: 6, seeds: 20, range: { from, to }, run: false });
+    expect(readAddress(`#v=cluster&sw=${sw(2000, 8000)}`)).toBeNull();
+    expect(readAddress(`#v=cluster&sw=${sw(1, 1e308)}`)).toMatch(
+      /sw=\) are invalid: the range 1:1\.00e\+308 passes what the axis gpus can sweep for this scenario, 96 to [\d,]+/,
+    );
+    // The sweep on screen is kept.
+    expect(explorerStore.getState().sweep.range).toEqual({ from: 2000, to: 8000 });
+  });
+
   it("refuses a window whose end reads as Infinity", () => {
     explorerStore.setState({ window: [100, 200] });
     expect(readAddress(`#v=cluster&w=1,${"9".repeat(400)}`)).toMatch(/finite seconds/);

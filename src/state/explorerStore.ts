@@ -245,6 +245,25 @@ appStore.subscribe((s, prev) => {
     explorerStore.setState({ sweep: { ...sweep, axis: DEFAULT_SWEEP_SETTINGS.axis, range: null } });
 });
 
+/**
+ * Why a sweep's From:To passes what its axis can sweep for this scenario (the sweep keeps its
+ * points inside the axis's bounds), or null: a link saying 1:1e308 is refused naming the range
+ * the axis spans, not swept over another range in silence. 5 % of slack leaves the rounding of
+ * points to whole hosts and replicas alone.
+ */
+function rangeClamped(scenario: Scenario, s: SweepSettings): string | null {
+  const { range } = s;
+  if (!range) return null;
+  const xs = buildSweep(scenario, s.axis, s.points, range).map((p) => p.x);
+  const lo = xs[0];
+  const hi = xs.at(-1);
+  if (lo === undefined || hi === undefined) return null;
+  if (range.from >= lo * 0.95 && range.to <= hi * 1.05) return null;
+  const fmt = (v: number) =>
+    Math.abs(v) >= 1e9 ? v.toPrecision(3) : Number(v.toPrecision(6)).toLocaleString("en-US");
+  return `the range ${fmt(range.from)}:${fmt(range.to)} passes what the axis ${s.axis} can sweep for this scenario, ${fmt(lo)} to ${fmt(hi)}`;
+}
+
 /** True while a link's own sweep starts: that is the link's entry, not a new one. */
 let runFromAddress = false;
 
@@ -263,6 +282,8 @@ registerAddressPart({
     // must name a cause of the link's own scenario.
     const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
     if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
+    const clamped = next.range ? rangeClamped(appStore.getState().scenario, next) : null;
+    if (clamped) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${clamped}.`);
     // Its curve is of the link's scenario: with that refused, running it would show another's.
     if (next.run && addressRefused("s"))
       throw new LinkError(
