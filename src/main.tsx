@@ -37,9 +37,6 @@ async function boot(): Promise<void> {
       <App onViewDrawn={startOnce} />
     </StrictMode>,
   );
-  // The keys of views not loaded yet are checked on open (a bad one is named now, not when its
-  // view is first shown); their codecs load after the shell, off the first load's path.
-  await import("./state/addressChecks.ts");
 }
 
 void boot().catch((e: unknown) => {

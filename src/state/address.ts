@@ -102,6 +102,16 @@ export function registerAddressChecks(add: Partial<Record<AddressKey, AddressChe
 }
 
 /**
+ * Whether the address read holds a key whose view has not loaded and whose check is not here yet:
+ * the shell then loads addressChecks.ts (App.tsx), so a link without such keys never fetches it.
+ */
+export function addressNeedsChecks(): boolean {
+  return [...lastRead.keys()].some(
+    (k) => isAddressKey(k) && !checks.has(k) && !parts.some((p) => p.keys.includes(k)),
+  );
+}
+
+/**
  * Check the keys of lastRead whose parts have not registered; a refused one takes the value
  * `before` held (what its view will show when it loads). Returns the problems.
  */
