@@ -245,7 +245,7 @@ for (const [view, hash, message] of [
     await expect(banner).toContainText("Part of this link could not be used.");
     await expect(banner).toContainText(message);
     await expect(banner).toContainText(
-      "What it could not use keeps its default; the rest is as the link says.",
+      "What it could not use keeps what was on screen (the defaults, for a link opened fresh); the rest is as the link says.",
     );
     await expect(selected(page)).toContainText(view);
   });

@@ -70,6 +70,19 @@ describe("the CLI prints no raw control character from its input", () => {
     expect(huge.stderr).toMatch(/cut here/);
   });
 
+  it("escapes first, then cuts: a key of 4,000 ESCs quotes 200 characters, not 24 KB", async () => {
+    const escapes = await simCommand([
+      tempFile("esc.json", JSON.stringify({ cluster: { ["\u001b".repeat(4000)]: 1 } })),
+    ]);
+    expect(escapes.code).toBe(2);
+    expect(hasRawControl(escapes.stderr)).toBe(false);
+    const quoted = /cluster\.((?:\\u001b)+)…/.exec(escapes.stderr)?.[1] ?? "";
+    expect(quoted.length).toBeLessThanOrEqual(200);
+    expect(quoted.length % 6).toBe(0);
+    expect(escapes.stderr.length).toBeLessThan(1000);
+    expect(echo("\u001b".repeat(4000)).length).toBeLessThan(260);
+  });
+
   it("arguments and paths are escaped", async () => {
     const r = await simCommand([`--s\u001b[2Jeeds`]);
     expect(hasRawControl(r.stderr)).toBe(false);

@@ -28,20 +28,29 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** At most `max` UTF-16 units of `text`, never ending inside a surrogate pair, and what was cut. */
+/**
+ * At most `max` UTF-16 units of an escaped text, never ending inside a surrogate pair or inside
+ * an escape (`\u001b` is six units, kept whole or left out), and how many units were cut.
+ */
 function cut(text: string, max: number): { head: string; rest: number } {
   if (text.length <= max) return { head: text, rest: 0 };
   let end = max;
   const last = text.charCodeAt(end - 1);
   if (last >= 0xd800 && last <= 0xdbff) end--; // a high surrogate whose pair would be cut off
+  const escapeAt = text.lastIndexOf("\\u", end - 1);
+  if (escapeAt >= 0 && escapeAt > end - 6 && /^\\u[0-9a-f]{4}/.test(text.slice(escapeAt, escapeAt + 6)))
+    end = escapeAt;
   return { head: text.slice(0, end), rest: text.length - end };
 }
 
-/** Cuts first, then escapes: the bound is on what was typed, and an escape is never split. */
+/**
+ * Escapes first, then cuts: the bound is on what is printed, so a value of escapes (each control
+ * character grows six times) makes no longer a line than plain text (issue 30: 4,000 ESCs made a
+ * 24 KB line). An escape is never split.
+ */
 function bounded(text: string, max: number): string {
-  const { head, rest } = cut(text, max);
-  const safe = escapeControls(head);
-  return rest > 0 ? `${safe}… (cut here: ${rest.toLocaleString("en-US")} more characters)` : safe;
+  const { head, rest } = cut(escapeControls(text), max);
+  return rest > 0 ? `${head}… (cut here: ${rest.toLocaleString("en-US")} more characters)` : head;
 }
 
 /** An input value as a message quotes it: escaped, cut to MAX_ECHO_CHARS. */

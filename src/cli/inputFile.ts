@@ -7,6 +7,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
 import { echo } from "./echo.ts";
+import { firstInvalidUtf8 } from "./utf8.ts";
 
 /** A file the command refuses to read; the message names the file and why, for stderr. */
 export class InputFileError extends Error {
@@ -28,7 +29,8 @@ export function formatBytes(n: number): string {
 }
 
 /**
- * The text of a regular file of at most maxBytes, decoded as UTF-8, without a leading byte-order
+ * The text of a regular file of at most maxBytes, UTF-8 (anything else is refused, naming the
+ * first bad byte's offset), without a leading byte-order
  * mark (some Windows editors write one; JSON does not allow it). `what` names the file in errors.
  */
 export function readInputFile(path: string, maxBytes: number, what: string): string {
@@ -63,6 +65,11 @@ export function readInputFile(path: string, maxBytes: number, what: string): str
       length += n;
       if (length > maxBytes) throw tooBig();
     }
+    const bad = firstInvalidUtf8(buf, length);
+    if (bad >= 0)
+      throw new InputFileError(
+        `cannot read ${what} ${shown}: it is not UTF-8 (byte ${bad.toLocaleString("en-US")}, 0x${(buf[bad] ?? 0).toString(16).padStart(2, "0")}, starts no valid sequence); save it as UTF-8`,
+      );
     const text = buf.toString("utf8", 0, length);
     return text.startsWith("\uFEFF") ? text.slice(1) : text;
   } finally {

@@ -18,7 +18,7 @@ function sim(...args: string[]) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "sim-cli-"));
-function tempFile(name: string, text: string): string {
+function tempFile(name: string, text: string | Uint8Array): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
@@ -225,6 +225,34 @@ describe("simCommand", () => {
       /bad share link: .*cluster\.replicas: 12,288 hosts do not split into 7 equal replicas/,
     ],
     ["a share link of another format", ["#s=9.abc"], /bad share link: .*format/],
+    // Issue 30: a scenario the CLI cannot see is refused by its key, not run as the defaults.
+    [
+      "a scenario in the query",
+      [`${APP_URL}?s=${goodLink.split("#s=")[1]}`],
+      /bad share link: .*"s=" in its query/,
+    ],
+    [
+      "a scenario under #S=",
+      [`${APP_URL}#S=${goodLink.split("#s=")[1]}`],
+      /bad share link: .*"S=", which the explorer does not use/,
+    ],
+    ["a scenario under #%73=", [`${APP_URL}#%73=${goodLink.split("#s=")[1]}`], /bad share link: .*"%73="/],
+    ["a scenario under #sx=", [`${APP_URL}#sx=${goodLink.split("#s=")[1]}`], /bad share link: .*"sx="/],
+    [
+      "a piece with no =",
+      [`${APP_URL}#v=cluster&cluster`],
+      /bad share link: .*"cluster", which is not key=value/,
+    ],
+    [
+      "a file of invalid UTF-8",
+      [
+        tempFile(
+          "latin1.json",
+          Buffer.from([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]),
+        ),
+      ],
+      /not UTF-8 \(byte 9, 0xe9/,
+    ],
     ["an unknown flag", [smallFile, "--fast"], /unknown option --fast/],
     ["--seeds 0", [smallFile, "--seeds", "0"], /--seeds must be an integer in \[1, 100,000\], got "0"/],
     [

@@ -36,3 +36,13 @@ export function writeHash(params: HashParams): string {
   const parts = [...params].filter(([, v]) => v !== "").map(([k, v]) => `${k}=${v}`);
   return parts.length > 0 ? `#${parts.join("&")}` : "";
 }
+
+/**
+ * The pieces of a hash that are not `key=value` (`#s=…&cluster`, `#=x`): readHash skips them, so
+ * they are named rather than passed over in silence.
+ */
+export function piecesWithoutKey(hash: string): string[] {
+  const body = hash.startsWith("#") ? hash.slice(1) : hash;
+  if (body === "") return [];
+  return body.split("&").filter((part) => part.indexOf("=") <= 0);
+}

@@ -8,9 +8,11 @@
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
 import "../sim/zodSetup.ts";
+import { busBwFactor } from "../gpu/collectives.ts";
 import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import { encodeChecked } from "./checkedPayload.ts";
+import { LinkError } from "./linkError.ts";
 import { decodeSettingsParam } from "./settingsParam.ts";
 
 export const MAX_LINKED_ROWS = 32;
@@ -90,10 +92,56 @@ const rowSchema = z.strictObject({
 });
 const resultsSchema = z.array(rowSchema).check(z.maxLength(MAX_LINKED_ROWS));
 
-/** The rows of a `lres=` value; throws LinkError naming what is wrong. */
+/**
+ * The most a row's efficiency may claim: its traffic over its time against the better streaming
+ * kernel of the same session (src/gpu/ceilings.ts) cannot pass that ceiling by more than timing
+ * noise; 1.5 leaves room for noise and caches, and refuses the 10¹⁴ % a crafted link showed.
+ */
+export const MAX_LINKED_EFFICIENCY = 1.5;
+/** How far a row's algbw and busbw may sit from what its size and time give (rounding in JSON). */
+const RELATIVE_SLACK = 1e-6;
+
+const near = (a: number, b: number) => Math.abs(a - b) <= RELATIVE_SLACK * Math.max(Math.abs(a), Math.abs(b));
+
+/**
+ * Why a linked row cannot be what the lab measured, or null: it is checked against the lab's own
+ * invariants, not only as numbers (issue 30). The lab runs 2–16 devices; algbw = S / t and
+ * busbw = algbw · (nccl-tests' factor) (src/gpu/collectives.ts, in GB/s); a ✓ means the worst
+ * error is within the tolerance at that element.
+ */
+export function linkedRowProblem(r: LinkedRow): string | null {
+  if (r.devices < 2) return `devices is ${r.devices}; the lab runs 2–16 devices`;
+  if (r.bytesPerDevice < 1) return "bytesPerDevice is 0; a run moves at least one byte";
+  if (!(r.seconds > 0)) return "seconds is 0; a measured time is above 0";
+  if (r.efficiency > MAX_LINKED_EFFICIENCY)
+    return `efficiency is ${(r.efficiency * 100).toPrecision(3)} % of the streaming ceiling; at most ${MAX_LINKED_EFFICIENCY * 100} % is measurable`;
+  const collective =
+    r.algorithm === "reduce-scatter" || r.algorithm === "all-gather" ? r.algorithm : "all-reduce";
+  if (!near(r.algbw * 1e9, r.bytesPerDevice / r.seconds))
+    return `algbw ${r.algbw} GB/s is not bytesPerDevice / seconds (${r.bytesPerDevice / r.seconds / 1e9} GB/s)`;
+  if (!near(r.busbw, r.algbw * busBwFactor(collective, r.devices)))
+    return `busbw ${r.busbw} GB/s is not algbw × the ${collective} factor for ${r.devices} devices`;
+  if (!Number.isFinite(r.toleranceAtWorst) || r.toleranceAtWorst < 0)
+    return "toleranceAtWorst is not a number ≥ 0";
+  if (r.verified && !(Number.isFinite(r.maxAbsError) && r.maxAbsError <= r.toleranceAtWorst))
+    return `it is marked verified, but its error ${r.maxAbsError} is past its tolerance ${r.toleranceAtWorst}`;
+  return null;
+}
+
+/** The rows of a `lres=` value; throws LinkError naming what is wrong (the row and the invariant). */
 export function decodeLabResults(param: string): LinkedRow[] {
-  return decodeSettingsParam(param, resultsSchema, RESULTS_DICTIONARY, "lab results (lres=)").map((r) => ({
-    ...r,
-    maxAbsError: r.maxAbsError ?? Number.NaN,
-  }));
+  const rows = decodeSettingsParam(param, resultsSchema, RESULTS_DICTIONARY, "lab results (lres=)").map(
+    (r) => ({
+      ...r,
+      maxAbsError: r.maxAbsError ?? Number.NaN,
+    }),
+  );
+  for (const [i, r] of rows.entries()) {
+    const problem = linkedRowProblem(r);
+    if (problem)
+      throw new LinkError(
+        `The link's lab results (lres=) were not used: row ${i + 1} cannot be a measurement: ${problem}.`,
+      );
+  }
+  return rows;
 }

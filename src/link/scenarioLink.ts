@@ -18,8 +18,9 @@ import {
   inflateBounded,
   refuseDuplicateKeys,
 } from "./checkedPayload.ts";
-import { repeatedHashKeys } from "./hashParams.ts";
+import { piecesWithoutKey, readHash, repeatedHashKeys } from "./hashParams.ts";
 import { LinkError } from "./linkError.ts";
+import { ADDRESS_KEYS } from "./linkKeys.ts";
 
 /**
  * Longer scenario values are refused before any decoding work: no link can make a tab allocate
@@ -111,6 +112,11 @@ export function decodeScenarioParam(param: string): Scenario {
   let value: unknown;
   if (version === "1") value = decodeFormat1(body);
   else if (version === CHECKED_FORMAT) value = decodeChecked(body, FORMAT_2_DICTIONARY, WHAT);
+  else if (dot < 0 && (param === "1" || param === CHECKED_FORMAT))
+    // `s=2`: a link cut right after its tag. Its format is readable; what is missing is the payload.
+    throw new LinkError(
+      `The link's scenario (s=${param}) is cut: it holds only its format tag "${param}" and none of the scenario after "${param}.".`,
+    );
   else
     throw new LinkError(
       `The link's format tag is "${version || param.slice(0, 8)}"; this version of the explorer reads formats 1 and 2.`,
@@ -123,17 +129,37 @@ export function decodeScenarioParam(param: string): Scenario {
   }
 }
 
-/** Pull the `s=` key out of anything a person may paste: a full URL, a hash, or the value. */
+/**
+ * Pull the `s=` key out of anything a person may paste: a full URL, a hash, or the value. A link
+ * whose scenario sits where the page does not read it (`?s=` in the query), or under a key the
+ * page does not know (`#S=`, `#%73=`, `#sx=`), or with a piece that is not key=value, is refused
+ * naming it: running the defaults instead would print numbers of another scenario (issue 30).
+ */
 function scenarioParam(link: string): string | null {
   const hashAt = link.indexOf("#");
   const fragment = hashAt >= 0 ? link.slice(hashAt + 1) : link;
+  const queryAt = link.indexOf("?");
+  if (queryAt >= 0 && (hashAt < 0 || queryAt < hashAt)) {
+    const query = link.slice(queryAt + 1, hashAt >= 0 ? hashAt : undefined);
+    const key = [...readHash(query).keys()].find((k) => k.toLowerCase() === "s" || k === "%73");
+    if (key !== undefined)
+      throw new LinkError(
+        `The link gives "${key.slice(0, 20)}=" in its query (after ?); the page reads a scenario only after #, as "#s=".`,
+      );
+  }
   // The page refuses a link that gives s= twice (address.ts); so does the CLI, rather than open the first.
   if (repeatedHashKeys(fragment).includes("s"))
     throw new LinkError('The link gives "s=" more than once; each key may be given once.');
-  for (const part of fragment.split("&")) {
-    if (part.startsWith("s=")) return part.slice(2);
-  }
-  return null;
+  const keyless = piecesWithoutKey(fragment).filter((p) => p !== "");
+  if (keyless.length > 0 && (hashAt >= 0 || fragment.includes("=")))
+    throw new LinkError(`The link has "${keyless[0]?.slice(0, 40)}", which is not key=value.`);
+  const params = readHash(fragment);
+  const unknown = [...params.keys()].filter((k) => !Object.hasOwn(ADDRESS_KEYS, k));
+  if (unknown.length > 0 && (hashAt >= 0 || params.size > 0))
+    throw new LinkError(
+      `The link has ${unknown.map((k) => `"${k.slice(0, 40)}="`).join(", ")}, which the explorer does not use (keys are lower case: ${Object.keys(ADDRESS_KEYS).join(", ")}).`,
+    );
+  return params.get("s") ?? null;
 }
 
 /**

@@ -11,8 +11,8 @@ import "../sim/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, SLOW_RANK_KINDS, SLOW_RANK_RANGES, type SlowRank } from "../step/slowRank.ts";
+import { STEP_RANGES, type StepRange } from "../step/stepRanges.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
-import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../step/sweep.ts";
 import { encodeChecked, MAX_JSON_BYTES } from "./checkedPayload.ts";
 import { LinkError } from "./linkError.ts";
 import { decodeSettingsParam } from "./settingsParam.ts";
@@ -124,11 +124,12 @@ export function encodeStepParam(s: StepSettings): EncodedStep {
 /** A number in [min, max]; an integer one when `int`. */
 const number = (min: number, max: number, int = false) =>
   int ? z.number().check(z.int(), z.gte(min), z.lte(max)) : z.number().check(z.gte(min), z.lte(max));
-const ms = number(0, 1e6);
+const ranged = (r: StepRange) => number(r.min, r.max, r.integer === true);
+const ms = ranged(STEP_RANGES.computeMs);
 const linkSchema = z.strictObject({
   id: z.optional(z.enum(LINK_PRESETS.map((l) => l.id) as [string, ...string[]])),
-  alpha: z.optional(number(0, 1)),
-  bandwidth: z.optional(number(1e6, 1e15)),
+  alpha: z.optional(ranged(STEP_RANGES.alphaSeconds)),
+  bandwidth: z.optional(ranged(STEP_RANGES.bandwidthBytesPerSecond)),
 });
 const stepSchema = z.strictObject({
   model: z.optional(
@@ -137,15 +138,15 @@ const stepSchema = z.strictObject({
       z.strictObject({ paste: z.string().check(z.maxLength(16 * 1024)) }),
     ]),
   ),
-  capMb: z.optional(number(SWEEP_MIN_MB, SWEEP_MAX_MB)),
-  firstBucketMb: z.optional(number(0.001, SWEEP_MAX_MB)),
+  capMb: z.optional(ranged(STEP_RANGES.capMb)),
+  firstBucketMb: z.optional(ranged(STEP_RANGES.firstBucketMb)),
   compute: z.optional(z.partial(z.strictObject({ forwardMs: ms, backwardMs: ms, optimizerMs: ms }))),
   parallel: z.optional(
     z.partial(
       z.strictObject({
         mode: z.enum(["ddp", "hsdp"]),
-        gpusPerReplica: number(1, 1024, true),
-        replicas: number(1, 100_000, true),
+        gpusPerReplica: ranged(STEP_RANGES.gpusPerReplica),
+        replicas: ranged(STEP_RANGES.replicas),
         missingReplica: z.boolean(),
         algorithm: z.enum(["ring", "halvingDoubling"]),
         intraLink: linkSchema,

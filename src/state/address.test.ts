@@ -108,8 +108,9 @@ describe("the address", () => {
         devices: 4,
         bytesPerDevice: 1024 * 1024,
         seconds: 0.00123,
-        algbw: 3.4,
-        busbw: 5.1,
+        // As the lab computes them (src/gpu/collectives.ts): S / t, and × 2(n−1)/n for all-reduce.
+        algbw: (1024 * 1024) / 0.00123 / 1e9,
+        busbw: ((1024 * 1024) / 0.00123 / 1e9) * 1.5,
         efficiency: 0.42,
         verified: false,
         maxAbsError: Number.NaN,
@@ -176,9 +177,9 @@ describe("the address", () => {
     expect(addressStore.getState().linkError).toMatch(message);
   };
 
-  it("reports a bad scenario and shows the default one, keeping the rest of the link", () => {
+  it("reports a bad scenario and keeps the one on screen, applying the rest of the link", () => {
     opensWithError("#s=1.broken!&v=step", /could not be decoded/);
-    expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
+    expect(snapshot().scenario).toEqual(parseScenario({ seed: 5 }));
     expect(snapshot().tab).toBe("step");
     opensWithError(`#s=${encodeLinkPayload({ cluster: { replicas: 7 } })}`, /cluster\.replicas/);
     opensWithError("#s=9.abc", /format tag is "9"/);
@@ -202,8 +203,9 @@ describe("the address", () => {
   });
 
   it("reports a bad view, a bad window, an unknown key and an oversized address", () => {
+    // Each refusal keeps what was on screen: here, the view and chapter the last link opened.
     opensWithError("#v=stepp", /view "stepp"; the views are story, cluster, step, lab/);
-    expect(snapshot().tab).toBe("story");
+    expect(snapshot().tab).toBe("cluster");
     opensWithError("#v=story&ch=nope", /chapter "nope"/);
     expect(snapshot()).toMatchObject({ tab: "story", chapter: "one-failure" });
     opensWithError("#w=9,3", /w=9,3/);
@@ -211,7 +213,7 @@ describe("the address", () => {
     opensWithError("#v=lab&zz=1", /"zz="/);
     expect(snapshot().tab).toBe("lab");
     opensWithError(`#s=${"A".repeat(9000)}`, /at most 8192/);
-    expect(snapshot().scenario).toEqual(DEFAULT_SCENARIO);
+    expect(snapshot().scenario).toEqual(parseScenario({ seed: 5 }));
   });
 
   it("refuses a key given twice by name and uses neither value", () => {
@@ -223,17 +225,18 @@ describe("the address", () => {
     expect(snapshot().chapter).toBe("one-failure");
   });
 
-  it("reports bad step and lab settings, and shows their defaults", () => {
+  it("reports bad step and lab settings, and keeps what the last link showed (here, their defaults)", () => {
     stepStore().getState().setCapMb(100);
     opensWithError("#v=step&st=2.AAAAAAAA", /step settings could not be decoded: .*integrity check/);
     expect(snapshot().step).toEqual(DEFAULT_STEP_SETTINGS);
     expect(snapshot().tab).toBe("step");
+    const lab = DEFAULT_LAB_SETTINGS;
     opensWithError("#v=lab&lab=1.abc", /lab settings have format tag "1"/);
-    expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
+    expect(snapshot().lab).toEqual(lab);
     // Well formed, but past the lab's memory budget: refused by name, not silently replaced.
     const huge = encodeLabPayload({ form: { devices: 16, bytesPerDevice: 64 * 2 ** 20 } });
-    opensWithError(`#v=lab&lab=${huge}`, /lab settings were not used: Devices × Size \/ device/);
-    expect(snapshot().lab).toEqual(DEFAULT_LAB_SETTINGS);
+    opensWithError(`#v=lab&lab=${huge}`, /lab settings \(lab=\) were not used: Devices × Size \/ device/);
+    expect(snapshot().lab).toEqual(lab);
     // The training run's readable t= carries a check: a changed seed is refused, not another run.
     trainStore.setState({ config: { ...DEFAULT_TRAIN, seed: 7 } });
     const sealed = readHash(composeAddress()).get("t") ?? "";

@@ -10,10 +10,9 @@
  *   registerAddressPart({
  *     keys: ["ch"],
  *     // Set the store from the hash's values (a missing key means the default). Throw a
- *     // LinkError (src/link/linkError.ts) naming what is wrong; the module then calls reset()
- *     // and every view shows the message.
+ *     // LinkError (src/link/linkError.ts) naming what is wrong, before changing anything: the
+ *     // store keeps what it showed (the last good state) and every view shows the message.
  *     read: (values) => storyStore.setState({ chapter: parseChapter(values.get("ch")) }),
- *     reset: () => storyStore.setState({ chapter: 0 }),
  *     // The part's keys as they should read now; "" leaves a key out.
  *     write: () => ({ ch: chapterParam(storyStore.getState().chapter) }),
  *   });
@@ -30,34 +29,18 @@
  * - "replace": update the current entry, debounced (the timeline's pan and zoom).
  */
 import { createStore } from "zustand/vanilla";
-import { type HashParams, readHash, repeatedHashKeys, writeHash } from "../link/hashParams.ts";
+import {
+  type HashParams,
+  piecesWithoutKey,
+  readHash,
+  repeatedHashKeys,
+  writeHash,
+} from "../link/hashParams.ts";
 import { LinkError } from "../link/linkError.ts";
 
-/**
- * Every key an address may hold, in the order it is written, with what it carries. The one
- * list of keys: a view adds its own here, and registerAddressPart refuses a key not listed.
- */
-export const ADDRESS_KEYS = {
-  v: "the view",
-  s: "the scenario",
-  w: "the timeline's time window",
-  st: "the step settings",
-  lab: "the lab settings",
-  lres: "the lab's results table",
-  lfd: "the lab's fault demo was shown (1: run it again on open)",
-  t: "the live training settings",
-  tm: "the live training mode",
-  tr: "a finished training run (1: train it again on open)",
-  ch: "the story's chapter",
-  bk: "the story's bucket size (chapter 5)",
-  hide: "the controls a classroom link hides",
-  sw: "the what-if sweep",
-  tn: "the tornado (which knob matters most)",
-  gph: "the price per GPU-hour the results' lost GPU-hours are costed at",
-  mcp: "the Monte Carlo's precision (± points of ETTR)",
-  mcn: "the Monte Carlo's cap on runs",
-  base: "the pinned baseline scenario",
-} as const satisfies Record<string, string>;
+import { ADDRESS_KEYS } from "../link/linkKeys.ts";
+
+export { ADDRESS_KEYS };
 
 export type AddressKey = keyof typeof ADDRESS_KEYS;
 const KEY_ORDER = Object.keys(ADDRESS_KEYS) as AddressKey[];
@@ -71,10 +54,12 @@ const isAddressKey = (k: string): k is AddressKey => Object.hasOwn(ADDRESS_KEYS,
 export interface AddressPart {
   /** The hash keys this part owns; no two parts share one. */
   readonly keys: readonly AddressKey[];
-  /** Set the store from the hash (absent keys: the defaults). Throw LinkError when a value is bad. */
-  read(values: ReadonlyMap<string, string>): void;
-  /** Back to the defaults, after read() threw. */
-  reset(): void;
+  /**
+   * Set the store from the hash (absent keys: the defaults). Throw LinkError when a value is bad,
+   * having changed nothing: a refusal keeps the last good state (issue 30). Return a sentence
+   * when a value was used with a correction the person should know of (a widened window, say).
+   */
+  read(values: ReadonlyMap<string, string>): string | undefined | void;
   /** The part's keys as they should be in the address now; "" leaves a key out. */
   write(): Partial<Record<AddressKey, string>>;
 }
@@ -87,15 +72,66 @@ export const MAX_ADDRESS_CHARS = 8192;
 const REPLACE_DEBOUNCE_MS = 200;
 
 export interface AddressState {
-  /** Why the address could not be used (each bad part shows its defaults instead). */
+  /** Why part of the address could not be used (each refused part keeps what it showed). */
   linkError: string | null;
+  /** What of the address was used with a correction (a widened window, an empty s=). */
+  linkNote: string | null;
   dismissLinkError(): void;
 }
 
 export const addressStore = createStore<AddressState>()((set) => ({
   linkError: null,
-  dismissLinkError: () => set({ linkError: null }),
+  linkNote: null,
+  dismissLinkError: () => set({ linkError: null, linkNote: null }),
 }));
+
+/**
+ * A key's check that needs no store: run when the address is read while the key's view has not
+ * loaded yet, so a bad key is named on open, not when its view is first shown (issue 30).
+ */
+export type AddressCheck = (value: string, params: ReadonlyMap<string, string>) => void;
+const checks = new Map<AddressKey, AddressCheck>();
+
+/**
+ * Register the store-free checks of keys whose parts load later (addressChecks.ts, itself loaded
+ * after the first frame): the address already read is checked at once.
+ */
+export function registerAddressChecks(add: Partial<Record<AddressKey, AddressCheck>>): void {
+  for (const [k, check] of Object.entries(add)) if (isAddressKey(k) && check) checks.set(k, check);
+  for (const problem of checkUnloaded(lastRead)) appendTo("linkError", problem);
+}
+
+/**
+ * Whether the address read holds a key whose view has not loaded and whose check is not here yet:
+ * the shell then loads addressChecks.ts (App.tsx), so a link without such keys never fetches it.
+ */
+export function addressNeedsChecks(): boolean {
+  return [...lastRead.keys()].some(
+    (k) => isAddressKey(k) && !checks.has(k) && !parts.some((p) => p.keys.includes(k)),
+  );
+}
+
+/**
+ * Check the keys of lastRead whose parts have not registered; a refused one takes the value
+ * `before` held (what its view will show when it loads). Returns the problems.
+ */
+function checkUnloaded(before: HashParams): string[] {
+  const problems: string[] = [];
+  for (const [k, check] of checks) {
+    const v = lastRead.get(k);
+    if (v === undefined || parts.some((p) => p.keys.includes(k))) continue;
+    try {
+      check(v, lastRead);
+    } catch (e) {
+      refused.add(k);
+      const kept = before === lastRead ? undefined : before.get(k);
+      if (kept === undefined) lastRead.delete(k);
+      else lastRead.set(k, kept);
+      problems.push(e instanceof LinkError ? e.message : `The link's ${k}= could not be read: ${String(e)}.`);
+    }
+  }
+  return problems;
+}
 
 const parts: AddressPart[] = [];
 /** The hash as last read, for parts that register after it was read. */
@@ -109,19 +145,44 @@ let pushPending = false;
 let forcePush = 0;
 let pendingReplace: string | null = null;
 let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+/** The keys the address last read refused (their parts kept what they showed). */
+let refused = new Set<AddressKey>();
 
-function readPart(part: AddressPart, params: HashParams): string | null {
+/** Whether the address last read refused `key`: work a link starts on it must not run on another state. */
+export function addressRefused(key: AddressKey): boolean {
+  return refused.has(key);
+}
+
+interface PartOutcome {
+  problem: string | null;
+  note: string | null;
+}
+
+function readPart(part: AddressPart, params: HashParams): PartOutcome {
   const values = new Map(
     part.keys.flatMap((k) => (params.has(k) ? [[k, params.get(k) ?? ""] as const] : [])),
   );
   try {
-    part.read(values);
-    return null;
+    const note = part.read(values);
+    return { problem: null, note: typeof note === "string" ? note : null };
   } catch (e) {
-    part.reset();
-    if (e instanceof LinkError) return e.message;
-    return `The link's ${part.keys.join("/")} could not be read: ${e instanceof Error ? e.message : String(e)}.`;
+    // Nothing is reset: the part threw before changing its store, so the last good state stays.
+    for (const k of part.keys) if (values.has(k)) refused.add(k);
+    if (e instanceof LinkError) return { problem: e.message, note: null };
+    const named = part.keys.map((k) => `${k}=`).join(", ");
+    return {
+      problem: `The link's ${named} could not be read: ${e instanceof Error ? e.message : String(e)}.`,
+      note: null,
+    };
   }
+}
+
+function appendTo(field: "linkError" | "linkNote", text: string | null): void {
+  if (!text) return;
+  const before = addressStore.getState()[field];
+  // A key checked on open and read again when its view loads is named once.
+  if (before?.includes(text)) return;
+  addressStore.setState({ [field]: before ? `${before} ${text}` : text });
 }
 
 /** Register a part (see the module comment). Returns a function that unregisters it. */
@@ -132,11 +193,9 @@ export function registerAddressPart(part: AddressPart): () => void {
   }
   parts.push(part);
   if (part.keys.some((k) => lastRead.has(k))) {
-    const problem = withApplying(() => readPart(part, lastRead));
-    if (problem) {
-      const before = addressStore.getState().linkError;
-      addressStore.setState({ linkError: before ? `${before} ${problem}` : problem });
-    }
+    const { problem, note } = withApplying(() => readPart(part, lastRead));
+    appendTo("linkError", problem);
+    appendTo("linkNote", note);
   }
   return () => {
     const i = parts.indexOf(part);
@@ -170,10 +229,14 @@ export function isApplyingAddress(): boolean {
  */
 export function readAddress(hash: string): string | null {
   const problems: string[] = [];
-  let params: HashParams = readHash(hash);
+  const notes: string[] = [];
+  refused = new Set();
+  const params: HashParams = readHash(hash);
   if (hash.length > MAX_ADDRESS_CHARS) {
-    problems.push(`The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`);
-    params = new Map();
+    // Refused whole, before any key is decoded: nothing on screen changes.
+    const linkError = `The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`;
+    addressStore.setState({ linkError, linkNote: null });
+    return linkError;
   }
   const repeated = repeatedHashKeys(hash).filter((k) => params.has(k));
   if (repeated.length > 0) {
@@ -183,21 +246,31 @@ export function readAddress(hash: string): string | null {
       `The link gives ${repeated.map((k) => `"${k}="`).join(", ")} more than once; each key may be given once, so ${repeated.length === 1 ? "it was" : "they were"} not used.`,
     );
   }
+  const keyless = piecesWithoutKey(hash);
+  if (keyless.length > 0) {
+    const shown = keyless.slice(0, 3).map((p) => `"${p.slice(0, 40)}"`);
+    problems.push(
+      `The link has ${shown.join(", ")}${keyless.length > 3 ? ` and ${keyless.length - 3} more` : ""}, which ${keyless.length === 1 ? "is" : "are"} not key=value; ${keyless.length === 1 ? "it was" : "they were"} not used.`,
+    );
+  }
   const unknown = [...params.keys()].filter((k) => !isAddressKey(k));
   if (unknown.length > 0) {
     problems.push(
-      `The link has ${unknown.map((k) => `"${k}="`).join(", ")}, which this explorer does not use.`,
+      `The link has ${unknown.map((k) => `"${k.slice(0, 40)}="`).join(", ")}, which this explorer does not use.`,
     );
   }
+  const before = lastRead;
   lastRead = params;
   withApplying(() => {
     for (const part of parts) {
-      const problem = readPart(part, params);
+      const { problem, note } = readPart(part, params);
       if (problem) problems.push(problem);
+      if (note) notes.push(note);
     }
   });
+  problems.push(...checkUnloaded(before));
   const linkError = problems.length > 0 ? problems.join(" ") : null;
-  addressStore.setState({ linkError });
+  addressStore.setState({ linkError, linkNote: notes.length > 0 ? notes.join(" ") : null });
   return linkError;
 }
 

@@ -16,7 +16,6 @@ describe("a part that registers after the address was read", () => {
       read: (values) => {
         owned.push(`v=${values.get("v") ?? ""}`);
       },
-      reset: () => {},
       write: () => ({ v: "cluster" }),
     });
     expect(readAddress("#v=cluster&ch=3&bk=512")).toBeNull();
@@ -29,9 +28,6 @@ describe("a part that registers after the address was read", () => {
       keys: ["ch"],
       read: (values) => {
         chapter = values.get("ch");
-      },
-      reset: () => {
-        chapter = undefined;
       },
       write: () => ({ ch: value }),
     });
@@ -57,7 +53,6 @@ describe("a part that registers after the address was read", () => {
       read: (values) => {
         throw new LinkError(`The link's lab= "${values.get("lab")}" is not a lab setting.`);
       },
-      reset: () => {},
       write: () => ({}),
     });
     expect(addressStore.getState().linkError).toBe(`${before} The link's lab= "bad" is not a lab setting.`);

@@ -75,7 +75,9 @@ describe("a link's cause axis", () => {
       "The link's sweep settings (sw=) are invalid: axis cause.1.share moves failures.causes[1], but the scenario lists no causes.",
     );
     expect(addressStore.getState().linkError).toBe(problem);
-    expect(explorerStore.getState().sweep).toMatchObject({ axis: "gpus", points: 20, seeds: 200 });
+    // The refusal keeps the sweep on screen, except the cause axis the new scenario lacks (it goes
+    // back to the default axis, as any edit removing the cause does).
+    expect(explorerStore.getState().sweep).toMatchObject({ axis: "gpus", points: 6, seeds: 30 });
   });
 
   it("goes back to the default axis when an edit removes the cause it sweeps", async () => {

@@ -12,7 +12,13 @@ import {
   type SweepSettings,
   sweepParam,
 } from "../link/sweepLink.ts";
-import { decodeWindowParam, type TimeWindow, windowParam } from "../link/windowParam.ts";
+import {
+  decodeWindowParam,
+  fitWindow,
+  MIN_WINDOW_SECONDS,
+  type TimeWindow,
+  windowParam,
+} from "../link/windowParam.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import {
@@ -23,7 +29,8 @@ import {
   sweepRangeProblem,
 } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
-import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
 
@@ -193,8 +200,21 @@ export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
 
 registerAddressPart({
   keys: ["w"],
-  read: (values) => explorerStore.setState({ window: decodeWindowParam(values.get("w")) }),
-  reset: () => explorerStore.setState({ window: null }),
+  read: (values) => {
+    const raw = values.get("w");
+    const asked = decodeWindowParam(raw);
+    if (!asked) {
+      explorerStore.setState({ window: null });
+      return;
+    }
+    // Shown as the timeline draws it (the scenario part is read first): a correction is said.
+    const horizon = appStore.getState().scenario.training.days * 86_400;
+    const fitted = fitWindow(asked, horizon);
+    const same = fitted[0] === asked[0] && fitted[1] === asked[1];
+    explorerStore.setState({ window: same ? asked : fitted });
+    if (!same)
+      return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon.toLocaleString("en-US")} s.`;
+  },
   write: () => ({ w: windowParam(explorerStore.getState().window) }),
 });
 explorerStore.subscribe((s, prev) => {
@@ -225,6 +245,25 @@ appStore.subscribe((s, prev) => {
     explorerStore.setState({ sweep: { ...sweep, axis: DEFAULT_SWEEP_SETTINGS.axis, range: null } });
 });
 
+/**
+ * Why a sweep's From:To passes what its axis can sweep for this scenario (the sweep keeps its
+ * points inside the axis's bounds), or null: a link saying 1:1e308 is refused naming the range
+ * the axis spans, not swept over another range in silence. 5 % of slack leaves the rounding of
+ * points to whole hosts and replicas alone.
+ */
+function rangeClamped(scenario: Scenario, s: SweepSettings): string | null {
+  const { range } = s;
+  if (!range) return null;
+  const xs = buildSweep(scenario, s.axis, s.points, range).map((p) => p.x);
+  const lo = xs[0];
+  const hi = xs.at(-1);
+  if (lo === undefined || hi === undefined) return null;
+  if (range.from >= lo * 0.95 && range.to <= hi * 1.05) return null;
+  const fmt = (v: number) =>
+    Math.abs(v) >= 1e9 ? v.toPrecision(3) : Number(v.toPrecision(6)).toLocaleString("en-US");
+  return `the range ${fmt(range.from)}:${fmt(range.to)} passes what the axis ${s.axis} can sweep for this scenario, ${fmt(lo)} to ${fmt(hi)}`;
+}
+
 /** True while a link's own sweep starts: that is the link's entry, not a new one. */
 let runFromAddress = false;
 
@@ -243,6 +282,13 @@ registerAddressPart({
     // must name a cause of the link's own scenario.
     const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
     if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
+    const clamped = next.range ? rangeClamped(appStore.getState().scenario, next) : null;
+    if (clamped) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${clamped}.`);
+    // Its curve is of the link's scenario: with that refused, running it would show another's.
+    if (next.run && addressRefused("s"))
+      throw new LinkError(
+        "The link's sweep (sw=) was not run: its scenario (s=) was refused, and the curve would be of another scenario.",
+      );
     const now = sweepSettingsNow();
     const { axis, points, seeds, range } = next;
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
@@ -252,17 +298,14 @@ registerAddressPart({
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
       setTimeout(() => {
-        // Work a link starts obeys the CLI's budget: past it, the page asks first, saying the cost
-        // (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started 10¹¹ failures on open).
+        // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
+        // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
+        // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
         const failures = sweepCost();
-        if (failures > MONTE_CARLO_BUDGET_FAILURES)
+        if (linkRunAsks(failures))
           explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
         else runLinkSweep();
       }, 0);
-  },
-  reset: () => {
-    const { axis, points, seeds, range } = DEFAULT_SWEEP_SETTINGS;
-    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
   },
   write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
 });

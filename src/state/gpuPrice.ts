@@ -44,8 +44,6 @@ registerAddressPart({
     if (typeof v === "string") throw new LinkError(`The link's gph=: ${v} The price is unchanged.`);
     gpuPriceStore.setState({ price: v });
   },
-  // A refused price keeps the last good one (the default, for a link opened fresh).
-  reset: () => {},
   write: () => ({ gph: gpuPriceParam(gpuPriceStore.getState().price) }),
 });
 gpuPriceStore.subscribe((s, prev) => {

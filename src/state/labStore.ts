@@ -465,11 +465,13 @@ export const labStore = createLabStore();
  * A mode this browser lacks falls back to the first it has when the adapter is known (start()).
  */
 function applyLab(s: LabSettings): void {
-  const problems = labStore.getState().setForm(s.form);
-  labStore.getState().setFault(s.fault);
   // A link may ask for a run past the lab's budget: say so, rather than quietly opening another.
+  // setForm sets nothing when it refuses, so the plan is set only after the form was taken: a
+  // refusal keeps the form and the plan on screen.
+  const problems = labStore.getState().setForm(s.form);
   if (problems.length > 0)
-    throw new LinkError(`The link's lab settings were not used: ${problems.join(" ")}`);
+    throw new LinkError(`The link's lab settings (lab=) were not used: ${problems.join(" ")}`);
+  labStore.getState().setFault(s.fault);
 }
 registerAddressPart({
   keys: ["lab"],
@@ -477,7 +479,6 @@ registerAddressPart({
     const raw = values.get("lab");
     applyLab(raw ? decodeLabParam(raw) : DEFAULT_LAB_SETTINGS);
   },
-  reset: () => applyLab(DEFAULT_LAB_SETTINGS),
   write: () => {
     const { form, fault } = labStore.getState();
     return { lab: encodeLabParam({ form, fault }) };
@@ -493,7 +494,6 @@ registerAddressPart({
     const raw = values.get("lres");
     labStore.getState().setLinkedResults(raw ? decodeLabResults(raw) : []);
   },
-  reset: () => labStore.getState().setLinkedResults([]),
   write: () => {
     const { results, adapter } = labStore.getState();
     const here = adapter?.label ?? "this machine";
@@ -512,7 +512,6 @@ registerAddressPart({
       throw new LinkError(`lfd= (the lab's fault demo) must be 1 or absent; got "${raw.slice(0, 40)}".`);
     labStore.getState().wantFault(raw === "1");
   },
-  reset: () => labStore.getState().wantFault(false),
   write: () => {
     const { fault, faultShownFor, faultWanted } = labStore.getState();
     return faultWanted || (faultShownFor !== null && faultShownFor === fault) ? { lfd: "1" } : {};

@@ -15,6 +15,7 @@ import {
   toShown,
   toStored,
 } from "../link/displaySettings.ts";
+import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
 import type { McSnapshot } from "../sim/mcStream.ts";
 import type { Scenario } from "../sim/scenario.ts";
@@ -87,26 +88,35 @@ export function precisionParam(precision: number): string {
   return settingParam("mcPrecision", toShown("mcPrecision", precision));
 }
 
+// Two parts, judged apart: a bad mcn= keeps a good mcp= and back (issue 30).
 registerAddressPart({
-  keys: ["mcp", "mcn"],
-  read: (values) =>
-    mcStore.setState({
-      precision: parsePrecisionParam(values.get("mcp")),
-      cap: parseCapParam(values.get("mcn")),
-    }),
-  reset: () => mcStore.setState({ precision: DEFAULT_PRECISION, cap: DEFAULT_CAP }),
-  write: () => {
-    const { precision, cap } = mcStore.getState();
-    return { mcp: precisionParam(precision), mcn: settingParam("mcCap", cap) };
-  },
+  keys: ["mcp"],
+  read: (values) => mcStore.setState({ precision: parsePrecisionParam(values.get("mcp")) }),
+  write: () => ({ mcp: precisionParam(mcStore.getState().precision) }),
 });
 registerAddressPart({
-  keys: ["base"],
-  read: (values) => {
-    const b = values.get("base");
-    mcStore.setState({ baseline: b ? decodeScenarioParam(b) : null });
+  keys: ["mcn"],
+  read: (values) => mcStore.setState({ cap: parseCapParam(values.get("mcn")) }),
+  write: () => {
+    const { cap } = mcStore.getState();
+    return { mcn: settingParam("mcCap", cap) };
   },
-  reset: () => mcStore.setState({ baseline: null }),
+});
+/** `base=`: the pinned baseline, a scenario as `s=` writes one; its refusal names base=, not s=. */
+export function parseBaselineParam(b: string | undefined): Scenario | null {
+  if (!b) return null;
+  try {
+    return decodeScenarioParam(b);
+  } catch (e) {
+    if (!(e instanceof LinkError)) throw e;
+    throw new LinkError(
+      `The link's pinned baseline (base=) was not used: ${e.message.replace(/^The link's /, "its ")}`,
+    );
+  }
+}
+registerAddressPart({
+  keys: ["base"],
+  read: (values) => mcStore.setState({ baseline: parseBaselineParam(values.get("base")) }),
   write: () => {
     const { baseline } = mcStore.getState();
     return { base: baseline ? encodeScenarioParam(baseline) : "" };

@@ -213,7 +213,6 @@ registerAddressPart({
     const raw = values.get("st");
     applyStep(raw ? decodeStepParam(raw) : DEFAULT_STEP_SETTINGS);
   },
-  reset: () => applyStep(DEFAULT_STEP_SETTINGS),
   write: () => ({ st: encodeStepParam(stepSettings(stepStore().getState())).param }),
 });
 stepStore().subscribe((s, prev) => {

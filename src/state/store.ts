@@ -57,7 +57,8 @@ export interface AppState {
 /** `v=`: the view a link opens (a link without one: see the `s` part below). */
 export function parseView(v: string | undefined): Tab {
   if (v === undefined) return DEFAULT_TAB;
-  const tab = TABS.find((t) => t === v);
+  // Case is not meaning: `v=CLUSTER` opens the Cluster view (viewNote says so), not the Story.
+  const tab = TABS.find((t) => t === v.toLowerCase());
   if (tab === undefined) {
     throw new LinkError(`The link names a view "${v.slice(0, 20)}"; the views are ${TABS.join(", ")}.`);
   }
@@ -107,10 +108,12 @@ let viewNamed = false;
 registerAddressPart({
   keys: ["v"],
   read: (values) => {
+    const v = values.get("v");
+    const tab = parseView(v);
     viewNamed = values.has("v");
-    appStore.setState({ tab: parseView(values.get("v")) });
+    appStore.setState({ tab });
+    if (v !== undefined && v !== tab) return `The link's v=${v.slice(0, 20)} was read as v=${tab}.`;
   },
-  reset: () => appStore.setState({ tab: DEFAULT_TAB }),
   // Always named, the default view too, so a reload never lands on another view.
   write: () => ({ v: appStore.getState().tab }),
 });
@@ -118,17 +121,17 @@ registerAddressPart({
   keys: ["s"],
   read: (values) => {
     const s = values.get("s");
-    // Read after `v`: a link that carries a scenario and no view opens what it opened before the story.
+    // Read after `v`: a link that carries a scenario and no view opens what it opened before the
+    // story, the view being what `v` (absent) means, even when the scenario itself is refused.
     if (s !== undefined && !viewNamed) appStore.setState({ tab: LEGACY_TAB });
     appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
+    if (s === "") return "The link's s= is empty: it opens the default scenario.";
   },
-  reset: () => appStore.setState({ scenario: DEFAULT_SCENARIO }),
   write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),
 });
 registerAddressPart({
   keys: ["ch"],
   read: (values) => appStore.setState({ chapter: parseChapter(values.get("ch")) }),
-  reset: () => appStore.setState({ chapter: CHAPTER_IDS[0] }),
   write: () => {
     const { tab, chapter } = appStore.getState();
     return { ch: tab === "story" ? chapter : "" };
@@ -137,7 +140,6 @@ registerAddressPart({
 registerAddressPart({
   keys: ["hide"],
   read: (values) => appStore.setState({ hidden: parseHideParam(values.get("hide")) }),
-  reset: () => appStore.setState({ hidden: [] }),
   write: () => ({ hide: hideParam(appStore.getState().hidden) }),
 });
 appStore.subscribe((s, prev) => {

@@ -21,7 +21,6 @@ export function parseStoryCap(v: string | undefined): StoryCap {
 registerAddressPart({
   keys: ["bk"],
   read: (values) => storyBucketStore.setState({ cap: parseStoryCap(values.get("bk")) }),
-  reset: () => storyBucketStore.setState({ cap: DEFAULT_STORY_CAP }),
   write: () => {
     const { cap } = storyBucketStore.getState();
     return { bk: settingParam("storyBucket", cap) };

@@ -8,6 +8,7 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
+import { LinkError } from "../link/linkError.ts";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
@@ -24,7 +25,7 @@ import {
   type TornadoSettings,
 } from "../sim/tornado.ts";
 import { runTornadoRounds, type TornadoExec } from "../sim/tornadoRounds.ts";
-import { isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
 import { ensurePool, onRestart, poolSize, terminatePool } from "./sweepPool.ts";
@@ -192,6 +193,11 @@ registerAddressPart({
   keys: ["tn"],
   read: (values) => {
     const next = decodeTornadoParam(values.get("tn"));
+    // Its bars are of the link's scenario: with that refused, running it would show another's.
+    if (next.run && addressRefused("s"))
+      throw new LinkError(
+        "The link's tornado (tn=) was not run: its scenario (s=) was refused, and the bars would be of another scenario.",
+      );
     const now = linkSettingsNow();
     const { amount, precision, maxSeeds } = next;
     tornadoStore.setState({ settings: { amount, precision, maxSeeds }, confirm: null });
@@ -204,7 +210,6 @@ registerAddressPart({
         else runLinkTornado();
       }, 0);
   },
-  reset: () => tornadoStore.setState({ settings: DEFAULT_TORNADO_SETTINGS }),
   write: () => ({ tn: tornadoParam(linkSettingsNow()) }),
 });
 tornadoStore.subscribe((s, prev) => {

@@ -17,14 +17,13 @@ import {
   type TrainConfig,
 } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
-import { registerAddressPart, requestAddressWrite } from "./address.ts";
+import { addressRefused, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type GpuWorkerHost, gpuWorkerHost, proxy, spawnGpuWorker, wantsCpuFallback } from "./labClient.ts";
 import { appStore } from "./store.ts";
+import { parseTrainAgain, parseTrainLink, parseTrainMode } from "./trainLink.ts";
 import { WorkerDied } from "./workerSupervisor.ts";
 
 export type TrainStatus = "starting" | "ready" | "running" | "lost" | "error";
-
-const MODES: readonly Mode[] = ["shared", "separate", "cpu"];
 
 export interface TrainState {
   status: TrainStatus;
@@ -166,32 +165,28 @@ function killedInto(s: TrainState, p: TrainProgress): Partial<TrainState> {
 
 export const trainStore = createTrainStore();
 
-function parseMode(v: string | undefined): Mode {
-  if (v === undefined) return "shared";
-  const m = MODES.find((x) => x === v);
-  if (!m)
-    throw new LinkError(
-      `The link's training mode (tm=) "${v.slice(0, 20)}" must be one of ${MODES.join(", ")}.`,
-    );
-  return m;
-}
-
+// tm= and t= are judged apart: a bad tm= keeps a good t= and back (issue 30). tm= is read first.
 registerAddressPart({
-  keys: ["t", "tm", "tr"],
+  keys: ["tm"],
   read: (values) => {
-    const t = values.get("t");
-    // A changed or cut value is refused as such before its settings are read.
-    const text = t ? openSealedText(t, "training settings (t=)") : null;
-    let config: TrainConfig;
-    try {
-      config = text ? decodeTrainParam(text) : DEFAULT_TRAIN;
-    } catch (e) {
-      throw new LinkError(`The link's training settings (t=) were not used: ${message(e)}`);
-    }
+    const asked = parseTrainMode(values.get("tm"));
     const s = trainStore.getState();
-    const asked = parseMode(values.get("tm"));
     // Once the worker said which modes this browser has, one it lacks falls back (as onReady does).
     const mode = s.modes.length > 0 && !s.modes.includes(asked) ? (s.modes[0] ?? "cpu") : asked;
+    trainStore.setState({ mode });
+  },
+  write: () => {
+    const { mode } = trainStore.getState();
+    return { tm: mode !== "shared" ? mode : "" };
+  },
+});
+registerAddressPart({
+  keys: ["t", "tr"],
+  read: (values) => {
+    const again = parseTrainAgain(values.get("tr"));
+    const config = parseTrainLink(values.get("t"));
+    const s = trainStore.getState();
+    const mode = s.mode;
     // Back or Forward to the entry of the run on screen: it is shown already, keep it.
     const shown =
       s.ranConfig !== null &&
@@ -199,13 +194,13 @@ registerAddressPart({
       s.progress?.finished === true &&
       !s.progress.stopped &&
       encodeTrainParam(s.ranConfig) === encodeTrainParam(config);
-    trainStore.setState({ config: shown && s.ranConfig ? s.ranConfig : config, mode });
-    if (values.get("tr") === "1" && !shown) {
-      if (s.status === "ready") void trainStore.getState().run();
-      else if (s.status === "starting") trainStore.setState({ autoRun: true });
-    }
+    trainStore.setState({ config: shown && s.ranConfig ? s.ranConfig : config });
+    if (!again || shown) return;
+    // The run is of the link's mode: with tm= refused it would be another run.
+    if (addressRefused("tm")) return "The link's tr=1 was not trained: its mode (tm=) was refused.";
+    if (s.status === "ready") void trainStore.getState().run();
+    else if (s.status === "starting") trainStore.setState({ autoRun: true });
   },
-  reset: () => trainStore.setState({ config: DEFAULT_TRAIN, autoRun: false }),
   // On its own view the settings always show in the link (a copied link reproduces the run), with
   // the mode and, while the view holds a finished run of exactly these settings, tr=1: open it,
   // train it (the view keeps its run while another is shown, and so does the link).
@@ -216,7 +211,6 @@ registerAddressPart({
       progress?.finished === true && !progress.stopped && ranConfig === config && ranMode === mode;
     return {
       t: own || config !== DEFAULT_TRAIN || finished ? sealText(encodeTrainParam(config)) : "",
-      tm: mode !== "shared" ? mode : "",
       tr: finished ? "1" : "",
     };
   },

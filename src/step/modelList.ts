@@ -85,7 +85,7 @@ export function validateModelList(value: unknown): Param[] {
     );
   }
   let total = 0;
-  return list.map((entry: unknown, i) => {
+  const params = list.map((entry: unknown, i) => {
     if (!isRecord(entry)) throw new ModelListError(`${entryLabel(i, null)} is not an object.`, i);
     const name = typeof entry.name === "string" ? entry.name : null;
     const where = entryLabel(i, name);
@@ -119,6 +119,13 @@ export function validateModelList(value: unknown): Param[] {
     }
     return param;
   });
+  // Every shape holds a 0: no element to bucket, and every share of the step would be 0 / 0.
+  if (total === 0)
+    throw new ModelListError(
+      `Every parameter of the list is empty (a shape with a 0, such as [0]): the model has no elements; a model needs at least one.`,
+      null,
+    );
+  return params;
 }
 
 function formatBytes(bytes: number): string {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from "react";
-import { addressStore, isApplyingAddress } from "../state/address.ts";
+import { addressNeedsChecks, addressStore, isApplyingAddress } from "../state/address.ts";
 import { hideStyle, unknownControls } from "../state/hideFlags.ts";
 import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
@@ -31,6 +31,14 @@ const VIEW_NAMES: Record<Tab, string> = {
   lab: "The WebGPU lab",
   train: "Live training",
 };
+
+/**
+ * A key of a view not loaded yet is checked when the link is read (address.ts), by codecs that
+ * load only for a link holding such a key: a plain link's first load does not fetch them.
+ */
+addressStore.subscribe(() => {
+  if (addressNeedsChecks()) void import("../state/addressChecks.ts");
+});
 
 /**
  * A classroom link's hidden controls (`hide=`), hidden wherever they appear. A constructed style

@@ -137,10 +137,11 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
 export function describeValue(v: unknown): string {
   if (v === undefined) return "nothing";
   if (typeof v === "string") {
-    if (v.length <= 40) return JSON.stringify(v);
-    // Cut where it is said, and never between the two halves of a surrogate pair (an emoji).
-    const end = /[\ud800-\udbff]/.test(v[39] ?? "") ? 39 : 40;
-    return `${JSON.stringify(`${v.slice(0, end)}…`)} (${v.length} characters)`;
+    // Counted in code points, as the length checks count (zod's maxLength): 21 emoji are 21
+    // characters, not 42. Cut there too, so never between the halves of a surrogate pair.
+    const chars = [...v];
+    if (chars.length <= 40) return JSON.stringify(v);
+    return `${JSON.stringify(`${chars.slice(0, 40).join("")}…`)} (${chars.length} characters)`;
   }
   // JSON's 1e999 parses to Infinity: what was written was a number too large, not "Infinity".
   if (typeof v === "number" && !Number.isFinite(v)) return "a number too large to represent";
@@ -162,13 +163,34 @@ export function formatPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
+/** Control characters, C1 controls, separators and bidirectional overrides (as src/cli/echo.ts). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The most characters of an unknown key a message quotes, its escapes counted (README). */
+const MAX_KEY_CHARS = 200;
+
+/**
+ * An unknown key as a message quotes it: its control characters escaped first (visible in the page
+ * and harmless in a terminal), then cut at 200 characters, never inside an escape (issue 30).
+ */
+export function quotedKey(k: string): string {
+  const escaped = k.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (escaped.length <= MAX_KEY_CHARS) return escaped;
+  let end = MAX_KEY_CHARS;
+  const at = escaped.lastIndexOf("\\u", end - 1);
+  if (at > end - 6) end = at;
+  const code = escaped.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${escaped.slice(0, end)}… (cut here: ${(escaped.length - end).toLocaleString("en-US")} more characters)`;
+}
+
 export function formatIssues(issues: z.core.$ZodIssue[], input: unknown): string[] {
   return issues.flatMap((issue) => {
     const path = formatPath(issue.path);
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map(
         (k) =>
-          `${path ? `${path}.` : ""}${k}: unknown field (allowed: ${allowedKeys(issue.path).join(", ")})`,
+          `${path ? `${path}.` : ""}${quotedKey(k)}: unknown field (allowed: ${allowedKeys(issue.path).join(", ")})`,
       );
     }
     if (issue.path.length === 1 && GROUPS.includes(issue.path[0] as ScenarioGroup)) {

@@ -26,10 +26,11 @@ import {
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
+import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { NumberField } from "../form/NumberField.tsx";
-import { count, pct } from "../format.ts";
+import { count, duration, pct } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
 
@@ -175,8 +176,10 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
         <p className="sweep-confirm" role="alert" data-testid="sweep-confirm">
           This link runs its sweep: {sweep.points} points × {sweep.seeds.toLocaleString("en-US")} seeds, about{" "}
           {sweep.confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate,
-          past the budget of {MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} (the command line's too):
-          minutes to hours with every core busy.{" "}
+          about {duration(estimatedSeconds(sweep.confirm.failures))} on one core.{" "}
+          {sweep.confirm.failures > MONTE_CARLO_BUDGET_FAILURES
+            ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
+            : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
           <button type="button" onClick={() => answerSweep(true)}>
             Run it
           </button>{" "}

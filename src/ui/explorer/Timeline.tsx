@@ -6,6 +6,7 @@
  * explorer store so the goodput chart, the failure log and the share link follow it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { MIN_WINDOW_SECONDS } from "../../link/windowParam.ts";
 import { selectedPolicies } from "../../sim/policies.ts";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
@@ -24,7 +25,6 @@ import { rendererBuildSteps, type TimelineRenderer, tracksFor, tracksSummary } f
 import { windowScale } from "./timelineScale.ts";
 
 /** The narrowest window the zoom allows: seconds are still readable. */
-const MIN_WINDOW_SECONDS = 10;
 
 interface Props {
   scenario: Scenario;

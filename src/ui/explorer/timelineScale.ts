@@ -5,6 +5,7 @@
  */
 import { type ScaleLinear, scaleLinear } from "d3-scale";
 import { type ZoomTransform, zoomIdentity } from "d3-zoom";
+import { fitWindow } from "../../link/windowParam.ts";
 
 export type TimeScale = ScaleLinear<number, number>;
 
@@ -35,8 +36,7 @@ export function transformFor(
   minSeconds: number,
 ): ZoomTransform {
   if (!window) return zoomIdentity;
-  const a = Math.max(0, Math.min(window[0], horizon - minSeconds));
-  const b = Math.max(a + minSeconds, Math.min(window[1], horizon));
+  const [a, b] = fitWindow(window, horizon, minSeconds);
   const k = horizon / (b - a);
   const whole = windowScale(layout, 0, horizon);
   return zoomIdentity.translate(layout.plotLeft - k * whole(a), 0).scale(k);

@@ -3,6 +3,7 @@ import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
 import { MAX_LINKED_ROWS } from "../../link/labResultsLink.ts";
 import type { LabResult } from "../../state/labStore.ts";
+import { visibleText } from "../visibleText.ts";
 import { bytes, formatGBps, time } from "./labFormat.ts";
 
 function Verdict({ r }: { r: CaseResult }) {
@@ -37,7 +38,7 @@ export function CeilingsLine({ ceilings }: { ceilings: Partial<Record<Mode, Ceil
 
 export function ResultsTable({ results }: { results: LabResult[] }) {
   if (results.length === 0) return <p className="lab-empty">No runs yet: pick a collective and press Run.</p>;
-  const elsewhere = [...new Set(results.flatMap((r) => (r.from === null ? [] : [r.from])))];
+  const elsewhere = [...new Set(results.flatMap((r) => (r.from === null ? [] : [visibleText(r.from)])))];
   return (
     <div className="lab-table-wrap">
       {results.length > MAX_LINKED_ROWS && (
@@ -81,7 +82,7 @@ export function ResultsTable({ results }: { results: LabResult[] }) {
               <td>
                 <Verdict r={r} />
                 {r.from !== null && (
-                  <span className="from-link" title={`measured on ${r.from}, not here`}>
+                  <span className="from-link" title={`measured on ${visibleText(r.from)}, not here`}>
                     {" "}
                     †
                   </span>

@@ -50,16 +50,26 @@ export function ShareBar({ opens, children }: { opens: string; children?: ReactN
 /** What was wrong with the link the page was opened (or navigated) with; shown on every view. */
 export function LinkErrorBanner() {
   const linkError = useStore(addressStore, (s) => s.linkError);
+  const linkNote = useStore(addressStore, (s) => s.linkNote);
   const dismiss = useStore(addressStore, (s) => s.dismissLinkError);
-  if (!linkError) return null;
+  if (!linkError && !linkNote) return null;
   return (
     <div className="banner" role="alert" data-testid="link-error">
       <div>
-        {/* Each part of a link is read on its own (address.ts): a part it could not use keeps its
-            default, the rest opens as the link says; a hide= id that names no control changes
-            nothing. So the banner says that, not that the whole link failed. */}
-        <strong>Part of this link could not be used.</strong> {linkError} What it could not use keeps its
-        default; the rest is as the link says.
+        {/* Each part of a link is read on its own (address.ts): a part it could not use keeps what
+            was on screen (the defaults, for a link opened fresh), the rest opens as the link says.
+            So the banner says that, not that the whole link failed. */}
+        {linkError ? (
+          <p data-testid="link-refused">
+            <strong>Part of this link could not be used.</strong> {linkError} What it could not use keeps what
+            was on screen (the defaults, for a link opened fresh); the rest is as the link says.
+          </p>
+        ) : null}
+        {linkNote ? (
+          <p data-testid="link-note">
+            <strong>Part of this link was adjusted.</strong> {linkNote}
+          </p>
+        ) : null}
       </div>
       <button type="button" onClick={dismiss} aria-label="Dismiss the link message">
         Dismiss

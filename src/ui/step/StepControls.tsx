@@ -3,6 +3,7 @@ import { useStepStore } from "../../state/stepStore.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
 import { MAX_PASTE_CHARS } from "../../step/modelList.ts";
 import { computeForElements, PRESET_CATALOG, presetInfo } from "../../step/presetCatalog.ts";
+import { STEP_RANGES } from "../../step/stepRanges.ts";
 import type { ComputeConfig } from "../../step/stepTimeline.ts";
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
 import type { ModelSource, ModelSummary } from "../../worker/stepApi.ts";
@@ -169,7 +170,8 @@ function BucketKnobs() {
         label="First bucket"
         unit="MiB"
         value={firstBucketMb}
-        min={0.001}
+        min={STEP_RANGES.firstBucketMb.min}
+        max={STEP_RANGES.firstBucketMb.max}
         onChange={setFirstBucketMb}
         help="dist._DEFAULT_FIRST_BUCKET_BYTES: 1 MiB"
       />
@@ -212,7 +214,8 @@ function ComputeKnobs() {
       </p>
       <NumberField
         className="step-field"
-        min={0}
+        min={STEP_RANGES.computeMs.min}
+        max={STEP_RANGES.computeMs.max}
         label="Forward"
         unit="ms"
         value={compute.forwardMs}
@@ -220,7 +223,8 @@ function ComputeKnobs() {
       />
       <NumberField
         className="step-field"
-        min={0}
+        min={STEP_RANGES.computeMs.min}
+        max={STEP_RANGES.computeMs.max}
         label="Backward"
         unit="ms"
         value={compute.backwardMs}
@@ -229,7 +233,8 @@ function ComputeKnobs() {
       />
       <NumberField
         className="step-field"
-        min={0}
+        min={STEP_RANGES.computeMs.min}
+        max={STEP_RANGES.computeMs.max}
         label="Optimizer"
         unit="ms"
         value={compute.optimizerMs}
@@ -264,7 +269,9 @@ function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: 
       <div className="step-pair">
         <NumberField
           className="step-field"
-          min={0}
+          // The table holds seconds; the knob shows µs.
+          min={STEP_RANGES.alphaSeconds.min * 1e6}
+          max={STEP_RANGES.alphaSeconds.max * 1e6}
           label="α"
           unit="µs"
           value={Number((link.alpha * 1e6).toPrecision(6))}
@@ -275,7 +282,8 @@ function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: 
           className="step-field"
           label="B"
           unit="GB/s"
-          min={0.001}
+          min={STEP_RANGES.bandwidthBytesPerSecond.min / 1e9}
+          max={STEP_RANGES.bandwidthBytesPerSecond.max / 1e9}
           value={Number((link.bandwidth / 1e9).toPrecision(6))}
           onChange={(v) => setLink(which, { bandwidth: v * 1e9 })}
           help="Bandwidth per rank (bus bandwidth)"
@@ -315,8 +323,8 @@ function ParallelKnobs() {
           className="step-field"
           label={hsdp ? "GPUs per replica" : "GPUs per node"}
           value={p.gpusPerReplica}
-          min={1}
-          max={1024}
+          min={STEP_RANGES.gpusPerReplica.min}
+          max={STEP_RANGES.gpusPerReplica.max}
           integer
           onChange={(v) => setParallel({ gpusPerReplica: Math.round(v) })}
         />
@@ -324,8 +332,8 @@ function ParallelKnobs() {
           className="step-field"
           label={hsdp ? "Replicas R" : "Nodes"}
           value={p.replicas}
-          min={1}
-          max={100_000}
+          min={STEP_RANGES.replicas.min}
+          max={STEP_RANGES.replicas.max}
           integer
           onChange={(v) => setParallel({ replicas: Math.round(v) })}
         />

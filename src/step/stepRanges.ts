@@ -1,0 +1,28 @@
+/**
+ * The one range table of the One step settings: the knobs (src/ui/step/StepControls.tsx) and the
+ * link's decoder (src/link/stepLink.ts) both take their bounds from here, so a knob never writes
+ * into `st=` what the link then refuses (issue 30: Forward 5,000,000 ms, α 2 s and B 2 PB/s were
+ * accepted by the knobs and refused on reopening). In the units the settings hold.
+ */
+import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "./sweep.ts";
+
+export interface StepRange {
+  readonly min: number;
+  readonly max: number;
+  readonly integer?: boolean;
+}
+
+export const STEP_RANGES = {
+  /** Forward, backward and optimizer time per step (ms): up to 1,000 s. */
+  computeMs: { min: 0, max: 1e6 },
+  /** The bucket cap (MiB), as the sweep spans it. */
+  capMb: { min: SWEEP_MIN_MB, max: SWEEP_MAX_MB },
+  /** The first bucket (MiB). */
+  firstBucketMb: { min: 0.001, max: SWEEP_MAX_MB },
+  /** A link's latency per algorithm step (s): up to 1 s. */
+  alphaSeconds: { min: 0, max: 1 },
+  /** A link's bandwidth per rank (bytes/s): 1 MB/s to 1 PB/s. */
+  bandwidthBytesPerSecond: { min: 1e6, max: 1e15 },
+  gpusPerReplica: { min: 1, max: 1024, integer: true },
+  replicas: { min: 1, max: 100_000, integer: true },
+} as const satisfies Record<string, StepRange>;
