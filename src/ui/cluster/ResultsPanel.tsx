@@ -4,6 +4,7 @@
  * beside them as cross-checks.
  */
 import { Fragment } from "react";
+import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
@@ -195,7 +196,7 @@ function ClosedFormsCard() {
             id="v2"
             name="Poisson, each strategy's own form"
             formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${extra.length > 0 ? " · in-memory: the renewal form with its own D, C, W · hot spares: E[e^(−λD)], D = detect + migrate" : ""}`}
-            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
+            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≤ ${FT_FORM_MAX_LOAD}, at most R − minReplicas replicas down at once${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
             policies={policies}
             value={own}
           />
@@ -203,7 +204,7 @@ function ClosedFormsCard() {
             id="meta"
             name="Meta first-order"
             formula="(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)"
-            assumes="Poisson arrivals, unlimited spares, a checkpoint interval, λ(C+W) ≪ 1"
+            assumes={`Poisson arrivals, unlimited spares, a checkpoint interval, λ(u₀ + C + W) ≤ ${META_MAX_LOAD}`}
             policies={policies}
             value={syncOnly(cf.metaApproximation)}
           />
@@ -212,8 +213,10 @@ function ClosedFormsCard() {
       <p className="muted">
         τ = 1/λ is the mean time between failures, D a recovery (detect + restart, or + migrate), S
         FT-HSDP&apos;s global stall and T a replica&apos;s down time per failure, C and W the checkpoint
-        interval and write, o FT-HSDP&apos;s step overhead. A cell shows a number only where its row&apos;s
-        assumptions hold for this scenario and that strategy.
+        interval and write, o FT-HSDP&apos;s step overhead. Every form is a long-run rate: a run starts
+        healthy, so a short one reads higher, and the forms show &ldquo;—&rdquo; below {LONG_RUN_MIN_FAILURES}{" "}
+        expected failures in the horizon. A cell shows a number only where its row&apos;s assumptions hold for
+        this scenario and that strategy.
       </p>
     </article>
   );
