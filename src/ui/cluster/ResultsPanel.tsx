@@ -5,7 +5,7 @@
  */
 import { Fragment } from "react";
 import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
-import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
@@ -84,6 +84,7 @@ function ClosedFormRow({
   id,
   policies,
   value,
+  writtenFor,
 }: {
   name: string;
   formula: string;
@@ -92,7 +93,10 @@ function ClosedFormRow({
   policies: readonly Policy[];
   /** The row's form for one policy ("—" with the reason where the row's form is not that policy's). */
   value: (key: PolicyKey) => ClosedFormValue;
+  /** The strategies the row's form is written for; a row none of the shown strategies has is left out. */
+  writtenFor?: readonly PolicyKey[];
 }) {
+  if (writtenFor && !policies.some((p) => writtenFor.includes(p.key))) return null;
   const values = policies.map((p) => value(p.key));
   const applies = values.some((v) => v.value !== null);
   return (
@@ -107,6 +111,20 @@ function ClosedFormRow({
     </tr>
   );
 }
+
+/** Each strategy's own Poisson form, written only for the strategies shown. */
+const OWN_FORMULA: Record<PolicyKey, string> = {
+  synchronous: "sync: E[e^(−λD)]·λC/(e^(λ(C+W))−1)",
+  ftHsdp: "FT-HSDP: e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)",
+  inMemory: "in-memory: the renewal form with its own D, C, W",
+  hotSpare: "hot spares: E[e^(−λD)], D = detect + migrate",
+};
+const OWN_ASSUMES: Record<PolicyKey, string> = {
+  synchronous: "",
+  ftHsdp: `FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≤ ${FT_FORM_MAX_LOAD}, at most R − minReplicas replicas down at once`,
+  inMemory: "in-memory: host-scope failures only",
+  hotSpare: "hot spares: host-scope failures only, standbys never short and no checkpoints",
+};
 
 /** "—" with why: the row's form is another strategy's (or none is written for this one). */
 const noForm = (note: string): ClosedFormValue => ({ value: null, note });
@@ -160,7 +178,6 @@ function ClosedFormsCard() {
     (v: ClosedFormValue) =>
     (key: PolicyKey): ClosedFormValue =>
       key === "synchronous" ? v : noForm("the synchronous job's form");
-  const extra = policies.filter((p) => p.key === "inMemory" || p.key === "hotSpare");
   return (
     <article className="closed-forms scroll-x" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
@@ -183,6 +200,7 @@ function ClosedFormsCard() {
             assumes="a failure exactly every τ = 1/λ, recoveries shorter than τ, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, no FT-HSDP checkpoints"
             policies={policies}
             value={fixed}
+            writtenFor={["synchronous", "ftHsdp"]}
           />
           <ClosedFormRow
             id="poisson"
@@ -191,12 +209,15 @@ function ClosedFormsCard() {
             assumes="Poisson arrivals, unlimited spares, no checkpoint interval (nothing rolls back)"
             policies={policies}
             value={syncOnly(cf.poissonNoRollback)}
+            writtenFor={["synchronous"]}
           />
           <ClosedFormRow
             id="v2"
             name="Poisson, each strategy's own form"
-            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${extra.length > 0 ? " · in-memory: the renewal form with its own D, C, W · hot spares: E[e^(−λD)], D = detect + migrate" : ""}`}
-            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≤ ${FT_FORM_MAX_LOAD}, at most R − minReplicas replicas down at once${extra.length > 0 ? "; in-memory and hot spares: host-scope failures only; hot spares: standbys never short and no checkpoints" : ""}`}
+            formula={policies.map((p) => OWN_FORMULA[p.key]).join(" · ")}
+            assumes={["Poisson arrivals, unlimited spares", ...policies.map((p) => OWN_ASSUMES[p.key])]
+              .filter((a) => a !== "")
+              .join("; ")}
             policies={policies}
             value={own}
           />
@@ -207,6 +228,7 @@ function ClosedFormsCard() {
             assumes={`Poisson arrivals, unlimited spares, a checkpoint interval, λ(u₀ + C + W) ≤ ${META_MAX_LOAD}`}
             policies={policies}
             value={syncOnly(cf.metaApproximation)}
+            writtenFor={["synchronous"]}
           />
         </tbody>
       </table>
@@ -237,20 +259,37 @@ function HeadlineNote() {
   );
 }
 
+/**
+ * The headline sentence: each strategy shown against a reference (synchronous training when it is
+ * shown, else the first), in points of ETTR and GPU-days. Nothing to compare with one strategy.
+ */
 function GainLine() {
   const run = useShownRun();
   const scenario = useAppStore((s) => s.scenario);
-  // The sentence compares FT-HSDP with synchronous training: only when the run has both.
-  if (!run?.synchronous || !run.ftHsdp) return null;
-  const gain = run.ftHsdp.ettr - run.synchronous.ettr;
-  const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
+  if (!run) return null;
+  const keys = selectedPolicies(run.scenario).map((p) => p.key);
+  const ref = keys.includes("synchronous") ? "synchronous" : keys[0];
+  const refRun = ref ? run[ref] : undefined;
+  const others = keys.filter((k) => k !== ref && run[k]);
+  if (!ref || !refRun || others.length === 0) return null;
   const { mtbfSeconds } = derived(scenario);
   return (
     <p className="gain" data-testid="gain">
       Over {count(scenario.training.days, 1)} days on {count(scenario.cluster.gpus)} GPUs with a failure every{" "}
-      {duration(mtbfSeconds)} on average, FT-HSDP {gain >= 0 ? "gains" : "loses"}{" "}
-      <strong>{(Math.abs(gain) * 100).toFixed(1)} points</strong> of ETTR: {count(Math.abs(gpuDays))} GPU-days
-      of training.
+      {duration(mtbfSeconds)} on average, against {REGISTRY[ref].label}:{" "}
+      {others.map((k, i) => {
+        const gain = (run[k]?.ettr ?? 0) - refRun.ettr;
+        const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
+        return (
+          <Fragment key={k}>
+            {i > 0 ? (i === others.length - 1 ? " and " : ", ") : ""}
+            {REGISTRY[k].label} {gain >= 0 ? "gains" : "loses"}{" "}
+            <strong>{(Math.abs(gain) * 100).toFixed(1)} points</strong> of ETTR ({count(Math.abs(gpuDays))}{" "}
+            GPU-days of training)
+          </Fragment>
+        );
+      })}
+      .
     </p>
   );
 }

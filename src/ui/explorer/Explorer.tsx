@@ -14,6 +14,7 @@ import type { MonteCarloResult, RunResult } from "../../sim/types.ts";
 import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { failureLogLostWords, lossExplainerFor } from "../scenarioWords.ts";
+import { everyStrategyWords, strategiesWords, strategyList } from "../strategyWords.ts";
 import { useShownRun } from "../useShownRun.ts";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
@@ -83,6 +84,9 @@ export function Explorer() {
   const run = useShownRun();
   const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
+  const scenarioPolicies = useAppStore((s) => s.scenario.policies);
+  // The words name the strategies drawn: the shown run's, or the scenario's before it is drawn.
+  const policies = run?.scenario.policies ?? scenarioPolicies;
   const timelineCanvas = useRef<HTMLCanvasElement | null>(null);
   const goodputSvg = useRef<SVGSVGElement | null>(null);
   const sweepSvg = useRef<SVGSVGElement | null>(null);
@@ -109,7 +113,11 @@ export function Explorer() {
 
       <section className="panel" aria-labelledby="timeline-h">
         <div className="panel-head">
-          <h2 id="timeline-h">Timeline: the same failures, two policies</h2>
+          <h2 id="timeline-h">
+            {policies.length === 1
+              ? `Timeline: ${strategyList(policies)}`
+              : `Timeline: the same failures, ${strategiesWords(policies.length)}`}
+          </h2>
           <div className="panel-actions">
             <PerfettoExport run={run} stem={stem} />
             <button
@@ -161,7 +169,7 @@ export function Explorer() {
             <LossExplainer run={run} />
           </section>
           <section className="panel" aria-labelledby="metrics-h">
-            <h2 id="metrics-h">Details: both policies on this trace</h2>
+            <h2 id="metrics-h">Details: {everyStrategyWords(policies.length)} on this trace</h2>
             <MetricsPanel run={run} mc={mc} />
           </section>
         </div>
@@ -177,8 +185,8 @@ export function Explorer() {
               ? failureLogLostWords(run.scenario)
               : "lost work is training rolled back to the last checkpoint"}
             . The bars show each failure's recovery phase by phase (detect, wait for a spare host, restart,
-            catch-up, rejoin), both policies on one scale per row; hover for the seconds. Click a time to see
-            that failure on the timeline.
+            catch-up, rejoin), {everyStrategyWords(policies.length)} on one scale per row; hover for the
+            seconds. Click a time to see that failure on the timeline.
           </p>
           <FailureLog
             trace={trace}
