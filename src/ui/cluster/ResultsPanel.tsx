@@ -3,6 +3,7 @@
  * same failures, the Monte Carlo band around them, where the lost time goes, and the closed forms
  * beside them as cross-checks.
  */
+
 import { Fragment } from "react";
 import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
 import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
@@ -11,6 +12,7 @@ import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
 import type { ClosedFormValue, PolicyMetrics, SummarizedMetric } from "../../sim/types.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
@@ -300,7 +302,7 @@ export function ResultsPanel() {
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
   return (
-    <section className="panel results" aria-label="Results" aria-busy={running}>
+    <Panel what="The results" className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
         <h2>
           Effective training time (<Term id="ettr" />)
@@ -329,6 +331,6 @@ export function ResultsPanel() {
       <BadputPanel />
       <StruckLine />
       <ClosedFormsCard />
-    </section>
+    </Panel>
   );
 }
