@@ -221,9 +221,9 @@ for (const viewport of [
     ] as const) {
       await openPreset(page, preset);
       const canvas = page.getByTestId("timeline-canvas");
-      const toggle = page.getByRole("button", { name: "Dark theme" });
+      const toggle = page.locator("button.theme-toggle");
       for (const theme of ["light", "dark"]) {
-        if ((await toggle.getAttribute("aria-pressed")) !== String(theme === "dark")) await toggle.click();
+        if ((await page.locator("html").getAttribute("data-theme")) !== theme) await toggle.click();
         await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({
           scrollWidth: document.documentElement.scrollWidth,

@@ -232,3 +232,14 @@ test("the cluster view has no serious accessibility violations", async ({ page }
     );
   }
 });
+
+test("the theme button says the theme a click switches to, not the one on", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  const toggle = page.locator("button.theme-toggle");
+  const html = page.locator("html");
+  const now = await html.getAttribute("data-theme");
+  await expect(toggle).toHaveText(now === "dark" ? "☀ Light theme" : "☾ Dark theme");
+  await toggle.click();
+  await expect(html).toHaveAttribute("data-theme", now === "dark" ? "light" : "dark");
+  await expect(toggle).toHaveText(now === "dark" ? "☾ Dark theme" : "☀ Light theme");
+});

@@ -50,6 +50,29 @@ test("a bad paste names the entry at fault", async ({ page }) => {
   await expect(page.getByRole("alert")).toHaveText('entry 1 ("fc.bias"): "shape" is missing.');
 });
 
+test("the named_parameters() printout pastes as it prints, and a small model's memory shows in MB", async ({
+  page,
+}) => {
+  await openStepTab(page);
+  await paste(page, "layer1.weight torch.Size([1024, 1024])\nlayer1.bias torch.Size([1024])\n");
+  await expect(page.getByText("pasted model: 2 parameters, 4.00 MiB of gradients")).toBeVisible();
+  // 1,049,600 float32 elements: 4.2 MB of parameters, the same of gradients, 12 bytes each of Adam.
+  await expect(page.getByTestId("memory-fit")).toContainText(
+    "parameters 4.2 MB + gradients 4.2 MB + Adam state 12.6 MB",
+  );
+  await expect(page.getByTestId("memory-fit")).not.toContainText(/\b0 GB/);
+});
+
+test("choosing Pasted list before pasting is in the link", async ({ page }) => {
+  await openStepTab(page);
+  const model = page.getByRole("group", { name: "Model" }).first().getByRole("combobox");
+  await model.selectOption({ label: "Pasted list" });
+  await expect(model).toHaveValue("paste");
+  await expect(page).toHaveURL(/st=2\./);
+  await page.reload();
+  await expect(page.getByRole("group", { name: "Model" }).first().getByRole("combobox")).toHaveValue("paste");
+});
+
 test("exports the step as a Perfetto trace", async ({ page }) => {
   await openStepTab(page);
   const download = page.waitForEvent("download");

@@ -366,3 +366,32 @@ test("the real-clusters chapter shows four strategies' badput bars and sentences
   await expect(page.getByTestId("rcs-intro")).toContainText(`keep ${s.hotSpare.standbys} standby hosts warm`);
   await expect(page.getByTestId("rcs-intro")).toContainText(`every ${s.inMemory.checkpointMinutes} min`);
 });
+
+test("the story's words match its numbers: C4's 30 s detection raises ETTR, chapter 7 names its two headlines apart, chapter 8 describes today's Cluster view", async ({
+  page,
+}) => {
+  await page.goto("/#v=story&ch=predict");
+  await loaded(page);
+  const q = page.getByTestId("question-c4");
+  await expect(q).toContainText("sooner than the 60 s it takes to notice a crashed process");
+  await page.getByTestId("reveal-c4").click();
+  // "FT-HSDP: x%, synchronous: y% (was a and b)": both rise above the plain headline, as the question says.
+  const text = (await page.getByTestId("answer-c4").textContent()) ?? "";
+  const [ft, sync, wasFt, wasSync] = [...text.matchAll(/(\d+\.\d)%/g)].map((m) => Number(m[1]));
+  expect(ft).toBeGreaterThan(wasFt ?? 100);
+  expect(sync).toBeGreaterThan(wasSync ?? 100);
+
+  await page.goto("/#v=story&ch=real-clusters");
+  await loaded(page);
+  await expect(
+    page.getByText("The plain headline (no checkpoint interval: nothing rolls back)"),
+  ).toBeVisible();
+  await expect(page.getByTestId("rcs-four-strategies")).toContainText("30-minute storage checkpoints");
+
+  await page.goto("/#v=story&ch=your-cluster");
+  await loaded(page);
+  const prose = page.locator("p").filter({ hasText: "Now it is your cluster" });
+  await expect(prose).not.toContainText("200 seeds");
+  await expect(prose).not.toContainText("both policies");
+  await expect(prose).toContainText("the strategies you pick");
+});

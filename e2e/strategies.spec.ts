@@ -135,3 +135,41 @@ test("a strategy preset loads four strategies and states its assumptions", async
   await ettrs(page, KEYS);
   for (const k of KEYS) await expect(page.getByTestId(`badput-bar-${k}`)).toBeVisible();
 });
+
+test("the words follow the strategies shown: one (Hot spares alone), then four", async ({ page }) => {
+  await openTeaching(page);
+  // Hot spares alone: pick it, unpick the default two.
+  await page.getByTestId("strategy-hotSpare").click();
+  await page.getByTestId("strategy-synchronous").click();
+  await page.getByTestId("strategy-ftHsdp").click();
+  await expect(page.locator(".policy-card")).toHaveCount(1);
+  await expect(page.getByRole("tab", { name: "Cluster: Hot spares" })).toBeVisible();
+  const intro = page.getByTestId("cluster-intro");
+  await expect(intro).toContainText("Hot spares: Warm standby hosts");
+  await expect(intro).not.toContainText("Synchronous");
+  await expect(intro).not.toContainText("FT-HSDP");
+  await expect(page.getByRole("heading", { name: "Timeline: Hot spares" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Details: the strategy on this trace" })).toBeVisible();
+  // No headline comparison with nothing to compare; the closed forms show only Hot spares' own row.
+  await expect(page.getByTestId("gain")).toHaveCount(0);
+  const forms = page.getByRole("article", { name: "Closed forms" });
+  await expect(forms.locator("tbody tr")).toHaveCount(1);
+  await expect(forms.locator("tbody tr")).toContainText("hot spares: E[e^(−λD)]");
+  await expect(forms.locator("tbody tr")).not.toContainText("FT-HSDP");
+  await expect(page.locator("body")).not.toContainText(/two policies|both policies|same trace for both/);
+
+  // All four: the tab counts them, the headline names each against synchronous training.
+  for (const k of ["synchronous", "ftHsdp", "inMemory"]) await page.getByTestId(`strategy-${k}`).click();
+  await expect(page.locator(".policy-card")).toHaveCount(4);
+  await expect(page.getByRole("tab", { name: "Cluster: four strategies" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Timeline: the same failures, four strategies" }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Details: all four strategies on this trace" }),
+  ).toBeVisible();
+  await expect(page.getByTestId("gain")).toContainText(
+    /against Synchronous: FT-HSDP (gains|loses) .* points of ETTR .*, In-memory checkpoints (gains|loses) .* and Hot spares (gains|loses) /,
+  );
+  await expect(forms.locator("tbody tr")).toHaveCount(4);
+});

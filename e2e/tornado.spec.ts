@@ -40,8 +40,19 @@ test("the tornado runs, sorts its rows, labels the knob's values, and opens a sw
   await expect(page.getByTestId("tornado-progress")).toHaveJSProperty("value", 1);
   const rows = await rowsOf(page);
   const plan = planTornado(small, 0.5);
-  // A row for every knob that moves, none twice, largest first.
-  expect(rows.map((r) => r.axis).sort()).toEqual(plan.rows.map((r) => r.axis).sort());
+  // A row for every knob that changed a run, none twice, largest first; the others are named below
+  // the chart with how many and why (an unlimited pool: the pool's size changes nothing).
+  const inert = page.getByTestId("tornado-inert");
+  await expect(inert).toContainText(/^\d+ knobs are left out: moving each changed no run's ETTR/);
+  await expect(inert).toContainText("Spares: Spare hosts");
+  const left = Number((await inert.textContent())?.match(/^(\d+)/)?.[1]);
+  expect(rows.length + left).toBe(plan.rows.length);
+  expect(rows.map((r) => r.axis)).not.toContain("spares.hosts");
+  expect(new Set(rows.map((r) => r.axis)).size).toBe(rows.length);
+  // The axis has numbers: signed points either side of 0.
+  const ticks = await page.getByTestId("tornado-axis").locator("text").allTextContents();
+  expect(ticks).toContain("0");
+  expect(ticks.some((t) => /^\+\d/.test(t)) && ticks.some((t) => /^−\d/.test(t))).toBe(true);
   const sizes = rows.map((r) => r.size);
   expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
   expect(sizes[0]).toBeGreaterThan(0);
@@ -57,8 +68,11 @@ test("the tornado runs, sorts its rows, labels the knob's values, and opens a sw
   for (const e of top.ends) expect(ends).toContain(e.text);
   // One bar per policy and one for FT-HSDP's lead, in the row's description with each end's change.
   expect(rows[0]?.label).toMatch(/Synchronous: .*FT-HSDP: .*FT-HSDP − Synchronous: /);
+  // The sentence ranks knobs as the bars do: the first it names is the top row's.
   await expect(page.getByTestId("tornado-sentence")).toHaveText(
-    /^The advantage of FT-HSDP over Synchronous (depends mostly on .+ \(.+ at .+, from .+; points\)|moves by less)/,
+    new RegExp(
+      `^ETTR depends most on ${top.label.replace(/[()]/g, ".")} \\((Synchronous|FT-HSDP) .+ at .+, from .+; points\\)`,
+    ),
   );
 
   // Clicking the top row opens the sweep of that knob over the row's values, and runs it.

@@ -23,7 +23,7 @@ export function scenarioTable(): string {
   const rows = ["| field | default | allowed | meaning |", "|---|---|---|---|"];
   rows.push(`| \`seed\` | ${DEFAULT_SCENARIO.seed} | an integer in [0, 4,294,967,295] | the random seed |`);
   rows.push(
-    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")} | the strategies to run and show, in display order (SIMULATION.md §4) |`,
+    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")} | the strategies to run and show, in display order (docs/model.md §4) |`,
   );
   for (const g of GROUPS) {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { closedForms } from "../sim/closedForms.ts";
 import { runScenario } from "../sim/engine.ts";
 import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario.ts";
@@ -61,7 +62,12 @@ describe("npm run sim (child process)", { timeout: 60_000 }, () => {
       "fixedArrivals",
       "poissonNoRollback",
       "policies",
+      "deprecated",
     ]);
+    // Version 1's keys keep their numbers (old readers), marked deprecated with the key to read.
+    expect(out.closedForm.fixed).toEqual(closedForms(parseScenario(small)).fixed);
+    expect(out.closedForm.deprecated.fixed).toMatch(/^deprecated: .*ignores rollback.*Read fixedArrivals\.$/);
+    expect(out.closedForm.deprecated.metaFirstOrder).toMatch(/Read metaApproximation\.$/);
     // Where a form does not apply its value is null and its note says why (small.json is Poisson).
     expect(out.closedForm.fixedArrivals.synchronous.value).toBeNull();
     expect(out.closedForm.fixedArrivals.synchronous.note).toMatch(/Poisson arrivals/);

@@ -38,6 +38,7 @@ import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError 
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,
+  type ClosedForms,
   type ClosedFormValue,
   type MetricsSummary,
   type MonteCarloResult,
@@ -202,9 +203,22 @@ export function resultJson(r: MonteCarloResult): MonteCarloResult {
     const m = r[key] as MetricsSummary;
     out[key] = { ...m, ettr: atMostOne(m.ettr) };
   }
-  out.closedForm = r.closedForm;
+  out.closedForm = { ...r.closedForm, deprecated: DEPRECATED_FORMS };
   return out;
 }
+
+/**
+ * Version 1's closed-form keys keep their numbers bit for bit (an old reader's output never
+ * changes meaning); the output says, beside them, what each ignores and which key is right.
+ */
+export const DEPRECATED_FORMS: NonNullable<ClosedForms["deprecated"]> = {
+  fixed:
+    "deprecated: version 1's fixed-arrival arithmetic for any arrivals; ignores rollback, FTAR's step overhead and where it holds. Read fixedArrivals.",
+  poissonSyncNoRollback:
+    "deprecated: version 1's E[e^(−λD)] for any arrivals and checkpoints. Read poissonNoRollback.",
+  metaFirstOrder:
+    "deprecated: Meta's model clamped to [0, 1] outside its regime too. Read metaApproximation.",
+};
 
 /** Where the time goes (§4), one row per badput category, as a share of wall time. */
 const BADPUT_LABEL: Record<BadputCategory, string> = {

@@ -37,4 +37,9 @@ export interface ClosedForms {
    * the Monte Carlo (policyForms.ts); absent from closedForms()'s own result.
    */
   policies?: Partial<Record<PolicyKey, ClosedFormValue>>;
+  /**
+   * The CLI's JSON only: version 1's keys above that keep their old numbers for old readers (the
+   * old-links rule), each with what it ignores and which key to read instead.
+   */
+  deprecated?: Readonly<Record<"fixed" | "poissonSyncNoRollback" | "metaFirstOrder", string>>;
 }

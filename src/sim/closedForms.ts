@@ -47,6 +47,55 @@ function ftAssumptionBroken(s: Scenario, jobShare: number, rackShare: number): s
 
 const pctText = (x: number) => `${(100 * x).toFixed(1)} %`;
 
+/**
+ * The forms are long-run rates: a run starts healthy (its first failure comes a while in), so a
+ * short horizon reads higher than the rate (3 h at the headline's 18-minute MTBF: about a point).
+ * Below this many expected failures in the horizon they show "—".
+ */
+export const LONG_RUN_MIN_FAILURES = 100;
+/**
+ * FT-HSDP's Poisson form is first order in λ: it states λ(S + T) ≪ 1 and, read as λ(S + T) ≤ 1,
+ * stays within about a point of the Monte Carlo (−0.4 at 0.56, the headline; −1.2 at 1.1; −1.9
+ * at 1.7).
+ */
+export const FT_FORM_MAX_LOAD = 1;
+/**
+ * It also runs on R − 1 replicas per failure: it ignores stops when more than R − minReplicas are
+ * down at once. Shown while that chance (down replicas ~ Poisson with mean λT) is below 0.5 %.
+ */
+export const FT_FORM_MAX_SHORT = 0.005;
+/**
+ * Meta's model is first order in λ(u₀ + C + W): its neglected terms, about half its square, pass
+ * a point beyond 0.15 (at λ(C + W) = 0.5 it reads 5 points under the simulation).
+ */
+export const META_MAX_LOAD = 0.15;
+
+/** P(N > k) for N Poisson with mean m. */
+function poissonTail(m: number, k: number): number {
+  if (k < 0) return 1;
+  let term = Math.exp(-m);
+  let cdf = term;
+  for (let i = 1; i <= k && cdf < 1; i++) {
+    term *= m / i;
+    cdf += term;
+  }
+  return Math.max(0, 1 - cdf);
+}
+
+/** Why a long-run form does not fit this horizon, or null. */
+export function horizonTooShort(s: Scenario): string | null {
+  const { expectedFailures } = derived(s);
+  if (!(expectedFailures < LONG_RUN_MIN_FAILURES)) return null;
+  return `a long-run rate: shown from ${LONG_RUN_MIN_FAILURES} expected failures in the horizon (here ${expectedFailures.toPrecision(2)})`;
+}
+
+/** A form's value as a long-run rate: "—" with why below the horizon it holds for. */
+export function longRun(s: Scenario, v: ClosedFormValue): ClosedFormValue {
+  if (v.value === null) return v;
+  const short = horizonTooShort(s);
+  return short ? { value: null, note: short } : v;
+}
+
 export function closedForms(s: Scenario): ClosedForms {
   const { lambdaPerSecond: lambda, mtbfSeconds: mtbf } = derived(s);
   const causes = causeTable(s);
@@ -117,10 +166,15 @@ export function closedForms(s: Scenario): ClosedForms {
               value: null,
               note: `outside its regime: λ(u₀ + Δt/2) = ${(lambda * (meanDetect + restartSeconds + C / 2)).toPrecision(2)} ≥ 1 (it would read ${pctText(metaRaw)})`,
             }
-          : {
-              value: Math.min(1, metaRaw),
-              note: `first-order approximation, valid while λ(C+W) ≪ 1 (here ${(lambda * (C + W)).toPrecision(2)})`,
-            };
+          : lambda * (meanDetect + restartSeconds + C + W) > META_MAX_LOAD
+            ? {
+                value: null,
+                note: `outside its regime: λ(u₀ + C + W) = ${(lambda * (meanDetect + restartSeconds + C + W)).toPrecision(2)}, past the ${META_MAX_LOAD} where it holds to about a point (it would read ${pctText(metaRaw)})`,
+              }
+            : {
+                value: Math.min(1, metaRaw),
+                note: `long-run, first-order approximation: λ(u₀ + C + W) = ${(lambda * (meanDetect + restartSeconds + C + W)).toPrecision(2)} ≤ ${META_MAX_LOAD}`,
+              };
 
   // Renewal argument: a training run of C + W completes with probability e^(−λ(C+W)); C → 0, W = 0
   // gives E[e^(−λD)], the version-1 form.
@@ -130,7 +184,7 @@ export function closedForms(s: Scenario): ClosedForms {
         value: clamp01(
           lambda > 0 && C > 0 ? (syncSurvival * lambda * C) / Math.expm1(lambda * (C + W)) : syncSurvival,
         ),
-        note: "exact for this model (renewal argument)",
+        note: "long-run rate, exact for this model (renewal argument)",
       };
 
   const poissonNoRollback: ClosedFormValue = broken
@@ -142,7 +196,7 @@ export function closedForms(s: Scenario): ClosedForms {
         }
       : {
           value: clamp01(syncSurvival),
-          note: "exact for this model (no rollback: a recovery restarts when hit)",
+          note: "long-run rate, exact for this model (no rollback: a recovery restarts when hit)",
         };
 
   // FT-HSDP's stalls do not restart each other: they overlap like randomly placed segments, so
@@ -150,14 +204,32 @@ export function closedForms(s: Scenario): ClosedForms {
   // when detection times are mixed). Its own checkpoint writes take C/(C+W) of the rest.
   const ftC = ft.checkpointMinutes * 60;
   const ftWriteFactor = ftC > 0 ? ftC / (ftC + ft.checkpointWriteSeconds) : 1;
-  const ftPoissonBroken = broken ?? ftBroken;
+  // FTAR's step overhead o slows every step by 1 + o/100: both FT-HSDP forms divide by it.
+  const o = ft.stepOverheadPercent;
+  const speed = 1 / (1 + o / 100);
+  const overheadNote = o > 0 ? `, divided by 1 + ${o}/100 (FTAR's step overhead)` : "";
+  const load = lambda * (S + T);
+  const short = downStalls ? 0 : poissonTail(lambda * T, R - ft.minReplicas);
+  const ftPoissonBroken =
+    broken ??
+    ftBroken ??
+    (load > FT_FORM_MAX_LOAD
+      ? `λ(S + T) = ${load.toPrecision(2)}, past the ${FT_FORM_MAX_LOAD} where this first-order form holds to about a point`
+      : short > FT_FORM_MAX_SHORT
+        ? `more than R − minReplicas = ${R - ft.minReplicas} replicas are down at once ${(100 * short).toPrecision(3)} % of the time (the form allows ${100 * FT_FORM_MAX_SHORT} %): those stops are not in it`
+        : null);
   const ftFirstOrder: ClosedFormValue = ftPoissonBroken
     ? { value: null, note: ftPoissonBroken }
     : {
-        value: clamp01(Math.exp(-lambda * S) * (1 - (lambda * T) / R) * ftWriteFactor),
-        note: "first order in λ (one replica per failure)",
+        value: clamp01(Math.exp(-lambda * S) * (1 - (lambda * T) / R) * ftWriteFactor * speed),
+        note: `long-run, first order in λ (one replica per failure; λ(S + T) = ${load.toPrecision(2)} ≤ ${FT_FORM_MAX_LOAD})${overheadNote}`,
       };
 
+  // A run of fixed arrivals starts with a whole failure-free interval and ends part-way through
+  // one: over horizon H it reads above the long-run rate by up to (time lost per failure)/H.
+  const H = s.training.days * 86_400;
+  const edgeNote = (lostPerFailure: number) =>
+    `; this ${s.training.days}-day run starts failure-free, so it reads up to ${(100 * Math.min(1, lostPerFailure / H)).toPrecision(2)} point higher`;
   const fixedBroken = fixedAssumptionBroken(s, lambda);
   let fixedSync: ClosedFormValue;
   if (fixedBroken) fixedSync = { value: null, note: fixedBroken };
@@ -174,8 +246,15 @@ export function closedForms(s: Scenario): ClosedForms {
       const w = causes.probability[c]!;
       if (w > 0) kept += w * Math.floor((mtbf - causes.syncDetectSeconds[c]! - restartSeconds) / (C + W)) * C;
     }
-    fixedSync = { value: clamp01(kept / mtbf), note: "exact for this model: k·C/τ, k = ⌊(τ − D)/(C + W)⌋" };
-  } else fixedSync = { value: fixed.synchronous, note: "exact for this model: (τ − D)/τ, no rollback" };
+    fixedSync = {
+      value: clamp01(kept / mtbf),
+      note: `long-run rate, exact for this model: k·C/τ, k = ⌊(τ − D)/(C + W)⌋${edgeNote(maxSyncRecovery)}`,
+    };
+  } else
+    fixedSync = {
+      value: fixed.synchronous,
+      note: `long-run rate, exact for this model: (τ − D)/τ, no rollback${edgeNote(maxSyncRecovery)}`,
+    };
 
   const ftFixedBroken =
     fixedBroken ??
@@ -187,17 +266,20 @@ export function closedForms(s: Scenario): ClosedForms {
         : null);
   const fixedFt: ClosedFormValue = ftFixedBroken
     ? { value: null, note: ftFixedBroken }
-    : { value: fixed.ftHsdp, note: "exact for this model: (τ − S − T/R)/τ" };
+    : {
+        value: clamp01(fixed.ftHsdp * speed),
+        note: `long-run rate, exact for this model: (τ − S − T/R)/τ${overheadNote}${edgeNote(S + T / R)}`,
+      };
 
   return {
     fixed,
     poissonSyncNoRollback,
     metaFirstOrder,
-    syncRenewal,
-    ftFirstOrder,
-    metaApproximation,
-    fixedArrivals: { synchronous: fixedSync, ftHsdp: fixedFt },
-    poissonNoRollback,
+    syncRenewal: longRun(s, syncRenewal),
+    ftFirstOrder: longRun(s, ftFirstOrder),
+    metaApproximation: longRun(s, metaApproximation),
+    fixedArrivals: { synchronous: longRun(s, fixedSync), ftHsdp: longRun(s, fixedFt) },
+    poissonNoRollback: longRun(s, poissonNoRollback),
   };
 }
 

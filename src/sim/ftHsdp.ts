@@ -28,18 +28,9 @@ import {
   ScopeCode,
 } from "./types.ts";
 
-/**
- * §4: the §3 first-order form (base.ftFirstOrder) with training slowed by FTAR's step overhead o:
- * divided by 1 + o/100.
- */
-export function ftHsdpClosedForm(s: Scenario, base: ClosedForms): ClosedFormValue {
-  const f = base.ftFirstOrder;
-  const o = s.ft.stepOverheadPercent;
-  if (f.value === null || o === 0) return f;
-  return {
-    value: f.value / (1 + o / 100),
-    note: `${f.note}, divided by 1 + ${o}/100 (FTAR's step overhead)`,
-  };
+/** §4: the §3 first-order form (base.ftFirstOrder), which already divides by FTAR's step overhead 1 + o/100. */
+export function ftHsdpClosedForm(_s: Scenario, base: ClosedForms): ClosedFormValue {
+  return base.ftFirstOrder;
 }
 
 /**

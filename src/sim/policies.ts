@@ -7,6 +7,7 @@
  * A policy's key is a public contract: it names the policy's metrics in the CLI's JSON, the CSV's
  * columns (through csvPrefix) and the views' test ids; `synchronous` and `ftHsdp` never change.
  */
+import { FT_FORM_MAX_LOAD } from "./closedForms.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { type FtRecording, ftHsdpClosedForm, runFtHsdp } from "./ftHsdp.ts";
 import { hotSpareClosedForm, runHotSpare } from "./hotSpare.ts";
@@ -109,16 +110,17 @@ export interface Policy<K extends Key = Key> {
    */
   closedForm(s: Scenario, base: ClosedForms): ClosedFormValue;
   /**
-   * Its own closed form in the results' formula text and what that form assumes, for a policy
-   * whose form is not one of the shared ones (synchronous's and FT-HSDP's are written there).
+   * Its own closed form as the results' formula text shows it, and what that form assumes
+   * beyond the row's common assumptions ("" for nothing more).
    */
-  readonly formText?: { readonly formula: string; readonly assumes: string };
+  readonly formText: { readonly formula: string; readonly assumes: string };
 }
 
 export const synchronousPolicy: Policy<"synchronous"> = {
   key: "synchronous",
   label: "Synchronous",
   shortLabel: "Sync",
+  formText: { formula: "E[e^(−λD)]·λC/(e^(λ(C+W))−1)", assumes: "" },
   colour: { cssVar: "--sync", fallback: "#d1495b" },
   blurb: "Every failure stops the whole job until it restarts from the last checkpoint.",
   csvPrefix: "sync",
@@ -131,6 +133,10 @@ export const ftHsdpPolicy: Policy<"ftHsdp"> = {
   key: "ftHsdp",
   label: "FT-HSDP",
   shortLabel: "FT-HSDP",
+  formText: {
+    formula: "e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)",
+    assumes: `one replica per failure, no job-scope causes, λ(S+T) ≤ ${FT_FORM_MAX_LOAD}, at most R − minReplicas replicas down at once`,
+  },
   colour: { cssVar: "--ft", fallback: "#2f9e6e" },
   blurb: "A failure takes one replica offline; the rest keep training through FTAR.",
   csvPrefix: "ft_hsdp",

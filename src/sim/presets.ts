@@ -65,7 +65,7 @@ const HEADLINE_RACKS = {
   },
 } satisfies ScenarioInput;
 
-const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (SIMULATION.md §3) are ours, for illustration.`;
+const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (docs/model.md §3) are ours, for illustration.`;
 
 /**
  * The strategies side by side (SIMULATION.md §4). Every strategy that restarts from storage
@@ -82,7 +82,7 @@ const SAME_CADENCE = {
 const STRATEGY_ASSUMPTIONS =
   "Assumptions: every strategy meets the same failures, each with its own unlimited spare pool; storage checkpoints every 30 min with a 10 s blocking write for all of them (in-memory persists every 10th of its 3-minute, 2 s copies: also every 30 min); an in-memory restart takes 5 min (no storage load), a hot-spare migration 90 s, with 2 standby hosts each refilled 30 min after use; FTAR runs as fast as NCCL (no step overhead).";
 
-const STRATEGY_SOURCE = `${HEADLINE_SOURCE} In-memory checkpoints: Gemini (Wang et al., SOSP '23), which reports 13× faster recovery than from storage. Hot spares: warm standbys with live migration, as GB200 NVL72 racks keep 8 of 72 GPUs warm. The settings above are ours, for illustration (SIMULATION.md §4 defaults).`;
+const STRATEGY_SOURCE = `${HEADLINE_SOURCE} In-memory checkpoints: Gemini (Wang et al., SOSP '23), which reports 13× faster recovery than from storage. Hot spares: warm standbys with live migration, as GB200 NVL72 racks keep 8 of 72 GPUs warm. The settings above are ours, for illustration (docs/model.md §4).`;
 
 export const STRATEGY_PRESETS: readonly Preset[] = [
   {
@@ -267,7 +267,7 @@ export const PRESETS: readonly Preset[] = [
     title: "torchft-style timeouts: hangs dropped by FTAR in 60 s",
     description:
       "30 % of failures hang. The synchronous job waits for the 600 s NCCL watchdog; FT-HSDP's fault-tolerant all-reduce times the hung member out after 60 s (torchft's default collective timeout). Compare with the 600 s watchdog preset.",
-    source: `torchft defaults (FACTS.md): 60 s for collectives, quorum and connect. ${C4_SOURCE}`,
+    source: `torchft's Manager defaults (github.com/pytorch/torchft): 60 s for collectives, quorum and connect. ${C4_SOURCE}`,
     scenario: {
       name: "Hangs, FTAR 60 s timeout",
       ...HANG_KNOBS,

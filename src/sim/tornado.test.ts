@@ -70,6 +70,12 @@ describe("planTornado", () => {
     const frac = planTornado(small, 0.9).rows.find((r) => r.axis === "failures.hangFraction");
     // 0.2 ± 90 %: 0.02 and 0.38.
     expect(frac?.ends.map((e) => e.x)).toEqual([0.02, 0.38]);
+    // A limited spare pool with 0 spare hosts stops every strategy: the move gives the pool spares.
+    const pool = plan.rows.find((r) => r.axis === "spares.pool");
+    const limited = pool?.ends[0];
+    expect(limited?.scenario.spares.pool).toBe("limited");
+    expect(limited?.scenario.spares.hosts).toBe(32);
+    expect(limited?.text).toBe("Limited (spare hosts 32, not 0)");
     if (DEFAULT_SCENARIO.failures.hangFraction === 0) {
       const zero = plan.rows.find((r) => r.axis === "failures.hangFraction");
       expect(zero?.ends.map((e) => e.x)).toEqual([0.5]);
@@ -132,15 +138,38 @@ describe("summarizeTornado", () => {
     expect(paired).toBeLessThan(pairedChange(a, shuffled, n).half);
   });
 
-  it("the sentence names the row whose advantage bar is widest, with its values", () => {
+  it("the sentence ranks knobs as the bars do, naming the top row's ends", () => {
     const text = tornadoSentence(result, plan.policies);
-    expect(text).toMatch(/^The advantage of FT-HSDP over Synchronous depends mostly on /);
-    const widest = [...result.rows]
-      .map((r) => ({ r, b: r.bars.find((x) => x.series === "advantage") }))
-      .filter((x) => x.b && Math.max(...x.b.segments.map((s) => Math.abs(s.change) - s.half)) > 0)
-      .sort((p, q) => (q.b?.hi ?? 0) - (q.b?.lo ?? 0) - ((p.b?.hi ?? 0) - (p.b?.lo ?? 0)))[0];
-    expect(text).toContain(widest?.r.plan.label);
-    for (const e of widest?.r.plan.ends ?? []) expect(text).toContain(e.text);
+    expect(text).toMatch(/^ETTR depends most on /);
+    // The first row the sentence names is the chart's first row whose change beats its uncertainty.
+    const shown = result.rows.filter((r) =>
+      r.bars.some((b) => b.series !== "advantage" && b.segments.some((x) => Math.abs(x.change) > x.half)),
+    );
+    const named = shown.slice(0, 3).map((r) => r.plan.label);
+    expect(text.indexOf(named[0] as string)).toBe("ETTR depends most on ".length);
+    for (const e of shown[0]?.plan.ends ?? []) expect(text).toContain(e.text);
+    // The others in the chart's order.
+    const at = named.map((l) => text.lastIndexOf(l));
+    expect(at).toEqual([...at].sort((x, y) => x - y));
+  });
+
+  it("leaves out knobs that changed no run, and says which", () => {
+    for (const r of result.rows)
+      expect(r.bars.some((b) => b.segments.some((x) => x.change !== 0 || x.half !== 0))).toBe(true);
+    expect(result.inert.length + result.rows.length).toBe(plan.rows.length);
+    // With an unlimited pool, the spare pool's size and repair time feed nothing.
+    expect(result.inert.map((r) => r.axis)).toEqual(
+      expect.arrayContaining(["spares.hosts", "spares.repairHours"]),
+    );
+    for (const r of result.inert) expect(r.seeds).toBe(n);
+  });
+
+  it("a bar end's half-width is Student's t over the seeds run, not 1.96", () => {
+    const a = Float64Array.from([0.5, 0.7, 0.4, 0.9]);
+    const b = new Float64Array(4);
+    const sd = Math.sqrt([0.5, 0.7, 0.4, 0.9].reduce((s, x) => s + (x - 0.625) ** 2, 0) / 3);
+    // t(0.975, 3) = 3.182 from any table.
+    expect(pairedChange(a, b, 4).half).toBeCloseTo((3.182 * sd) / 2, 3);
   });
 
   it("asks for more seeds only for rows not yet precise, with the base", () => {

@@ -22,6 +22,7 @@ import {
   type SweepSpec,
 } from "./scenario.ts";
 import { axisApplies, axisInfo, type SweepAxisId, sweepAxesFor, sweepPointAt, sweepValue } from "./sweep.ts";
+import { t95 } from "./tQuantile.ts";
 
 /** How far a number moves each way, as a fraction of its value: the default and the bounds a person may set. */
 export const TORNADO_AMOUNT = { default: 0.5, min: 0.01, max: 0.99 } as const;
@@ -99,6 +100,44 @@ function valueText(axis: SweepAxisId, v: number | null): string {
 }
 
 /**
+ * Categories whose meaning rests on a count that may sit at 0: a limited spare pool with 0 spare
+ * hosts would land on an extreme no one runs (every failure waits a day for a repair and every
+ * strategy falls to about 0 %), an artifact rather than a sensitivity.
+ */
+const CATEGORY_NEEDS: Readonly<Record<string, { value: string; axis: SweepAxisId }>> = {
+  "spares.pool": { value: "limited", axis: "spares.hosts" },
+};
+
+/**
+ * The moved scenario, with the count its category rests on moved off 0 by the tornado's share of
+ * its usual range (as a knob at 0 moves), and the words that say so; null when nothing needs it.
+ */
+function withNeededCount(
+  axis: SweepAxisId,
+  moved: Scenario,
+  amount: number,
+): { scenario: Scenario; text: string } | null {
+  const need = CATEGORY_NEEDS[axis];
+  const info = need ? axisInfo(need.axis) : null;
+  if (!need || !info?.field || sweepValue(moved, axis) !== sweepValueOfCategory(axis, need.value))
+    return null;
+  if (sweepValue(moved, need.axis) !== 0) return null;
+  const range = sweepRangeOf(info.field.group, info.field.key);
+  const p = range ? sweepPointAt(moved, need.axis, amount * range.hi) : null;
+  if (!p || p.x === 0) return null;
+  return {
+    scenario: p.scenario,
+    text: `${(info.label.split(": ").at(-1) ?? info.label).toLowerCase()} ${valueText(need.axis, p.x)}, not 0`,
+  };
+}
+
+function sweepValueOfCategory(axis: SweepAxisId, value: string): number {
+  const f = axisInfo(axis).field;
+  const spec = f ? (FIELD_SPECS[f.group] as Record<string, FieldSpec>)[f.key] : undefined;
+  return spec?.kind === "enum" ? spec.values.indexOf(value) : -1;
+}
+
+/**
  * The rows of a tornado of `base`: every axis that applies to it, moved by ±amount, its causes'
  * too (a cause's share moves by ±amount of itself, clamped below 1; sweep.ts says what it means).
  */
@@ -123,7 +162,12 @@ export function planTornado(base: Scenario, amount: number): TornadoPlan {
       const p = sweepPointAt(base, info.id, c);
       // A value the cluster does not allow snaps back to the base's own, or to the other end.
       if (!p || p.x === v || ends.some((e) => e.x === p.x)) continue;
-      ends.push({ x: p.x, text: valueText(info.id, p.x), scenario: p.scenario });
+      const enabled = info.categories ? withNeededCount(info.id, p.scenario, amount) : null;
+      ends.push(
+        enabled
+          ? { x: p.x, text: `${valueText(info.id, p.x)} (${enabled.text})`, scenario: enabled.scenario }
+          : { x: p.x, text: valueText(info.id, p.x), scenario: p.scenario },
+      );
     }
     if (ends.length === 0) {
       still.push({
@@ -153,7 +197,10 @@ export function planTornado(base: Scenario, amount: number): TornadoPlan {
 /** Per-run ETTRs of one scenario, by policy, seeds 0..n−1 in order (what the workers send back). */
 export type EttrRuns = Partial<Record<PolicyKey, Float64Array>>;
 
-/** The mean and ±95 % half-width (normal, 1.96 σ/√n) of paired differences a[i] − b[i] over the first n. */
+/**
+ * The mean and ±95 % half-width of paired differences a[i] − b[i] over the first n: Student's t
+ * with n − 1 degrees of freedom (a row stops at 20 seeds, where 1.96 would claim 8 % too little).
+ */
 export function pairedChange(a: Float64Array, b: Float64Array, n: number): { mean: number; half: number } {
   if (n === 0) return { mean: 0, half: Number.POSITIVE_INFINITY };
   let sum = 0;
@@ -165,7 +212,7 @@ export function pairedChange(a: Float64Array, b: Float64Array, n: number): { mea
     const d = (a[i] as number) - (b[i] as number) - mean;
     ss += d * d;
   }
-  return { mean, half: (1.96 * Math.sqrt(ss / (n - 1))) / Math.sqrt(n) };
+  return { mean, half: (t95(n - 1) * Math.sqrt(ss / (n - 1))) / Math.sqrt(n) };
 }
 
 export interface TornadoSegment {
@@ -196,7 +243,10 @@ export interface TornadoRow {
 }
 
 export interface TornadoResult {
+  /** Rows where some run changed, largest first. */
   rows: TornadoRow[];
+  /** Knobs whose moves changed no run's ETTR under any policy on any seed: left out of the chart. */
+  inert: { axis: SweepAxisId; label: string; seeds: number }[];
   /** Whose lead the advantage bars show, over whom (null: one policy selected). */
   advantage: { subject: PolicyKey; reference: PolicyKey } | null;
   /** The base scenario's mean ETTR per policy (over the most seeds any row ran). */
@@ -233,7 +283,7 @@ export function summarizeTornado(
   const baseN = seeds[0] ?? 0;
   let worstHalf = 0;
   let k = 1;
-  const rows: TornadoRow[] = plan.rows.map((row) => {
+  const all: TornadoRow[] = plan.rows.map((row) => {
     const idx = row.ends.map((_, i) => k + i);
     k += row.ends.length;
     const n = Math.min(baseN, ...idx.map((i) => seeds[i] ?? 0));
@@ -264,13 +314,18 @@ export function summarizeTornado(
     const size = Math.max(0, ...bars.filter((b) => b.series !== "advantage").map((b) => b.hi - b.lo));
     return { plan: row, bars, size, seeds: n };
   });
+  // Every paired difference exactly 0 (mean and spread): the knob feeds nothing these policies read here.
+  const isInert = (r: TornadoRow) =>
+    r.seeds >= 2 && r.bars.every((b) => b.segments.every((s) => s.change === 0 && s.half === 0));
+  const inert = all.filter(isInert).map((r) => ({ axis: r.plan.axis, label: r.plan.label, seeds: r.seeds }));
+  const rows = all.filter((r) => !isInert(r));
   rows.sort((a, b) => b.size - a.size || a.plan.label.localeCompare(b.plan.label));
   const baseEttr: Partial<Record<PolicyKey, number>> = {};
   for (const p of plan.policies) {
     const a = base[p];
     if (a) baseEttr[p] = mean(a, baseN);
   }
-  return { rows, advantage: adv, baseEttr, worstHalf };
+  return { rows, inert, advantage: adv, baseEttr, worstHalf };
 }
 
 /** Which scenarios (indices into plan.scenarios) still need seeds: those of rows not yet precise, and the base. */
@@ -304,28 +359,27 @@ function points(v: number): string {
 }
 
 /**
- * One sentence from the bars: what the advantage (or, with one policy, its ETTR) depends on most,
- * naming the top rows whose effect is larger than its own uncertainty, and what moving them does.
+ * One sentence from the bars, ranking knobs exactly as the chart does (by the widest policy bar):
+ * the top rows whose effect is larger than its own uncertainty, and what moving the first does to
+ * the policy it moves most.
  */
 export function tornadoSentence(result: TornadoResult, policies: readonly PolicyKey[]): string {
-  const adv = result.advantage;
-  const series: TornadoBar["series"] = adv ? "advantage" : (policies[0] as PolicyKey);
-  const what = adv
-    ? `The advantage of ${REGISTRY[adv.subject].label} over ${REGISTRY[adv.reference].label}`
-    : `${REGISTRY[series as PolicyKey].label}'s ETTR`;
-  const ranked = result.rows
-    .map((r) => {
-      const bar = r.bars.find((b) => b.series === series);
-      const top = bar ? Math.max(...bar.segments.map((s) => Math.abs(s.change) - s.half)) : 0;
-      return { r, bar, width: bar ? bar.hi - bar.lo : 0, top };
-    })
-    .filter((x) => x.bar && x.top > 0)
-    .sort((a, b) => b.width - a.width);
+  const what = policies.length === 1 ? `${REGISTRY[policies[0] as PolicyKey].label}'s ETTR` : "ETTR";
+  const widest = (r: TornadoRow) =>
+    r.bars
+      .filter((b) => b.series !== "advantage")
+      .reduce<TornadoBar | null>((w, b) => (w && w.hi - w.lo >= b.hi - b.lo ? w : b), null);
+  const ranked = result.rows.filter((r) => {
+    const bar = widest(r);
+    return bar?.segments.some((s) => Math.abs(s.change) - s.half > 0) === true;
+  });
   const first = ranked[0];
-  if (!first?.bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
-  const ends = first.bar.segments.map((s) => `${points(s.change)} at ${s.text}`).join(", ");
-  const then = ranked.slice(1, 3).map((x) => x.r.plan.label);
-  return `${what} depends mostly on ${first.r.plan.label} (${ends}, from ${first.r.plan.baseText}; points)${
+  const bar = first ? widest(first) : null;
+  if (!first || !bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
+  const who = policies.length === 1 ? "" : `${REGISTRY[bar.series as PolicyKey].label} `;
+  const ends = bar.segments.map((s) => `${points(s.change)} at ${s.text}`).join(", ");
+  const then = ranked.slice(1, 3).map((x) => x.plan.label);
+  return `${what} depends most on ${first.plan.label} (${who}${ends}, from ${first.plan.baseText}; points)${
     then.length > 0 ? `, then on ${then.join(" and ")}` : ""
   }.`;
 }

@@ -42,6 +42,11 @@ export interface StepState {
   pickPreset(id: string): void;
   setPasteText(text: string): void;
   applyPaste(): void;
+  /**
+   * "Pasted list" picked in the model menu: the paste box's list, or, with nothing pasted yet, the
+   * empty paste itself (the link then says "Pasted list" too, and the box asks for the list).
+   */
+  choosePaste(): void;
   setCapMb(capMb: number): void;
   setFirstBucketMb(mb: number): void;
   setCompute(patch: Partial<ComputeConfig>): void;
@@ -75,6 +80,11 @@ export function createStepStore(worker: () => StepWorker) {
       })),
     setPasteText: (pasteText) => set({ pasteText }),
     applyPaste: () => void tryPaste({ kind: "paste", text: get().pasteText }),
+    choosePaste: () => {
+      if (get().pasteText.trim() !== "") return void tryPaste({ kind: "paste", text: get().pasteText });
+      sweepFor = null;
+      set({ source: { kind: "paste", text: "" }, model: null, result: null, sweep: null });
+    },
     setCapMb: (capMb) => set((s) => ({ config: { ...s.config, capMb } })),
     setFirstBucketMb: (firstBucketMb) => set((s) => ({ config: { ...s.config, firstBucketMb } })),
     setCompute: (patch) =>

@@ -28,14 +28,14 @@ export const LINK_PRESETS: readonly Link[] = [
     label: "H100 NVLink",
     alpha: 3 * US,
     bandwidth: 370 * GB,
-    source: "FACTS.md: ring all-reduce busbw ≈ 370 GB/s on 8 H100 (450 GB/s each way)",
+    source: "NVIDIA H100 NVLink: 450 GB/s each way; nccl-tests ring all-reduce busbw ≈ 370 GB/s on 8 GPUs",
   },
   {
     id: "roce-400",
     label: "400 Gb/s RoCE/IB",
     alpha: 8 * US,
     bandwidth: 47 * GB,
-    source: "FACTS.md: 400 Gb/s NIC per GPU ≈ 46–48 GB/s busbw (Llama 3 fabric)",
+    source: "Llama 3 (arXiv 2407.21783, §3.3.1): 400 Gb/s RoCE per GPU ≈ 46–48 GB/s nccl-tests busbw",
   },
   {
     id: "eth-100",

@@ -5,6 +5,7 @@
  */
 import { canonicalDtype, elementBytes, KNOWN_DTYPES } from "./dtypes.ts";
 import { describeDuplicateKey, firstDuplicateKey, firstSyntaxError } from "./jsonSyntax.ts";
+import { isShapePrintout, parseShapePrintout } from "./shapePrintout.ts";
 
 /**
  * The largest gradient one parameter may have: 1 PiB, about 250,000 times Llama 3 405B's largest
@@ -193,6 +194,16 @@ export function parseModelList(pasted: string): Param[] {
     );
   }
   if (text.trim() === "") throw new ModelListError("Nothing pasted: paste the model's parameter list.", null);
+  // `for n, p in model.named_parameters(): print(n, p.shape)`: one "name torch.Size([…])" a line.
+  if (isShapePrintout(text)) {
+    let entries: ReturnType<typeof parseShapePrintout>["entries"];
+    try {
+      entries = parseShapePrintout(text).entries;
+    } catch (e) {
+      throw new ModelListError(`In the printout, ${(e as Error).message}.`, null);
+    }
+    return validateModelList(entries);
+  }
   const json = text.includes('"') ? text : text.replaceAll("'", '"');
   let value: unknown;
   try {

@@ -71,6 +71,7 @@ const noop: PluginPolicy = {
   cardMetric: "failures",
   run: runNoop,
   closedForm: () => ({ value: 1, note: "exact: nothing is lost" }),
+  formText: { formula: "1", assumes: "" },
 };
 
 const KEYS = ["synchronous", "noop", "ftHsdp"];

@@ -7,6 +7,7 @@ import { ErrorBoundary } from "./boundary/ErrorBoundary.tsx";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
+import { clusterTabLabel } from "./strategyWords.ts";
 
 // Each view is its own chunk: the first paint loads only the view the address names.
 const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));
@@ -17,7 +18,8 @@ const StoryView = lazy(() => import("./story/StoryView.tsx").then((m) => ({ defa
 
 const TAB_LABELS: Record<Tab, string> = {
   story: "Story",
-  cluster: "Cluster: sync vs FT-HSDP",
+  // Follows the scenario's strategies (strategyWords.ts): this is the label before a scenario is read.
+  cluster: "Cluster",
   step: "One step: buckets & overlap",
   lab: "WebGPU all-reduce lab",
   train: "Live training",
@@ -104,6 +106,7 @@ function ViewDrawn({ onDrawn }: { onDrawn?: () => void }) {
 
 export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
   const tab = useAppStore((s) => s.tab);
+  const policies = useAppStore((s) => s.scenario.policies);
   const setTab = useAppStore((s) => s.setTab);
   useHiddenControls();
   const tabsRef = useRef<HTMLDivElement>(null);
@@ -128,7 +131,7 @@ export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
               className={tab === t ? "tab active" : "tab"}
               onClick={() => setTab(t)}
             >
-              {TAB_LABELS[t]}
+              {t === "cluster" ? clusterTabLabel(policies) : TAB_LABELS[t]}
             </button>
           ))}
         </div>

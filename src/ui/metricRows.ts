@@ -23,7 +23,7 @@ function row(metric: SummarizedMetric, label: string, fmt: (v: number) => string
 /** Every summarized metric the views show, in the metrics table's order. */
 export const METRIC_ROWS: readonly MetricRow[] = [
   row("ettr", "ETTR", (v) => pct(v), "useful training ÷ wall time"),
-  row("failures", "Failures", whole, "same trace for both"),
+  row("failures", "Failures", whole, "one failure trace, shared by every strategy shown"),
   row("stallSecondsPerFailure", "Stall per failure", duration, "whole job making no progress"),
   row("stallSeconds", "Total stall", duration),
   row(

@@ -1,3 +1,6 @@
+import { Fragment } from "react";
+import { REGISTRY } from "../../sim/policies.ts";
+import type { PolicyKey } from "../../sim/policyKeys.ts";
 import type { Scenario } from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Explorer } from "../explorer/Explorer.tsx";
@@ -22,6 +25,30 @@ function sameFailuresWords(n: number): string {
   return n === 2 ? "Both runs below face" : `All ${n} runs below face`;
 }
 
+/** What one selected strategy does at a failure: the two the paper compares in its words, the others by their blurb. */
+function PolicyIntro({ policy, scenario }: { policy: PolicyKey; scenario: Scenario }) {
+  if (policy === "synchronous")
+    return (
+      <>
+        <strong>Synchronous</strong> training stops everyone at each failure and{" "}
+        <span data-testid="intro-sync-rollback">{syncRollbackWords(scenario)}</span>.
+      </>
+    );
+  if (policy === "ftHsdp")
+    return (
+      <>
+        <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the failed data-parallel{" "}
+        <Term id="replica" /> offline; the others keep training through <Term id="ftar" />, and the replica
+        does a <Term id="catchUp" /> from a healthy peer.
+      </>
+    );
+  return (
+    <>
+      <strong>{REGISTRY[policy].label}</strong>: {REGISTRY[policy].blurb}
+    </>
+  );
+}
+
 export function ClusterView() {
   const scenario = useAppStore((s) => s.scenario);
   return (
@@ -32,13 +59,14 @@ export function ClusterView() {
         </KnobDrawer>
         <div className="cluster-main">
           <div className="cluster-intro">
-            <p>
+            <p data-testid="cluster-intro">
               A job on a large cluster fails every few minutes (its <Term id="mtbf" />
-              ). <strong>Synchronous</strong> training stops everyone at each failure and{" "}
-              <span data-testid="intro-sync-rollback">{syncRollbackWords(scenario)}</span>.{" "}
-              <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the failed data-parallel{" "}
-              <Term id="replica" /> offline; the others keep training through <Term id="ftar" />, and the
-              replica does a <Term id="catchUp" /> from a healthy peer.{" "}
+              ).{" "}
+              {scenario.policies.map((key) => (
+                <Fragment key={key}>
+                  <PolicyIntro policy={key} scenario={scenario} />{" "}
+                </Fragment>
+              ))}
               {sameFailuresWords(scenario.policies.length)} the <em>same</em> failures; a{" "}
               <Term id="hang">hang</Term> is found later than a fail-stop.
             </p>

@@ -5,7 +5,8 @@
  */
 
 import { Fragment } from "react";
-import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
+import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
@@ -86,6 +87,7 @@ function ClosedFormRow({
   id,
   policies,
   value,
+  writtenFor,
 }: {
   name: string;
   formula: string;
@@ -94,7 +96,10 @@ function ClosedFormRow({
   policies: readonly Policy[];
   /** The row's form for one policy ("—" with the reason where the row's form is not that policy's). */
   value: (key: PolicyKey) => ClosedFormValue;
+  /** The strategies the row's form is written for; a row none of the shown strategies has is left out. */
+  writtenFor?: readonly PolicyKey[];
 }) {
+  if (writtenFor && !policies.some((p) => writtenFor.includes(p.key))) return null;
   const values = policies.map((p) => value(p.key));
   const applies = values.some((v) => v.value !== null);
   return (
@@ -110,6 +115,7 @@ function ClosedFormRow({
   );
 }
 
+/** Each strategy's own Poisson form, written only for the strategies shown. */
 /** "—" with why: the row's form is another strategy's (or none is written for this one). */
 const noForm = (note: string): ClosedFormValue => ({ value: null, note });
 
@@ -162,11 +168,6 @@ function ClosedFormsCard() {
     (v: ClosedFormValue) =>
     (key: PolicyKey): ClosedFormValue =>
       key === "synchronous" ? v : noForm("the synchronous job's form");
-  // The strategies with a form of their own, each named by its registry entry's words.
-  const ownWords = (part: "formula" | "assumes") =>
-    policies
-      .flatMap((p) => (p.formText ? [` · ${p.shortLabel.toLowerCase()}: ${p.formText[part]}`] : []))
-      .join("");
   return (
     <article className="closed-forms scroll-x" aria-label="Closed forms">
       <h3>Closed forms, as cross-checks</h3>
@@ -189,6 +190,7 @@ function ClosedFormsCard() {
             assumes="a failure exactly every τ = 1/λ, recoveries shorter than τ, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, no FT-HSDP checkpoints"
             policies={policies}
             value={fixed}
+            writtenFor={["synchronous", "ftHsdp"]}
           />
           <ClosedFormRow
             id="poisson"
@@ -197,12 +199,18 @@ function ClosedFormsCard() {
             assumes="Poisson arrivals, unlimited spares, no checkpoint interval (nothing rolls back)"
             policies={policies}
             value={syncOnly(cf.poissonNoRollback)}
+            writtenFor={["synchronous"]}
           />
           <ClosedFormRow
             id="v2"
             name="Poisson, each strategy's own form"
-            formula={`E[e^(−λD)]·λC/(e^(λ(C+W))−1) · e^(−λ·E[S])·(1 − λT/R)·C/(C+W)/(1 + o/100)${ownWords("formula")}`}
-            assumes={`Poisson arrivals, unlimited spares; FT-HSDP: one replica per failure, no job-scope causes, λ(S+T) ≪ 1${ownWords("assumes").replaceAll(" · ", "; ")}`}
+            formula={policies.map((p) => `${p.shortLabel}: ${p.formText.formula}`).join(" · ")}
+            assumes={[
+              "Poisson arrivals, unlimited spares",
+              ...policies.map((p) => (p.formText.assumes ? `${p.shortLabel}: ${p.formText.assumes}` : "")),
+            ]
+              .filter((a) => a !== "")
+              .join("; ")}
             policies={policies}
             value={own}
           />
@@ -210,17 +218,20 @@ function ClosedFormsCard() {
             id="meta"
             name="Meta first-order"
             formula="(1 − λ(u₀ + Δt/2)) / (1 + w/Δt)"
-            assumes="Poisson arrivals, unlimited spares, a checkpoint interval, λ(C+W) ≪ 1"
+            assumes={`Poisson arrivals, unlimited spares, a checkpoint interval, λ(u₀ + C + W) ≤ ${META_MAX_LOAD}`}
             policies={policies}
             value={syncOnly(cf.metaApproximation)}
+            writtenFor={["synchronous"]}
           />
         </tbody>
       </table>
       <p className="muted">
         τ = 1/λ is the mean time between failures, D a recovery (detect + restart, or + migrate), S
         FT-HSDP&apos;s global stall and T a replica&apos;s down time per failure, C and W the checkpoint
-        interval and write, o FT-HSDP&apos;s step overhead. A cell shows a number only where its row&apos;s
-        assumptions hold for this scenario and that strategy.
+        interval and write, o FT-HSDP&apos;s step overhead. Every form is a long-run rate: a run starts
+        healthy, so a short one reads higher, and the forms show &ldquo;—&rdquo; below {LONG_RUN_MIN_FAILURES}{" "}
+        expected failures in the horizon. A cell shows a number only where its row&apos;s assumptions hold for
+        this scenario and that strategy.
       </p>
     </article>
   );
@@ -241,20 +252,37 @@ function HeadlineNote() {
   );
 }
 
+/**
+ * The headline sentence: each strategy shown against a reference (synchronous training when it is
+ * shown, else the first), in points of ETTR and GPU-days. Nothing to compare with one strategy.
+ */
 function GainLine() {
   const run = useShownRun();
   const scenario = useAppStore((s) => s.scenario);
-  // The sentence compares FT-HSDP with synchronous training: only when the run has both.
-  if (!run?.synchronous || !run.ftHsdp) return null;
-  const gain = run.ftHsdp.ettr - run.synchronous.ettr;
-  const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
+  if (!run) return null;
+  const keys = selectedPolicies(run.scenario).map((p) => p.key);
+  const ref = keys.includes("synchronous") ? "synchronous" : keys[0];
+  const refRun = ref ? run[ref] : undefined;
+  const others = keys.filter((k) => k !== ref && run[k]);
+  if (!ref || !refRun || others.length === 0) return null;
   const { mtbfSeconds } = derived(scenario);
   return (
     <p className="gain" data-testid="gain">
       Over {count(scenario.training.days, 1)} days on {count(scenario.cluster.gpus)} GPUs with a failure every{" "}
-      {duration(mtbfSeconds)} on average, FT-HSDP {gain >= 0 ? "gains" : "loses"}{" "}
-      <strong>{(Math.abs(gain) * 100).toFixed(1)} points</strong> of ETTR: {count(Math.abs(gpuDays))} GPU-days
-      of training.
+      {duration(mtbfSeconds)} on average, against {REGISTRY[ref].label}:{" "}
+      {others.map((k, i) => {
+        const gain = (run[k]?.ettr ?? 0) - refRun.ettr;
+        const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
+        return (
+          <Fragment key={k}>
+            {i > 0 ? (i === others.length - 1 ? " and " : ", ") : ""}
+            {REGISTRY[k].label} {gain >= 0 ? "gains" : "loses"}{" "}
+            <strong>{(Math.abs(gain) * 100).toFixed(1)} points</strong> of ETTR ({count(Math.abs(gpuDays))}{" "}
+            GPU-days of training)
+          </Fragment>
+        );
+      })}
+      .
     </p>
   );
 }

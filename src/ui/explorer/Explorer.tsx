@@ -17,6 +17,7 @@ import { useAppStore } from "../../state/store.ts";
 import { ErrorBoundary } from "../boundary/ErrorBoundary.tsx";
 import { Panel } from "../boundary/Panel.tsx";
 import { failureLogLostWords, lossExplainerFor } from "../scenarioWords.ts";
+import { everyStrategyWords, strategiesWords, strategyList } from "../strategyWords.ts";
 import { useShownRun } from "../useShownRun.ts";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
@@ -86,6 +87,9 @@ export function Explorer() {
   const run = useShownRun();
   const mc = useAppStore((s) => s.mc);
   const runError = useAppStore((s) => s.runError);
+  const scenarioPolicies = useAppStore((s) => s.scenario.policies);
+  // The words name the strategies drawn: the shown run's, or the scenario's before it is drawn.
+  const policies = run?.scenario.policies ?? scenarioPolicies;
   const timelineCanvas = useRef<HTMLCanvasElement | null>(null);
   const goodputSvg = useRef<SVGSVGElement | null>(null);
   const sweepSvg = useRef<SVGSVGElement | null>(null);
@@ -112,7 +116,11 @@ export function Explorer() {
 
       <Panel what="The timeline panel" aria-labelledby="timeline-h">
         <div className="panel-head">
-          <h2 id="timeline-h">Timeline: the same failures, two policies</h2>
+          <h2 id="timeline-h">
+            {policies.length === 1
+              ? `Timeline: ${strategyList(policies)}`
+              : `Timeline: the same failures, ${strategiesWords(policies.length)}`}
+          </h2>
           <div className="panel-actions">
             <PerfettoExport run={run} stem={stem} />
             <button
@@ -166,7 +174,7 @@ export function Explorer() {
             <LossExplainer run={run} />
           </Panel>
           <Panel what="The details table" aria-labelledby="metrics-h">
-            <h2 id="metrics-h">Details: both policies on this trace</h2>
+            <h2 id="metrics-h">Details: {everyStrategyWords(policies.length)} on this trace</h2>
             <MetricsPanel run={run} mc={mc} />
           </Panel>
         </div>
@@ -182,8 +190,8 @@ export function Explorer() {
               ? failureLogLostWords(run.scenario)
               : "lost work is training rolled back to the last checkpoint"}
             . The bars show each failure's recovery phase by phase (detect, wait for a spare host, restart,
-            catch-up, rejoin), both policies on one scale per row; hover for the seconds. Click a time to see
-            that failure on the timeline.
+            catch-up, rejoin), {everyStrategyWords(policies.length)} on one scale per row; hover for the
+            seconds. Click a time to see that failure on the timeline.
           </p>
           <FailureLog
             trace={trace}

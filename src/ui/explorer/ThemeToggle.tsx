@@ -14,16 +14,17 @@ export function ThemeToggle() {
   }, []);
   const next = theme === "dark" ? "light" : "dark";
   return (
+    // The label says what a click does (the theme it switches to), never the theme already on.
     <button
       type="button"
       className="theme-toggle"
-      aria-pressed={theme === "dark"}
+      data-theme-now={theme}
       onClick={() => {
         localStorage.setItem(KEY, next);
         explorerStore.getState().setTheme(next);
       }}
     >
-      ☾ Dark theme
+      {next === "dark" ? "☾ Dark theme" : "☀ Light theme"}
     </button>
   );
 }

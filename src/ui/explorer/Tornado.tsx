@@ -117,6 +117,14 @@ export function Tornado() {
       )}
       {error && <p className="error-text">{error}</p>}
       {result && plan && <TornadoChart result={result} policies={plan.policies} />}
+      {result && result.inert.length > 0 && (
+        <p className="muted small" data-testid="tornado-inert">
+          {result.inert.length === 1 ? "1 knob is" : `${result.inert.length} knobs are`} left out: moving{" "}
+          {result.inert.length === 1 ? "it" : "each"} changed no run's ETTR, for any strategy shown, on any of
+          the {Math.min(...result.inert.map((r) => r.seeds))} seeds run (this scenario does not use{" "}
+          {result.inert.length === 1 ? "it" : "them"}): {result.inert.map((r) => r.label).join(", ")}.
+        </p>
+      )}
       {plan && plan.still.length > 0 && (
         <p className="muted small" data-testid="tornado-still">
           Not moved: {plan.still.map((s) => `${s.label} (${s.why})`).join("; ")}.
@@ -158,7 +166,9 @@ function TornadoChart({ result, policies }: { result: TornadoResult; policies: r
   const seriesCount = (result.rows[0]?.bars.length ?? policies.length) || 1;
   const rowH = ROW_PAD + seriesCount * (BAR + GAP);
   const top = 22;
-  const height = top + result.rows.length * rowH + 8;
+  const plotBottom = top + result.rows.length * rowH;
+  // The axis's numbers under the rows, in points of ETTR.
+  const height = plotBottom + 26;
   const m = Math.max(
     0.005,
     ...result.rows.flatMap((r) => r.bars.flatMap((b) => [Math.abs(b.lo), Math.abs(b.hi)])),
@@ -185,7 +195,18 @@ function TornadoChart({ result, policies }: { result: TornadoResult; policies: r
           <text className="axis-title" x={x(0)} y={12} textAnchor="middle">
             ETTR change (points)
           </text>
-          <line className="tornado-zero" x1={x(0)} x2={x(0)} y1={top - 4} y2={height - 4} />
+          <line className="tornado-zero" x1={x(0)} x2={x(0)} y1={top - 4} y2={plotBottom} />
+          <g data-testid="tornado-axis" transform={`translate(0,${plotBottom})`}>
+            <line className="tornado-axis" x1={0} x2={innerW} y1={0} y2={0} />
+            {x.ticks(narrow ? 4 : 7).map((t) => (
+              <g key={t} transform={`translate(${x(t)},0)`}>
+                <line className="tornado-axis" y1={0} y2={4} />
+                <text className="tick" y={16} textAnchor="middle">
+                  {t === 0 ? "0" : pts(t)}
+                </text>
+              </g>
+            ))}
+          </g>
         </g>
         {result.rows.map((row, i) => (
           <TornadoRowView

@@ -34,6 +34,8 @@ function capToSlider(cap: number): number {
 const PASTE_HINT = `[{"name": n, "shape": list(p.shape), "dtype": str(p.dtype)}
  for n, p in model.named_parameters()]`;
 
+const SHAPE_HINT = "for n, p in model.named_parameters(): print(n, p.shape)";
+
 /** Past this, a paste is held rather than shown in the text box. */
 const LARGE_PASTE_CHARS = 200_000;
 
@@ -50,6 +52,7 @@ function ModelPicker() {
   const pickPreset = useStepStore((s) => s.pickPreset);
   const setPasteText = useStepStore((s) => s.setPasteText);
   const applyPaste = useStepStore((s) => s.applyPaste);
+  const choosePaste = useStepStore((s) => s.choosePaste);
   const pasteId = useId();
   const value = source.kind === "preset" ? source.id : "paste";
   const large = pasteText.length > LARGE_PASTE_CHARS;
@@ -64,7 +67,7 @@ function ModelPicker() {
         <span>Parameter list</span>
         <select
           value={value}
-          onChange={(e) => (e.target.value === "paste" ? applyPaste() : pickPreset(e.target.value))}
+          onChange={(e) => (e.target.value === "paste" ? choosePaste() : pickPreset(e.target.value))}
         >
           {PRESET_CATALOG.map((p) => (
             <option key={p.id} value={p.id}>
@@ -80,6 +83,11 @@ function ModelPicker() {
           Print this in Python and paste the output (JSON or Python's own print both work):
         </p>
         <pre className="mono step-small step-snippet">{PASTE_HINT}</pre>
+        <p className="muted step-small">
+          Or the plain printout: <code className="mono">{SHAPE_HINT}</code> (one{" "}
+          <code className="mono">name torch.Size([…])</code> a line; float32 unless a line ends with its
+          dtype).
+        </p>
         <label htmlFor={pasteId} className="visually-hidden">
           Parameter list to paste
         </label>

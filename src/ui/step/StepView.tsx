@@ -23,7 +23,7 @@ import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
 import { TracePanel } from "./TracePanel.tsx";
-import { bucketColor, bytes, ms } from "./units.ts";
+import { bucketColor, bytes, memoryText, ms } from "./units.ts";
 import "./step.css";
 
 function Metric({
@@ -305,8 +305,6 @@ export function StepView() {
   );
 }
 
-const gb = (b: number) => `${(b / 1e9).toLocaleString("en-US", { maximumFractionDigits: 1 })} GB`;
-
 /** Parameters, gradients and Adam state per GPU against one H100's memory (src/step/memoryFit.ts). */
 function MemoryFitLine({ model, parallel }: { model: ModelSummary; parallel: ParallelismConfig }) {
   const f = memoryFit(model, parallel);
@@ -318,12 +316,12 @@ function MemoryFitLine({ model, parallel }: { model: ModelSummary; parallel: Par
       data-testid="memory-fit"
       role={f.fits ? undefined : "alert"}
     >
-      Per GPU, {where}: parameters {gb(f.paramBytes)} + gradients {gb(f.gradBytes)} + Adam state{" "}
-      {gb(f.optimizerBytes)} (fp32 master copy and two moments, {ADAM_FP32_BYTES_PER_ELEMENT} bytes per
-      element) = {gb(f.totalBytes)}
+      Per GPU, {where}: parameters {memoryText(f.paramBytes)} + gradients {memoryText(f.gradBytes)} + Adam
+      state {memoryText(f.optimizerBytes)} (fp32 master copy and two moments, {ADAM_FP32_BYTES_PER_ELEMENT}{" "}
+      bytes per element) = {memoryText(f.totalBytes)}
       {f.fits
-        ? ` — within one ${DEVICE_MEMORY.label}'s ${gb(f.deviceBytes)} before activations.`
-        : ` — cannot fit one ${DEVICE_MEMORY.label}'s ${gb(f.deviceBytes)}${f.shards === 1 ? "; HSDP would shard it" : ""}.`}
+        ? ` — within one ${DEVICE_MEMORY.label}'s ${memoryText(f.deviceBytes)} before activations.`
+        : ` — cannot fit one ${DEVICE_MEMORY.label}'s ${memoryText(f.deviceBytes)}${f.shards === 1 ? "; HSDP would shard it" : ""}.`}
     </p>
   );
 }

@@ -10,6 +10,17 @@ export function ms(x: number): string {
   return `${x.toFixed(3)} ms`;
 }
 
+/** Bytes in the unit that shows them (a small model's 4 MB is not "0 GB"), three significant digits. */
+export function memoryText(b: number): string {
+  const units: [number, string][] = [
+    [1e9, "GB"],
+    [1e6, "MB"],
+    [1e3, "kB"],
+  ];
+  const [scale, unit] = units.find(([u]) => b >= u) ?? [1, "bytes"];
+  return `${Number((b / scale).toPrecision(3)).toLocaleString("en-US")} ${unit}`;
+}
+
 /** Bytes in binary units, as bucket_cap_mb counts them. */
 export function bytes(b: number): string {
   if (b >= 1024 ** 3) return `${(b / 1024 ** 3).toFixed(2)} GiB`;

@@ -34,7 +34,8 @@ export const QUESTIONS: readonly Question[] = [
   },
   {
     id: "c4",
-    change: "The same hangs, found in 30 s by comparing collective timings across ranks (C4-style).",
+    change:
+      "The same hangs, found in 30 s by comparing collective timings across ranks (C4-style): sooner than the 60 s it takes to notice a crashed process.",
     scenario: presetById("hang-c4")?.scenario ?? {},
   },
 ];
@@ -100,7 +101,8 @@ export function PredictChapter() {
           random, FT-HSDP at about 82 %. Each change below moves one thing. Slide to your guess, then reveal
           what the engine computes (mean of {SEEDS} seeds). Think about what each change does to the two kinds
           of cost: time when <em>everyone</em> waits, and time when one <Term id="replica" /> is missing. A{" "}
-          <Term id="hang">hang</Term> is the worst kind of failure: nothing crashes, so nothing notices.
+          <Term id="hang">hang</Term> left to the watchdog is the worst kind of failure: nothing crashes, so
+          nothing notices; found by a faster check, it can cost less than a crash.
         </p>
       </Prose>
       <Figure label="Three predictions">
