@@ -47,7 +47,14 @@ export const V1_KNOBS: Omit<Knobs, "arrivals"> = {
 
 /** A version-1 scenario's knobs: every §3 field at its default. */
 export function v1Knobs(s: Scenario): Knobs {
-  return { ...V1_KNOBS, arrivals: s.failures.arrivals };
+  return { ...V1_KNOBS, arrivals: drawnArrivals(s) };
+}
+
+/** The reference draws arrivals; a replay of a log (§5) has none to draw. */
+export function drawnArrivals(s: Scenario): Knobs["arrivals"] {
+  const a = s.failures.arrivals;
+  if (a === "log") throw new Error("the reference draws failures; a replay has its own (failureTraceOf)");
+  return a;
 }
 
 /** One failure event (§3 "Arrivals": each arrival is one event). */
