@@ -12,11 +12,14 @@
  * at most 1 MiB; the Monte Carlo may simulate at most SEED_BUDGET_FAILURES failures (seeds ×
  * expected failures per run), unless --no-budget says the user means it.
  */
+import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { runScenario } from "../sim/engine.ts";
 import { selectedPolicies } from "../sim/policies.ts";
+import { runFailuresCsv } from "../sim/replayLog.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import {
   BADPUT_CATEGORIES,
@@ -34,7 +37,7 @@ import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
 export const USAGE =
-  "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget]";
+  "usage: npm run sim -- <scenario.json | share link> [--seeds N] [--json] [--link] [--threads N] [--no-budget] [--failures-csv FILE]";
 export const MAX_SEEDS = 100_000;
 /** A scenario is a few hundred bytes; anything past this is not one. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
@@ -59,6 +62,8 @@ export interface SimOptions {
   threads: number | null;
   /** --no-budget: run a Monte Carlo past SEED_BUDGET_FAILURES. */
   noBudget: boolean;
+  /** --failures-csv PATH: write the run's failures there as CSV time,host,cause (one seed only). */
+  failuresCsv: string | null;
 }
 
 function integerValue(flag: string, raw: string | undefined, max: number): number {
@@ -78,6 +83,7 @@ export function parseArgs(argv: readonly string[]): SimOptions {
   let link = false;
   let threads: number | null = null;
   let noBudget = false;
+  let failuresCsv: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -88,12 +94,19 @@ export function parseArgs(argv: readonly string[]): SimOptions {
     else if (flag === "--no-budget" && inline === undefined) noBudget = true;
     else if (flag === "--seeds") seeds = integerValue("--seeds", inline ?? argv[++i], MAX_SEEDS);
     else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
-    else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
+    else if (flag === "--failures-csv") {
+      failuresCsv = inline ?? argv[++i] ?? "";
+      if (failuresCsv === "") throw new InputError("--failures-csv needs a file to write, got nothing");
+    } else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
     else if (input === null) input = arg;
     else throw new InputError(`one scenario expected, got a second: ${echo(arg)}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
-  return { input, seeds, json, link, threads, noBudget };
+  if (failuresCsv !== null && seeds !== 1)
+    throw new InputError(
+      `--failures-csv writes one run's failures: it needs --seeds 1, got --seeds ${seeds}`,
+    );
+  return { input, seeds, json, link, threads, noBudget, failuresCsv };
 }
 
 /** A share link as a person pastes it: a URL, `#s=...` or `s=...`. Anything else is a file path. */
@@ -265,6 +278,8 @@ export interface SimIo {
   cores?: number;
   /** The seeds budget in failures (SEED_BUDGET_FAILURES by default). */
   budgetFailures?: number;
+  /** Where --failures-csv writes (fs.writeFileSync by default). */
+  writeFile?: (path: string, text: string) => void;
 }
 
 /** Calls onProgress's result when seeds are done; writes a line once PROGRESS_AFTER_MS has passed, then each second. */
@@ -296,6 +311,11 @@ export async function simCommand(
     const scenario = loadScenario(opts.input);
     if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
     if (!opts.noBudget) checkBudget(scenario, opts.seeds, io.budgetFailures ?? SEED_BUDGET_FAILURES);
+    if (opts.failuresCsv !== null) {
+      // The run of the scenario's own seed, recorded: the failures every policy met.
+      const run = runScenario(scenario, { record: true });
+      (io.writeFile ?? writeFileSync)(opts.failuresCsv, runFailuresCsv(scenario, run.trace!.failures));
+    }
     const large = monteCarloCost(scenario, opts.seeds) >= PARALLEL_FROM_FAILURES;
     const threads = opts.threads ?? (large ? (io.cores ?? availableParallelism()) : 1);
     const result = await parallelMonteCarlo(scenario, opts.seeds, {
