@@ -15,7 +15,7 @@
 import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { LinkError } from "../link/linkError.ts";
-import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { decodeScenarioLink, encodeScenarioHash, scenarioLinkProblem } from "../link/scenarioLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { runScenario } from "../sim/engine.ts";
 import { selectedPolicies } from "../sim/policies.ts";
@@ -309,7 +309,11 @@ export async function simCommand(
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
-    if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
+    if (opts.link) {
+      const problem = scenarioLinkProblem(scenario);
+      if (problem) throw new InputError(problem);
+      return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
+    }
     if (!opts.noBudget) checkBudget(scenario, opts.seeds, io.budgetFailures ?? SEED_BUDGET_FAILURES);
     if (opts.failuresCsv !== null) {
       // The run of the scenario's own seed, recorded: the failures every policy met.

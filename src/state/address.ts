@@ -29,9 +29,11 @@
  *   or drag frame;
  * - "replace": update the current entry, debounced (the timeline's pan and zoom).
  */
+
 import { createStore } from "zustand/vanilla";
 import { type HashParams, readHash, repeatedHashKeys, writeHash } from "../link/hashParams.ts";
 import { LinkError } from "../link/linkError.ts";
+import { MAX_REPLAY_LINK_CHARS } from "../link/replayLink.ts";
 
 /**
  * Every key an address may hold, in the order it is written, with what it carries. The one
@@ -171,8 +173,10 @@ export function isApplyingAddress(): boolean {
 export function readAddress(hash: string): string | null {
   const problems: string[] = [];
   let params: HashParams = readHash(hash);
-  if (hash.length > MAX_ADDRESS_CHARS) {
-    problems.push(`The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`);
+  // §5: a replay's scenario (s=3.…) may carry up to 64 KB of log (scenarioLink.ts refuses more, by name).
+  const limit = /(^|[#&])s=3\./.test(hash) ? MAX_ADDRESS_CHARS + MAX_REPLAY_LINK_CHARS : MAX_ADDRESS_CHARS;
+  if (hash.length > limit) {
+    problems.push(`The link is ${hash.length} characters long; links are at most ${limit}.`);
     params = new Map();
   }
   const repeated = repeatedHashKeys(hash).filter((k) => params.has(k));
