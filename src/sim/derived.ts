@@ -42,3 +42,11 @@ function eventsBefore(events: readonly (readonly number[])[], t: number): number
   }
   return lo;
 }
+
+/**
+ * True when every seed gives the same run: a replay of a log whose repairs draw nothing (fixed,
+ * or a pool that never waits). The page then runs it once and shows one value, not a band.
+ */
+export function replayIsOneRun(s: Scenario): boolean {
+  return s.failures.arrivals === "log" && (s.spares.repairLaw === "fixed" || s.spares.pool === "unlimited");
+}

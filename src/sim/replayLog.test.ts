@@ -5,8 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "./engine.ts";
 import { generateFailureTrace } from "./failureTrace.ts";
+import { McStream } from "./mcStream.ts";
 import { POLICY_KEYS } from "./policyKeys.ts";
 import {
+  replayIsOneRun,
   replayLogFromRunCsv,
   replayLogOfRun,
   replayScenarioFromEvents,
@@ -111,6 +113,26 @@ describe("a run's failures, replayed", () => {
     const a = runScenario(replay, { seed: 1 });
     const b = runScenario(replay, { seed: 99 });
     expect(numbers(b)).toEqual(numbers(a));
+  });
+
+  it("a replay with fixed repairs is one run, not a band; lognormal repairs from a limited pool still vary", () => {
+    const s = parseScenario(drawn[1]![1]);
+    const replay = replayScenarioFromEvents(
+      s,
+      replayLogOfRun(s, runScenario(s, { record: true }).trace!.failures),
+    );
+    expect(replayIsOneRun(replay)).toBe(true);
+    expect(new McStream(replay, { precision: 0.5, cap: 400 }).settings.cap).toBe(1);
+    expect(replayIsOneRun(s)).toBe(false);
+    const lognormal = parseScenario({
+      ...replay,
+      version: undefined,
+      spares: { ...replay.spares, repairLaw: "lognormal" },
+    });
+    expect(replayIsOneRun(lognormal)).toBe(false);
+    expect(numbers(runScenario(lognormal, { seed: 2 }))).not.toEqual(
+      numbers(runScenario(lognormal, { seed: 3 })),
+    );
   });
 
   it("an event's hosts struck as separate runs act as one failure (only the failure count tells)", () => {

@@ -10,6 +10,9 @@
  * reads them). The cause is the cause mix's name, or `fail-stop` / `hang` without a mix.
  */
 import { derived } from "./derived.ts";
+
+export { replayIsOneRun } from "./derived.ts";
+
 import { IMPLICIT_CAUSES } from "./scenario/logChecks.ts";
 import { parseScenario, type ReplayLog, type Scenario } from "./scenario.ts";
 import type { FailureLog } from "./types.ts";

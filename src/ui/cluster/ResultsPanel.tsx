@@ -3,7 +3,9 @@
  * same failures, the Monte Carlo band around them, where the lost time goes, and the closed forms
  * beside them as cross-checks.
  */
+
 import { Fragment } from "react";
+import { replayIsOneRun } from "../../sim/derived.ts";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
@@ -33,6 +35,7 @@ function PolicyCard({
   run: PolicyMetrics | null;
 }) {
   const seed = useAppStore((s) => s.scenario.seed);
+  const oneRun = useAppStore((s) => replayIsOneRun(s.scenario));
   const key = policy.key;
   return (
     <article className={`policy-card policy-${key}`} aria-label={`${policy.label} results`}>
@@ -43,12 +46,24 @@ function PolicyCard({
           {run ? pct(run.ettr) : "…"}
         </span>
         <span className="ettr-label">
-          ETTR <span className="muted">(effective training time, seed {seed})</span>
+          ETTR{" "}
+          <span className="muted">
+            (effective training time, {oneRun ? "replay of a log" : `seed ${seed}`})
+          </span>
         </span>
       </div>
       <dl className="metrics">
         {/* The streaming Monte Carlo band, its 95 % interval and the baseline's difference. */}
-        <McBand policy={key} first={first} />
+        {oneRun ? (
+          <>
+            <dt>Replay of a log</dt>
+            <dd data-testid={`ettr-replay-${key}`}>
+              one value, no band: every seed meets the log's failures, so every run is this one
+            </dd>
+          </>
+        ) : (
+          <McBand policy={key} first={first} />
+        )}
         {(CARD_METRICS.includes(policy.cardMetric) ? CARD_METRICS : [...CARD_METRICS, policy.cardMetric]).map(
           (metric) => {
             const r = metricRow(metric);
