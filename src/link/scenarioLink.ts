@@ -88,10 +88,26 @@ export function encodeScenarioParam(s: Scenario): string {
   if (!log) return encodeLinkPayload(diff);
   const compact = {
     ...diff,
-    failures: { ...diff.failures, log: { ...log, events: compactEvents(log.events) } },
+    failures: { ...diff.failures, log: { ...log, events: compactText(log.events) } },
   };
-  return encodeReplayPayload(compact, FORMAT_2_DICTIONARY);
+  // The page writes its address after every edit: a replay's other knobs change, its log does not.
+  const json = JSON.stringify(compact);
+  if (lastReplay?.json !== json)
+    lastReplay = { json, param: encodeReplayPayload(compact, FORMAT_2_DICTIONARY) };
+  return lastReplay.param;
 }
+
+/** A log's compact text, by the identity of its events (edits of other fields keep the list). */
+const compactTexts = new WeakMap<readonly (readonly number[])[], string>();
+function compactText(events: readonly (readonly number[])[]): string {
+  let text = compactTexts.get(events);
+  if (text === undefined) {
+    text = compactEvents(events);
+    compactTexts.set(events, text);
+  }
+  return text;
+}
+let lastReplay: { json: string; param: string } | null = null;
 
 /** Why this scenario cannot be shared as a link (its log is too big), or null. */
 export function scenarioLinkProblem(s: Scenario): string | null {
