@@ -15,5 +15,9 @@ export function knobsOf(s: Scenario): Knobs {
     pool: s.spares.pool,
     spareHosts: s.spares.hosts,
     repairHours: s.spares.repairHours,
+    badShare: s.failures.badHosts.share,
+    badFactor: s.failures.badHosts.factor,
+    repairLaw: s.spares.repairLaw,
+    repairSigma: s.spares.repairSigma,
   };
 }
