@@ -3,6 +3,7 @@
  * runs, where it stands (running, precision reached, cap reached), how many workers share it,
  * and the baseline pin. Precision, cap and pin are in the link (mcStore.ts).
  */
+import { replayIsOneRun } from "../../sim/derived.ts";
 import { CAP_RANGE, PRECISION_POINTS_RANGE } from "../../sim/mcStream.ts";
 import { mcPoolSize } from "../../state/mcPool.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
@@ -23,7 +24,10 @@ function Status() {
   const workers = mcPoolSize();
   const spread = `on ${workers} ${workers === 1 ? "worker" : "workers"}`;
   let text: string;
-  if (!snap) text = `Monte Carlo starting ${spread}…`;
+  // §5: a replay with fixed repairs is the same run for every seed: one run, no Monte Carlo.
+  if (replayIsOneRun(scenario))
+    text = "A replay of a log: every seed meets the same failures, so one run is the whole answer (no band).";
+  else if (!snap) text = `Monte Carlo starting ${spread}…`;
   else if (snap.stop === "precision")
     text = `Precision ${points(precision)} points reached after ${count(snap.n)} runs (every strategy).`;
   else if (snap.stop === "cap")
