@@ -16,6 +16,7 @@ import { runScenario } from "../src/sim/engine.ts";
 import { generateFailureTrace } from "../src/sim/failureTrace.ts";
 import { monteCarlo } from "../src/sim/monteCarlo.ts";
 import { presetById } from "../src/sim/presets.ts";
+import { replayLogOfRun, replayScenarioFromEvents } from "../src/sim/replayLog.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
 import { median } from "./common.ts";
 import { compareWithBase } from "./engineAb.ts";
@@ -82,6 +83,21 @@ const llama = parseScenario({
 // §4: all four policies on the headline cluster (issue 17's ratio: at most 3× the default run).
 const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
 
+// §5: a replay of a 20,000-event log (the bound), on the headline cluster with all four policies:
+// a drawn run's failures, cut to 20,000 events, replayed. Timed with the validation of the log
+// (what opening a replay file or link costs) and without.
+const dense = parseScenario({
+  ...four,
+  version: undefined,
+  failures: { perHostDay: 0.06 },
+  training: { days: 30 },
+});
+const denseRun = runScenario(dense, { record: true }).trace!.failures;
+const denseLog = replayLogOfRun(dense, denseRun);
+const replayLog = { ...denseLog, events: denseLog.events.slice(0, 20_000) };
+const replay = replayScenarioFromEvents(dense, replayLog);
+const replayInput = JSON.parse(JSON.stringify(replay));
+
 const cases: Case[] = [
   {
     name: "failure trace only (default, 30 days)",
@@ -127,6 +143,22 @@ const cases: Case[] = [
     repeats: 101,
     run: () => runScenario(llama),
     target: { ms: 2, label: "< 2 ms" },
+  },
+  {
+    name: `replay of a ${replayLog.events.length.toLocaleString("en-US")}-event log, all four policies`,
+    failures: failuresOf(replay),
+    warmUp: 20,
+    repeats: 41,
+    run: () => runScenario(replay),
+    target: { ms: 1000, label: "< 1 s" },
+  },
+  {
+    name: `replay of a ${replayLog.events.length.toLocaleString("en-US")}-event log: validate the file, then run`,
+    failures: failuresOf(replay),
+    warmUp: 5,
+    repeats: 21,
+    run: () => runScenario(parseScenario(replayInput)),
+    target: { ms: 1000, label: "< 1 s" },
   },
   {
     name: "one run, 800K GPUs in 100K replicas",

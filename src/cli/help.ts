@@ -15,12 +15,12 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return argv.some((a) => a === "--help" || a === "-h");
 }
 
-export const SIM_HELP = `usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]
+export const SIM_HELP = `usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget] [--failures-csv FILE]
 
 Runs the cluster model (synchronous vs FT-HSDP on the same failures) on a scenario file or a
 share link, with the same engine and numbers as the browser.
 
-  <scenario.json>   a scenario (JSON, version 1 or 2; fields left out take their defaults)
+  <scenario.json>   a scenario (JSON, versions 1–4; fields left out take their defaults)
   <share link>      an explorer link (http://…/#s=…, #s=… or s=…) instead of a file
   --seeds N         Monte Carlo over seeds seed..seed+N-1: mean, p5, p95 (N in [1, 100,000])
   --precision P     without --seeds: add seeds, as the page does, until every policy's mean ETTR
@@ -32,6 +32,9 @@ share link, with the same engine and numbers as the browser.
   --link            print the scenario's share link instead of running it
   --threads N       threads for the Monte Carlo (default: every core when the run is large)
   --no-budget       run a Monte Carlo past the 10^9-failure budget, on purpose
+  --failures-csv F  also write the run's failures to F as CSV time,host,cause (seconds; one line
+                    per host struck); with --seeds 1 only. A replay of that log (failures.log)
+                    gives the run's numbers bit for bit
   -h, --help        print this help
 
 Bad input prints one line on stderr naming the problem, and exits with status 2.

@@ -17,6 +17,7 @@
  * at most 1 MiB; the Monte Carlo may simulate at most SEED_BUDGET_FAILURES failures (seeds ×
  * expected failures per run), unless --no-budget says the user means it.
  */
+import { writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import {
   DISPLAY_SETTINGS,
@@ -28,12 +29,14 @@ import {
   toStored,
 } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
-import { decodeScenarioLink, encodeScenarioHash } from "../link/scenarioLink.ts";
+import { decodeScenarioLink, encodeScenarioHash, scenarioLinkProblem } from "../link/scenarioLink.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { runScenario } from "../sim/engine.ts";
 import { type McSettings, type McStop, McStream } from "../sim/mcStream.ts";
 import { runChunk as runStreamChunk } from "../sim/monteCarlo.ts";
 import { selectedPolicies } from "../sim/policies.ts";
 import { closedFormsOf } from "../sim/policyForms.ts";
+import { runFailuresCsv } from "../sim/replayLog.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import {
   BADPUT_CATEGORIES,
@@ -52,7 +55,7 @@ import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
 export const USAGE =
-  "usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]";
+  "usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget] [--failures-csv FILE]";
 export const MAX_SEEDS = 100_000;
 /** A scenario is a few hundred bytes; anything past this is not one. */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
@@ -82,6 +85,8 @@ export interface SimOptions {
   threads: number | null;
   /** --no-budget: run a Monte Carlo past SEED_BUDGET_FAILURES. */
   noBudget: boolean;
+  /** --failures-csv PATH: write the run's failures there as CSV time,host,cause (one seed only). */
+  failuresCsv: string | null;
 }
 
 function integerValue(flag: string, raw: string | undefined, max: number): number {
@@ -114,6 +119,7 @@ export function parseArgs(argv: readonly string[]): SimOptions {
   let link = false;
   let threads: number | null = null;
   let noBudget = false;
+  let failuresCsv: string | null = null;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf("=");
@@ -126,11 +132,22 @@ export function parseArgs(argv: readonly string[]): SimOptions {
     else if (flag === "--precision") precision = settingValue("mcPrecision", inline ?? argv[++i]);
     else if (flag === "--max-runs") maxRuns = settingValue("mcCap", inline ?? argv[++i]);
     else if (flag === "--threads") threads = integerValue("--threads", inline ?? argv[++i], 256);
-    else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
+    else if (flag === "--failures-csv") {
+      failuresCsv = inline ?? argv[++i] ?? "";
+      if (failuresCsv === "") throw new InputError("--failures-csv needs a file to write, got nothing");
+    } else if (flag.startsWith("-")) throw new InputError(`unknown option ${echo(arg)}; ${USAGE}`);
     else if (input === null) input = arg;
     else throw new InputError(`one scenario expected, got a second: ${echo(arg)}`);
   }
   if (input === null) throw new InputError(`no scenario given; ${USAGE}`);
+  if (failuresCsv !== null && (seeds ?? 1) !== 1)
+    throw new InputError(
+      `--failures-csv writes one run's failures: it needs --seeds 1, got --seeds ${seeds}`,
+    );
+  if (failuresCsv !== null && (precision !== null || maxRuns !== null))
+    throw new InputError(
+      "--failures-csv writes one run's failures: it cannot go with --precision or --max-runs",
+    );
   const toPrecision =
     seeds === null && (precision !== null || maxRuns !== null)
       ? {
@@ -138,7 +155,7 @@ export function parseArgs(argv: readonly string[]): SimOptions {
           cap: maxRuns ?? storedDefault("mcCap"),
         }
       : null;
-  return { input, seeds: seeds ?? 1, toPrecision, json, link, threads, noBudget };
+  return { input, seeds: seeds ?? 1, toPrecision, json, link, threads, noBudget, failuresCsv };
 }
 
 /** A share link as a person pastes it: a URL, `#s=...` or `s=...`. Anything else is a file path. */
@@ -323,6 +340,8 @@ export interface SimIo {
   cores?: number;
   /** The seeds budget in failures (SEED_BUDGET_FAILURES by default). */
   budgetFailures?: number;
+  /** Where --failures-csv writes (fs.writeFileSync by default). */
+  writeFile?: (path: string, text: string) => void;
 }
 
 /** Calls onProgress's result when seeds are done; writes a line once PROGRESS_AFTER_MS has passed, then each second. */
@@ -376,7 +395,11 @@ export async function simCommand(
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
-    if (opts.link) return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
+    if (opts.link) {
+      const problem = scenarioLinkProblem(scenario);
+      if (problem) throw new InputError(problem);
+      return { code: 0, stdout: `${APP_URL}${encodeScenarioHash(scenario)}\n`, stderr: "" };
+    }
     const budget = io.budgetFailures ?? SEED_BUDGET_FAILURES;
     if (opts.toPrecision) {
       if (!opts.noBudget) checkBudget(scenario, opts.toPrecision.cap, budget, "--max-runs");
@@ -387,6 +410,11 @@ export async function simCommand(
       return { code: 0, stdout: `${terminalText(out)}\n`, stderr: "" };
     }
     if (!opts.noBudget) checkBudget(scenario, opts.seeds, budget, "--seeds");
+    if (opts.failuresCsv !== null) {
+      // The run of the scenario's own seed, recorded: the failures every policy met.
+      const run = runScenario(scenario, { record: true });
+      (io.writeFile ?? writeFileSync)(opts.failuresCsv, runFailuresCsv(scenario, run.trace!.failures));
+    }
     const large = monteCarloCost(scenario, opts.seeds) >= PARALLEL_FROM_FAILURES;
     const threads = opts.threads ?? (large ? (io.cores ?? availableParallelism()) : 1);
     const result = await parallelMonteCarlo(scenario, opts.seeds, {

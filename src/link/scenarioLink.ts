@@ -8,7 +8,7 @@
  *
  * Pure (no DOM): the CLI reads and writes links with the same code as the browser.
  */
-import { strToU8 } from "fflate";
+import { inflateSync, strFromU8, strToU8 } from "fflate";
 import { diffFromDefaults, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
 import { fromBase64Url } from "./base64url.ts";
 import {
@@ -21,6 +21,16 @@ import {
 import { piecesWithoutKey, readHash, repeatedHashKeys } from "./hashParams.ts";
 import { LinkError } from "./linkError.ts";
 import { ADDRESS_KEYS } from "./linkKeys.ts";
+import {
+  compactEvents,
+  encodeReplayPayload,
+  expandEvents,
+  MAX_REPLAY_JSON_BYTES,
+  MAX_REPLAY_LINK_CHARS,
+  REPLAY_FORMAT,
+  replayPayloadBytes,
+  tooLargeForLink,
+} from "./replayLink.ts";
 
 /**
  * Longer scenario values are refused before any decoding work: no link can make a tab allocate
@@ -68,9 +78,70 @@ export function encodeLinkPayload(value: unknown): string {
   return encodeChecked(value, FORMAT_2_DICTIONARY);
 }
 
-/** The value of the hash's `s=` key that reproduces this scenario. */
+/**
+ * The value of the hash's `s=` key that reproduces this scenario: format 2, or format 3 when it
+ * carries a log (replayLink.ts). A log too big for a link still encodes (the page's address keeps
+ * the scenario on screen); opening it, and sharing it (scenarioLinkProblem), refuse it by name.
+ */
 export function encodeScenarioParam(s: Scenario): string {
-  return encodeLinkPayload(diffFromDefaults(s));
+  const diff = diffFromDefaults(s) as { failures?: { log?: { events: number[][] } } };
+  const log = diff.failures?.log;
+  if (!log) return encodeLinkPayload(diff);
+  const compact = {
+    ...diff,
+    failures: { ...diff.failures, log: { ...log, events: compactText(log.events) } },
+  };
+  // The page writes its address after every edit: a replay's other knobs change, its log does not.
+  const json = JSON.stringify(compact);
+  if (lastReplay?.json !== json)
+    lastReplay = { json, param: encodeReplayPayload(compact, FORMAT_2_DICTIONARY) };
+  return lastReplay.param;
+}
+
+/** A log's compact text, by the identity of its events (edits of other fields keep the list). */
+const compactTexts = new WeakMap<readonly (readonly number[])[], string>();
+function compactText(events: readonly (readonly number[])[]): string {
+  let text = compactTexts.get(events);
+  if (text === undefined) {
+    text = compactEvents(events);
+    compactTexts.set(events, text);
+  }
+  return text;
+}
+let lastReplay: { json: string; param: string } | null = null;
+
+/** Why this scenario cannot be shared as a link (its log is too big), or null. */
+export function scenarioLinkProblem(s: Scenario): string | null {
+  const chars = encodeScenarioParam(s).length;
+  return chars > MAX_REPLAY_LINK_CHARS ? tooLargeForLink(chars).message : null;
+}
+
+/** Format 3: the diff with its log's events expanded from their compact text. */
+function decodeFormat3(body: string): unknown {
+  let json: string;
+  try {
+    const packed = replayPayloadBytes(body);
+    const bytes = inflateSync(packed, {
+      out: new Uint8Array(MAX_REPLAY_JSON_BYTES + 1),
+      dictionary: FORMAT_2_DICTIONARY,
+    });
+    if (bytes.length > MAX_REPLAY_JSON_BYTES)
+      throw new Error(`it expands past ${MAX_REPLAY_JSON_BYTES} bytes`);
+    json = strFromU8(bytes);
+  } catch (e) {
+    if (e instanceof LinkError) throw e;
+    throw new LinkError(`The link's scenario could not be decoded: ${(e as Error).message}.`);
+  }
+  let value: { failures?: { log?: { events?: unknown } } };
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new LinkError("The link's scenario is not valid JSON.");
+  }
+  refuseDuplicateKeys(json, WHAT);
+  const log = value.failures?.log;
+  if (log && typeof log.events === "string") log.events = expandEvents(log.events);
+  return value;
 }
 
 /** The hash fragment (with its leading '#') that reproduces this scenario. */
@@ -103,7 +174,9 @@ function decodeFormat1(body: string): unknown {
  * act on, when it is malformed, truncated, tampered with or describes an invalid scenario.
  */
 export function decodeScenarioParam(param: string): Scenario {
-  if (param.length > MAX_LINK_CHARS) {
+  if (param.startsWith(`${REPLAY_FORMAT}.`)) {
+    if (param.length > MAX_REPLAY_LINK_CHARS) throw tooLargeForLink(param.length);
+  } else if (param.length > MAX_LINK_CHARS) {
     throw new LinkError(`The link's scenario is ${param.length} characters long; at most ${MAX_LINK_CHARS}.`);
   }
   const dot = param.indexOf(".");
@@ -112,6 +185,7 @@ export function decodeScenarioParam(param: string): Scenario {
   let value: unknown;
   if (version === "1") value = decodeFormat1(body);
   else if (version === CHECKED_FORMAT) value = decodeChecked(body, FORMAT_2_DICTIONARY, WHAT);
+  else if (version === REPLAY_FORMAT) value = decodeFormat3(body);
   else if (dot < 0 && (param === "1" || param === CHECKED_FORMAT))
     // `s=2`: a link cut right after its tag. Its format is readable; what is missing is the payload.
     throw new LinkError(
@@ -119,7 +193,7 @@ export function decodeScenarioParam(param: string): Scenario {
     );
   else
     throw new LinkError(
-      `The link's format tag is "${version || param.slice(0, 8)}"; this version of the explorer reads formats 1 and 2.`,
+      `The link's format tag is "${version || param.slice(0, 8)}"; this version of the explorer reads formats 1, 2 and 3.`,
     );
   try {
     return parseScenario(value);
@@ -167,10 +241,12 @@ function scenarioParam(link: string): string | null {
  * scenario (open the defaults); throws LinkError when the link cannot be used.
  */
 export function decodeScenarioLink(link: string): Scenario | null {
-  if (link.length > MAX_SHARE_LINK_CHARS) {
-    throw new LinkError(
-      `The link is ${link.length} characters long; share links are at most ${MAX_SHARE_LINK_CHARS}.`,
-    );
+  // A replay's link (format 3) may carry up to 64 KB of log.
+  const limit = /(^|[#&])s=3\./.test(link)
+    ? MAX_REPLAY_LINK_CHARS + MAX_SHARE_LINK_CHARS
+    : MAX_SHARE_LINK_CHARS;
+  if (link.length > limit) {
+    throw new LinkError(`The link is ${link.length} characters long; share links are at most ${limit}.`);
   }
   const param = scenarioParam(link.trim());
   if (param === null || param === "") return null;

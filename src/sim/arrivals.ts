@@ -35,7 +35,10 @@ export function weibullScale(mtbfSeconds: number, shape: number): number {
   return mtbfSeconds / gamma(1 + 1 / shape);
 }
 
-const ARRIVALS: Record<Arrivals, (lambda: number, s: Scenario) => ArrivalLaw> = {
+/** The laws that draw arrivals; a replay of a log (§5) draws none (replayTrace.ts). */
+export type DrawnArrivals = Exclude<Arrivals, "log">;
+
+const ARRIVALS: Record<DrawnArrivals, (lambda: number, s: Scenario) => ArrivalLaw> = {
   // Exponential inter-arrival times: the draw version 1 made, unchanged (Rng.exponential's
   // −ln(1 − u)/rate).
   poisson: (lambda) => ({ draws: 1, next: (u, now) => now + -Math.log(1 - u) / lambda }),
@@ -51,5 +54,7 @@ const ARRIVALS: Record<Arrivals, (lambda: number, s: Scenario) => ArrivalLaw> = 
 };
 
 export function arrivalProcess(s: Scenario, lambda: number): ArrivalLaw {
-  return ARRIVALS[s.failures.arrivals](lambda, s);
+  const law = s.failures.arrivals;
+  if (law === "log") throw new Error("a replay of a log draws no arrivals (replayTrace.ts)");
+  return ARRIVALS[law](lambda, s);
 }

@@ -25,14 +25,22 @@ export function youngDalySeconds(writeSeconds: number, lambdaPerSecond: number):
 function poissonAssumptionBroken(s: Scenario): string | null {
   if (s.failures.arrivals === "weibull") return "Weibull arrivals: the form assumes Poisson arrivals";
   if (s.failures.arrivals === "fixed") return "fixed arrivals: see the fixed-arrival row";
+  if (s.failures.arrivals === "log") return "a replay of a log: the form assumes Poisson arrivals";
   if (s.spares.pool === "limited") return "a limited spare pool: waits for spares are not in the form";
   return null;
 }
 
+const ARRIVAL_WORDS = {
+  poisson: "Poisson arrivals",
+  weibull: "Weibull arrivals",
+  fixed: "fixed arrivals",
+  log: "a replay of a log",
+} as const;
+
 /** Why no fixed-arrival form applies, or null when one may. */
 function fixedAssumptionBroken(s: Scenario, lambda: number): string | null {
   if (s.failures.arrivals !== "fixed")
-    return `${s.failures.arrivals === "weibull" ? "Weibull" : "Poisson"} arrivals: the form assumes a failure exactly every 1/λ`;
+    return `${ARRIVAL_WORDS[s.failures.arrivals]}: the form assumes a failure exactly every 1/λ`;
   if (lambda <= 0) return "no failures";
   if (s.spares.pool === "limited") return "a limited spare pool: waits for spares are not in the form";
   return null;

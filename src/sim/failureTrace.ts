@@ -10,6 +10,7 @@
 import { arrivalProcess } from "./arrivals.ts";
 import { type CauseTable, causeTable, drawCause } from "./causes.ts";
 import { derived } from "./derived.ts";
+import { lemonPicker } from "./lemons.ts";
 import { Rng } from "./rng.ts";
 import type { Scenario } from "./scenario.ts";
 import { ScopeCode } from "./types.ts";
@@ -17,6 +18,8 @@ import { ScopeCode } from "./types.ts";
 /** Failures in time order, strictly before the horizon; rows are the same index across arrays. */
 export interface FailureTrace {
   count: number;
+  /** The run's seed: §5's lognormal repairs are drawn from it (spares.ts), per failure and host. */
+  seed: number;
   time: Float64Array;
   /** The first host struck (−1 for job scope). */
   host: Int32Array;
@@ -40,9 +43,10 @@ export interface FailureTrace {
   ftDetectSeconds: Float64Array;
 }
 
-function allocate(capacity: number): FailureTrace {
+export function allocateTrace(capacity: number, seed = 0): FailureTrace {
   return {
     count: 0,
+    seed,
     time: new Float64Array(capacity),
     host: new Int32Array(capacity),
     hostCount: new Int32Array(capacity),
@@ -57,8 +61,8 @@ function allocate(capacity: number): FailureTrace {
   };
 }
 
-function grow(t: FailureTrace): FailureTrace {
-  const bigger = allocate(t.time.length * 2);
+export function growTrace(t: FailureTrace): FailureTrace {
+  const bigger = allocateTrace(t.time.length * 2, t.seed);
   bigger.count = t.count;
   for (const k of Object.keys(t) as (keyof FailureTrace)[]) {
     const column = t[k];
@@ -124,7 +128,7 @@ export function struckReplicaRanges(
 }
 
 /** Fill row i with an event of cause c striking `count` hosts from `first` (count 0: the job). */
-function strike(
+export function strike(
   t: FailureTrace,
   i: number,
   layout: Layout,
@@ -155,7 +159,7 @@ function strike(
 let scratch: FailureTrace | null = null;
 
 function reused(capacity: number): FailureTrace {
-  if (scratch === null || scratch.time.length < capacity) scratch = allocate(capacity);
+  if (scratch === null || scratch.time.length < capacity) scratch = allocateTrace(capacity);
   scratch.count = 0;
   return scratch;
 }
@@ -184,11 +188,15 @@ const uniforms = new Float64Array(BATCH);
  * is the one of drawing each when needed; the draws left over at the horizon are never used.
  */
 export function generateFailureTrace(s: Scenario, seed: number, reuse = false): FailureTrace {
+  if (s.failures.arrivals === "log") return replayTrace(s, seed);
   const { hosts, racks, lambdaPerSecond, horizonSeconds, expectedFailures } = derived(s);
   // Mean + 8σ: growing is a rare fallback, not the normal path.
   const capacity = Math.ceil(expectedFailures + 8 * Math.sqrt(expectedFailures)) + 16;
-  let t = reuse ? reused(capacity) : allocate(capacity);
+  let t = reuse ? reused(capacity) : allocateTrace(capacity);
+  t.seed = seed;
   if (lambdaPerSecond <= 0) return t;
+  // §5's lemon slots: null without any (the uniform picks of version 3, same draws).
+  const lemons = lemonPicker(s, seed);
   const rng = new Rng(seed);
   const arrival = arrivalProcess(s, lambdaPerSecond);
   const next = arrival.next;
@@ -216,22 +224,64 @@ export function generateFailureTrace(s: Scenario, seed: number, reuse = false): 
     at += arrivalDraws;
     if (now >= horizonSeconds) break;
     if (t.count === t.time.length) {
-      t = grow(t);
+      t = growTrace(t);
       if (reuse) scratch = t;
     }
     const i = t.count++;
     t.time[i] = now;
     if (!causes.explicit) {
-      const host = Math.floor(u[at++]! * hosts);
+      const host = lemons === null ? Math.floor(u[at++]! * hosts) : lemons.host(u[at++]!);
       const c = u[at++]! < hangFraction ? V1_HANG : V1_FAIL_STOP;
       strike(t, i, layout, causes, c, host, 1);
       continue;
     }
     const c = drawCause(causes, u[at++]!);
     const scope = causes.scope[c]!;
-    if (scope === ScopeCode.host) strike(t, i, layout, causes, c, Math.floor(u[at++]! * hosts), 1);
-    else if (scope === ScopeCode.rack) strike(t, i, layout, causes, c, Math.floor(u[at++]! * racks) * k, k);
-    else strike(t, i, layout, causes, c, 0, 0);
+    if (scope === ScopeCode.host) {
+      const host = lemons === null ? Math.floor(u[at++]! * hosts) : lemons.host(u[at++]!);
+      strike(t, i, layout, causes, c, host, 1);
+    } else if (scope === ScopeCode.rack) {
+      const rack = lemons === null ? Math.floor(u[at++]! * racks) : lemons.rack(u[at++]!);
+      strike(t, i, layout, causes, c, rack * k, k);
+    } else strike(t, i, layout, causes, c, 0, 0);
+  }
+  return t;
+}
+
+/**
+ * §5: the failures of a replayed log. Each event strikes its listed hosts at once; they are
+ * struck as maximal runs of adjacent host indexes, one row per run, all at the event's instant
+ * (a rack, or one host, is one run: one row, exactly as drawn). A row's replicas follow from
+ * its run through the placement, as for a drawn rack. Rows at one instant act as one failure
+ * striking all their hosts: a failure at the instant a recovery starts restarts it from that
+ * same instant with the same detection, so nothing but the count of failures tells them apart
+ * (docs/model.md, "Replaying a log"). Every seed gives the same rows.
+ */
+function replayTrace(s: Scenario, seed: number): FailureTrace {
+  const { horizonSeconds } = derived(s);
+  const causes = causeTable(s);
+  const layout = new Layout(s);
+  const events = s.failures.log.events;
+  let t = allocateTrace(Math.max(16, events.length), seed);
+  const hosts: number[] = [];
+  for (const e of events) {
+    const time = e[0]!;
+    if (time >= horizonSeconds) break;
+    const c = e[1]!;
+    hosts.length = 0;
+    for (let j = 2; j < e.length; j++) hosts.push(e[j]!);
+    hosts.sort((a, b) => a - b);
+    let j = 0;
+    do {
+      let n = 1;
+      while (j + n < hosts.length && hosts[j + n] === hosts[j]! + n) n++;
+      if (t.count === t.time.length) t = growTrace(t);
+      const i = t.count++;
+      t.time[i] = time;
+      // A job-scope cause lists no host: one row striking the job.
+      strike(t, i, layout, causes, c, hosts.length > 0 ? hosts[j]! : 0, hosts.length > 0 ? n : 0);
+      j += n;
+    } while (j < hosts.length);
   }
   return t;
 }
@@ -261,7 +311,7 @@ export function failureTraceOf(s: Scenario, rows: readonly PlacedFailure[]): Fai
   const { failStopSeconds, hangSeconds } = s.detection;
   const timeout = s.ft.hangTimeoutSeconds;
   const sorted = [...rows].sort((a, b) => a.time - b.time);
-  const t = allocate(sorted.length);
+  const t = allocateTrace(sorted.length, s.seed);
   t.count = sorted.length;
   sorted.forEach((row, i) => {
     const cause = row.cause === undefined ? undefined : s.failures.causes[row.cause];

@@ -14,6 +14,7 @@
  * paired by seed (the policies and a baseline of the same seed share their failure draws when the
  * cluster is the same, so pairing removes most of the noise the two have in common).
  */
+import { replayIsOneRun } from "./derived.ts";
 import { RunAccumulator, runsPerSlice, type SummarizedRun } from "./mcSummary.ts";
 import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
@@ -146,11 +147,15 @@ export class McStream {
   private issued = 0;
   private stopped: McStop | null = null;
 
+  readonly settings: McSettings;
+
   constructor(
     readonly scenario: Scenario,
-    readonly settings: McSettings,
+    settings: McSettings,
   ) {
-    this.acc = new RunAccumulator(scenario, settings.cap);
+    // §5: a replay whose every seed gives the same run is one run, not a band.
+    this.settings = replayIsOneRun(scenario) ? { ...settings, cap: 1 } : settings;
+    this.acc = new RunAccumulator(scenario, this.settings.cap);
     this.keys = [...scenario.policies];
   }
 

@@ -11,6 +11,7 @@ import type { Scenario } from "./scenario.ts";
 export function poissonHostOnlyBroken(s: Scenario): string | null {
   if (s.failures.arrivals === "weibull") return "Weibull arrivals: the form assumes Poisson arrivals";
   if (s.failures.arrivals === "fixed") return "fixed arrivals: the form assumes Poisson arrivals";
+  if (s.failures.arrivals === "log") return "a replay of a log: the form assumes Poisson arrivals";
   if (s.spares.pool === "limited") return "a limited spare pool: waits for spares are not in the form";
   const causes = causeTable(s);
   if (causes.jobShare > 0) return "job-scope causes: the form covers host-scope failures only";

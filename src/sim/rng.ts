@@ -115,3 +115,27 @@ export class Rng {
     return Math.floor(this.uniform() * n);
   }
 }
+
+/**
+ * The seed of a run's stream number `stream` (1, 2, …): a generator of its own, so that what it
+ * draws (§5's lemon slots, lognormal repairs) moves none of the main stream's draws, and a
+ * scenario that draws nothing from it keeps every number of before.
+ */
+export function streamSeed(seed: number, stream: number): number {
+  return (mix32(seed) ^ mix32(Math.imul(0x9e37_79b9, stream) + 0x7f4a_7c15)) >>> 0;
+}
+
+/**
+ * A standard normal that is a pure function of (key, a, b): §5's lognormal repair of the b-th
+ * host of failure a, the same under every policy whichever order they ask in. Box–Muller on two
+ * uniforms of 53 bits hashed from the three integers.
+ */
+export function hashedNormal(key: number, a: number, b: number): number {
+  const h1 = mix32(key ^ mix32(a + 0x632b_e5ab));
+  const h2 = mix32(h1 ^ mix32(b + 0x85eb_ca77));
+  const h3 = mix32(h2 ^ 0x27d4_eb2f);
+  const h4 = mix32(h3 ^ 0x1656_67b1);
+  const u1 = (h1 & MASK_26) * 2 ** -26 + (h2 & MASK_27) * 2 ** -53 || 2 ** -53;
+  const u2 = (h3 & MASK_26) * 2 ** -26 + (h4 & MASK_27) * 2 ** -53;
+  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+}

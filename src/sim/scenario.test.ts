@@ -65,11 +65,11 @@ describe("scenario", () => {
 
   it("rejects bad enum values and non-object groups", () => {
     expect(problemsOf({ failures: { arrivals: "gamma" } })[0]).toMatch(
-      /one of "poisson", "fixed", "weibull"/,
+      /one of "poisson", "fixed", "weibull", "log"/,
     );
     expect(problemsOf({ ft: 3 })[0]).toMatch(/^ft: must be an object/);
     expect(problemsOf([1, 2])[0]).toMatch(/must be a JSON object/);
-    expect(problemsOf({ version: 4 })[0]).toMatch(/version.*must be 1, 2 or 3/);
+    expect(problemsOf({ version: 5 })[0]).toMatch(/version.*must be 1, 2, 3 or 4/);
   });
 
   it("rejects hosts that do not divide into replicas, and GPUs that do not divide into hosts", () => {
@@ -171,7 +171,7 @@ describe("scenario version 2 (SIMULATION.md §3)", () => {
       checkpointMinutes: 0,
       checkpointWriteSeconds: 0,
     });
-    expect(DEFAULT_SCENARIO.spares).toEqual({ pool: "unlimited", hosts: 0, repairHours: 24 });
+    expect(DEFAULT_SCENARIO.spares).toMatchObject({ pool: "unlimited", hosts: 0, repairHours: 24 });
   });
 
   it("version follows the content: 1 without a §3 setting, 2 with one, whatever the input said", () => {

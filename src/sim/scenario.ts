@@ -86,15 +86,24 @@ export function parseScenario(input: unknown): Scenario {
   return scenario;
 }
 
-/** Value equality for field values: numbers, strings, booleans and lists of plain entries. */
+/** Value equality for field values: numbers, strings, booleans, lists of plain entries and small objects. */
 function sameValue(a: unknown, b: unknown): boolean {
-  return a === b || (Array.isArray(a) && Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b));
+  if (a === b) return true;
+  return a !== null && b !== null && typeof a === "object" && typeof b === "object"
+    ? JSON.stringify(a) === JSON.stringify(b)
+    : false;
 }
 
-/** The fields that mark a version (since2 / since3, and enums with version-2 values), listed once. */
+/** The fields that mark a version (since2 / since3 / since4, and enums with later values), listed once. */
 const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROUPS.flatMap((group) =>
   Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)
-    .filter(([, spec]) => spec.since2 || spec.since3 || (spec.kind === "enum" && spec.valuesSince2))
+    .filter(
+      ([, spec]) =>
+        spec.since2 ||
+        spec.since3 ||
+        spec.since4 ||
+        (spec.kind === "enum" && (spec.valuesSince2 || spec.valuesSince4)),
+    )
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
@@ -120,9 +129,25 @@ export function usesVersion3(s: Scenario): boolean {
   return false;
 }
 
-/** The version a scenario's content needs (file comment). */
+/** True when the scenario uses a §5 setting: a §5 field off its default, or log arrivals. */
+export function usesVersion4(s: Scenario): boolean {
+  for (const { group, key, spec } of VERSIONED) {
+    const v = fieldOf(s, group, key);
+    if (spec.since4 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+    if (spec.kind === "enum" && spec.valuesSince4?.includes(v as string)) return true;
+  }
+  return false;
+}
+
+/**
+ * The version a scenario's content needs (file comment): the newest version whose settings it
+ * uses, checked newest first. A new version is one more line here, above the others.
+ */
 export function versionOf(s: Scenario): ScenarioVersion {
-  return usesVersion3(s) ? 3 : usesVersion2(s) ? 2 : 1;
+  if (usesVersion4(s)) return 4;
+  if (usesVersion3(s)) return 3;
+  if (usesVersion2(s)) return 2;
+  return 1;
 }
 
 /**

@@ -13,10 +13,11 @@
  * Because service is first come, first served, requests are served in the order they are made:
  * the list below, in that order, has non-decreasing served times.
  */
-import { f64, i32 } from "./columns.ts";
+import { type Column, f64, i32 } from "./columns.ts";
 import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
+import { hashedNormal, streamSeed } from "./rng.ts";
 import type { Scenario } from "./scenario.ts";
 import type { SparePoolHistory } from "./types.ts";
 
@@ -72,6 +73,10 @@ export function runSparePool(
   if (s.spares.pool === "unlimited") return null;
   const { hosts, horizonSeconds: H } = derived(s);
   const repair = s.spares.repairHours * 3600;
+  // §5: lognormal repairs, e^(σZ) per broken host, Z a pure function of (seed, failure, host)
+  // so every policy's pool meets the same repairs; fixed repairs keep version 3's FIFO below.
+  const sigma = s.spares.repairLaw === "lognormal" ? s.spares.repairSigma : 0;
+  const repairKey = streamSeed(trace.seed, REPAIR_STREAM);
   const st = poolState(hosts);
   const { requestAt, waiting, scheduled, pending } = st;
   const outHost = i32();
@@ -80,7 +85,8 @@ export function runSparePool(
   const histT = record ? f64() : null;
   const histAvail = record ? i32() : null;
   const histWait = record ? i32() : null;
-  // Repairs come in failure order (a constant delay after each failure): a FIFO of (time, hosts).
+  // Fixed repairs come in failure order (a constant delay after each failure): a FIFO of (time,
+  // hosts). Lognormal ones are inserted in time order (insertRepair).
   const repairAt = f64();
   const repairCount = i32();
   let repairHead = 0;
@@ -151,7 +157,14 @@ export function runSparePool(
           waiting[h] = 1;
           requestAt[h] = t + detect[i]!;
           scheduled.upsert(h);
-          broke++;
+          if (sigma > 0)
+            insertRepair(
+              repairAt,
+              repairCount,
+              repairHead,
+              t + repair * Math.exp(sigma * hashedNormal(repairKey, i, h)),
+            );
+          else broke++;
         }
         if (broke > 0) {
           repairAt.push(t + repair);
@@ -172,6 +185,26 @@ export function runSparePool(
   if (histT && histAvail && histWait)
     result.history = { t: histT.toArray(), available: histAvail.toArray(), waiting: histWait.toArray() };
   return result;
+}
+
+/** §5's lognormal repairs' stream (rng.ts streamSeed). */
+const REPAIR_STREAM = 2;
+
+/**
+ * One lognormal repair into the queue of repairs not yet joined (from `head`), kept in time
+ * order; a repair at the same time as others goes after them. The queue is short (the repairs
+ * under way), so a step back from the end is cheap.
+ */
+function insertRepair(at: Column<Float64Array>, count: Column<Int32Array>, head: number, t: number): void {
+  let k = at.push(t);
+  count.push(1);
+  while (k > head && at.get(k - 1) > t) {
+    at.set(k, at.get(k - 1));
+    count.set(k, count.get(k - 1));
+    k--;
+  }
+  at.set(k, t);
+  count.set(k, 1);
 }
 
 /** When every request made at or before `at` is served (−Infinity when none was made). */

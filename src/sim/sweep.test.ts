@@ -152,8 +152,13 @@ describe("every field is an axis", () => {
       const pts = buildSweep(four, axis.id, 5);
       expect(pts.length, axis.id).toBeGreaterThan(axis.categories ? 1 : 0);
       for (const p of pts) {
-        const changed = { ...p.scenario, [f.group]: { ...p.scenario[f.group], [f.key]: null } };
-        const orig = { ...four, [f.group]: { ...four[f.group], [f.key]: null } };
+        // The version follows the content: a §5 field off its default makes it 4.
+        const changed = {
+          ...p.scenario,
+          version: null,
+          [f.group]: { ...p.scenario[f.group], [f.key]: null },
+        };
+        const orig = { ...four, version: null, [f.group]: { ...four[f.group], [f.key]: null } };
         expect(changed, axis.id).toEqual(orig);
       }
       if (axis.categories)

@@ -137,7 +137,9 @@ function fieldAxes(): SweepAxisInfo[] {
           unit: "",
           log: false,
           field: { group, key },
-          categories: spec.values.map((value) => ({ value, label: spec.knob.options?.[value] ?? value })),
+          categories: spec.values
+            .filter((value) => !spec.valuesNotSwept?.includes(value))
+            .map((value) => ({ value, label: spec.knob.options?.[value] ?? value })),
         });
     }
   }
@@ -559,7 +561,9 @@ function fieldPointAt(base: Scenario, axis: SweepAxisId, v: number): SweepPoint 
 function fieldPoints(base: Scenario, axis: SweepAxisId, n: number, range: SweepRange | null): SweepPoint[] {
   const { group, key, spec } = fieldOf(axis);
   if (spec.kind === "enum")
-    return spec.values.map((value, i) => ({ x: i, scenario: withField(base, group, key, value) }));
+    return spec.values
+      .filter((value) => !spec.valuesNotSwept?.includes(value))
+      .map((value, i) => ({ x: i, scenario: withField(base, group, key, value) }));
   if (spec.kind !== "int" && spec.kind !== "number") return [];
   const { sweep } = spec as SweptNumber;
   const current = (base[group] as unknown as Record<string, number>)[key] ?? sweep.lo;

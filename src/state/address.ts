@@ -28,6 +28,7 @@
  *   or drag frame;
  * - "replace": update the current entry, debounced (the timeline's pan and zoom).
  */
+
 import { createStore } from "zustand/vanilla";
 import {
   type HashParams,
@@ -37,8 +38,8 @@ import {
   writeHash,
 } from "../link/hashParams.ts";
 import { LinkError } from "../link/linkError.ts";
-
 import { ADDRESS_KEYS } from "../link/linkKeys.ts";
+import { MAX_REPLAY_LINK_CHARS } from "../link/replayLink.ts";
 
 export { ADDRESS_KEYS };
 
@@ -232,9 +233,11 @@ export function readAddress(hash: string): string | null {
   const notes: string[] = [];
   refused = new Set();
   const params: HashParams = readHash(hash);
-  if (hash.length > MAX_ADDRESS_CHARS) {
+  // §5: a replay's scenario (s=3.…) may carry up to 64 KB of log (scenarioLink.ts refuses more, by name).
+  const limit = /(^|[#&])s=3\./.test(hash) ? MAX_ADDRESS_CHARS + MAX_REPLAY_LINK_CHARS : MAX_ADDRESS_CHARS;
+  if (hash.length > limit) {
     // Refused whole, before any key is decoded: nothing on screen changes.
-    const linkError = `The link is ${hash.length} characters long; links are at most ${MAX_ADDRESS_CHARS}.`;
+    const linkError = `The link is ${hash.length} characters long; links are at most ${limit}.`;
     addressStore.setState({ linkError, linkNote: null });
     return linkError;
   }

@@ -1,6 +1,7 @@
-/** The checks between fields that a schema of single fields cannot state (SIMULATION.md §1, §3). */
+/** The checks between fields that a schema of single fields cannot state (SIMULATION.md §1, §3, §5). */
 import { policiesAllowed } from "../policyKeys.ts";
 import { fmt } from "./format.ts";
+import { logProblems } from "./logChecks.ts";
 import { MAX_EXPECTED_FAILURES, type Scenario } from "./types.ts";
 
 /** Checks that hold between fields; each message names the fields and what would be allowed. */
@@ -53,6 +54,7 @@ export function consistencyProblems(s: Scenario): string[] {
       `failures.hangFraction: got ${fmt(hangFraction)}; must be 0 when failures.causes is not empty (each cause says whether it hangs)`,
     );
   }
+  problems.push(...logProblems(s, hosts));
   const expected = hosts * s.failures.perHostDay * s.training.days;
   if (expected > MAX_EXPECTED_FAILURES) {
     const maxRate = MAX_EXPECTED_FAILURES / (hosts * s.training.days);

@@ -20,6 +20,12 @@ export function describeAllowed(spec: FieldSpec | ScalarSpec): string {
       return `a string of ${spec.minLength}–${spec.maxLength} characters`;
     case "list":
       return `a list of at most ${spec.maxItems} ${spec.itemNoun}s {${Object.keys(spec.item).join(", ")}}`;
+    case "record":
+      return `an object {${Object.entries(spec.fields)
+        .map(([k, f]) => `${k}: ${describeAllowed(f as ScalarSpec)}`)
+        .join(", ")}}`;
+    case "log":
+      return `an object {hosts, days, events} with at most ${fmt(spec.maxEvents)} events [tSeconds, causeIndex, host, …] of at most ${spec.maxHostsPerEvent} hosts`;
     default: {
       const what = spec.kind === "int" ? "an integer" : "a number";
       const close = spec.maxExclusive ? ")" : "]";
@@ -64,6 +70,13 @@ function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodMiniType {
       );
       return z.array(entry, { error }).check(z.maxLength(spec.maxItems, { error }));
     }
+    case "record":
+      return z.strictObject(
+        Object.fromEntries(Object.entries(spec.fields).map(([k, f]) => [k, scalarSchema(f as ScalarSpec)])),
+        { error },
+      );
+    case "log":
+      return logSchema(spec.maxEvents, spec.maxHostsPerEvent);
     default: {
       const finite = z.refine(Number.isFinite, { error });
       const inRange = z.refine<number>((v) => inAllowedRange(spec, v), { error });
@@ -72,6 +85,40 @@ function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodMiniType {
         : z.number({ error }).check(finite, inRange);
     }
   }
+}
+
+// 0 and 0 are the default (no log): a full scenario file writes them, and must read back.
+const LOG_HOSTS_ERROR = "must be an integer in [0, 1,000,000] (the log's fleet, in hosts)";
+const LOG_DAYS_ERROR = "must be a number in [0, 365] (the log's window, in days)";
+
+/**
+ * §5's log: its shape and each number's kind here; what depends on the rest of the scenario
+ * (the cluster's hosts, the horizon, causes, sorted times, host indexes) is checked in
+ * consistency.ts, so each refusal names its field.
+ */
+function logSchema(maxEvents: number, maxHosts: number): z.ZodMiniType {
+  const eventError = `must be a list [tSeconds, causeIndex, host, …] of finite numbers with at most ${maxHosts} hosts`;
+  const eventsError = `must be a list of at most ${fmt(maxEvents)} events`;
+  const finite = z.number({ error: eventError }).check(z.refine(Number.isFinite, { error: eventError }));
+  return z.strictObject(
+    {
+      hosts: z
+        .number({ error: LOG_HOSTS_ERROR })
+        .check(z.refine((v) => Number.isInteger(v) && v >= 0 && v <= 1_000_000, { error: LOG_HOSTS_ERROR })),
+      days: z
+        .number({ error: LOG_DAYS_ERROR })
+        .check(z.refine((v) => Number.isFinite(v) && v >= 0 && v <= 365, { error: LOG_DAYS_ERROR })),
+      events: z
+        .array(
+          z
+            .array(finite, { error: eventError })
+            .check(z.minLength(2, { error: eventError }), z.maxLength(2 + maxHosts, { error: eventError })),
+          { error: eventsError },
+        )
+        .check(z.maxLength(maxEvents, { error: eventsError })),
+    },
+    { error: "must be an object with fields hosts, days, events" },
+  );
 }
 
 function groupSchema(group: ScenarioGroup) {
@@ -91,8 +138,8 @@ const policyError = () =>
 const policiesError = () => `must be ${policiesAllowed()}`;
 export const inputSchema = z.strictObject({
   version: z.optional(
-    z.union([z.literal(1), z.literal(2), z.literal(SCENARIO_VERSION)], {
-      error: `must be 1, 2 or ${SCENARIO_VERSION} (the scenario versions)`,
+    z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(SCENARIO_VERSION)], {
+      error: `must be 1, 2, 3 or ${SCENARIO_VERSION} (the scenario versions)`,
     }),
   ),
   policies: z.optional(
@@ -131,7 +178,9 @@ function allowedKeys(path: readonly PropertyKey[]): string[] {
   if (path.length === 0) return ["version", "name", "seed", "policies", ...GROUPS];
   if (path.length === 1) return Object.keys(FIELD_SPECS[path[0] as ScenarioGroup] ?? {});
   const spec = specAt(path);
-  return spec?.kind === "list" ? Object.keys(spec.item) : [];
+  if (spec?.kind === "list") return Object.keys(spec.item);
+  if (spec?.kind === "record") return Object.keys(spec.fields);
+  return spec?.kind === "log" ? ["hosts", "days", "events"] : [];
 }
 
 export function describeValue(v: unknown): string {

@@ -6,7 +6,13 @@
  * and the slider that feeds it. One table per group: a new group is a new table here, its type
  * and defaults in types.ts, and its name in GROUPS; the schema and parseScenario iterate GROUPS.
  */
-import { MAX_CAUSES, type Scenario, type ScenarioGroup } from "./types.ts";
+import {
+  MAX_CAUSES,
+  MAX_LOG_EVENTS,
+  MAX_LOG_HOSTS_PER_EVENT,
+  type Scenario,
+  type ScenarioGroup,
+} from "./types.ts";
 
 export interface NumberSpec {
   kind: "int" | "number";
@@ -40,6 +46,13 @@ interface EnumSpec {
   values: readonly string[];
   /** Values a version-1 scenario may not use (they came with version 2). */
   valuesSince2?: readonly string[];
+  /** Values that came with version 4 (§5): using one makes the scenario version 4. */
+  valuesSince4?: readonly string[];
+  /**
+   * Values a sweep never moves to, last in `values`: they need more than the value (a replay
+   * needs its log), so a sweep's categories are the values before them.
+   */
+  valuesNotSwept?: readonly string[];
 }
 interface BoolSpec {
   kind: "bool";
@@ -57,6 +70,20 @@ interface ListSpec {
   /** The entry's fields; those with `optionalDefault` may be left out of an entry. */
   item: Record<string, ScalarSpec>;
 }
+/** A small object of numbers (`failures.badHosts`): each field is a number with its own range. */
+interface RecordSpec {
+  kind: "record";
+  fields: Record<string, NumberSpec & { label: string; unit?: string; help: string }>;
+}
+/**
+ * §5's replayed log `{hosts, days, events}`: checked against the scenario (consistency.ts), not
+ * slid by a knob (the knobs panel shows a summary and a way back to drawn arrivals).
+ */
+interface LogSpec {
+  kind: "log";
+  maxEvents: number;
+  maxHostsPerEvent: number;
+}
 interface Described {
   label: string;
   unit?: string;
@@ -65,6 +92,8 @@ interface Described {
   since2?: true;
   /** Came with version 3 (SIMULATION.md §4): setting it makes the scenario version 3. */
   since3?: true;
+  /** Came with version 4 (SIMULATION.md §5): setting it makes the scenario version 4. */
+  since4?: true;
 }
 
 /** The sections of the cluster view's knobs panel, in the order it shows them (src/ui/cluster/knobLayout.ts titles them). */
@@ -94,7 +123,7 @@ export interface KnobSpec {
 /** A field an entry of a list may have; `optionalDefault` is used when the entry leaves it out. */
 export type ScalarSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec) &
   Described & { optionalDefault?: boolean | number | string };
-export type FieldSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec | ListSpec) &
+export type FieldSpec = (NumberSpec | EnumSpec | BoolSpec | TextSpec | ListSpec | RecordSpec | LogSpec) &
   Described & { knob: KnobSpec };
 
 /** One group's table: a spec for each of the group's fields, in the order they are listed everywhere. */
@@ -185,11 +214,16 @@ const failures: GroupSpecs<"failures"> = {
   },
   arrivals: {
     kind: "enum",
-    values: ["poisson", "fixed", "weibull"],
+    values: ["poisson", "fixed", "weibull", "log"],
     valuesSince2: ["weibull"],
+    valuesSince4: ["log"],
+    valuesNotSwept: ["log"],
     label: "Arrivals",
-    help: "Random (Poisson), one every 1/λ, or a Weibull renewal process with mean 1/λ.",
-    knob: { section: "failures", options: { poisson: "Poisson", fixed: "Fixed (1/λ)", weibull: "Weibull" } },
+    help: "Random (Poisson), one every 1/λ, a Weibull renewal process with mean 1/λ, or a replay of a log (failures.log).",
+    knob: {
+      section: "failures",
+      options: { poisson: "Poisson", fixed: "Fixed (1/λ)", weibull: "Weibull", log: "Replay of a log" },
+    },
   },
   weibullShape: {
     kind: "number",
@@ -255,6 +289,41 @@ const failures: GroupSpecs<"failures"> = {
       },
     },
     knob: { section: "causes" },
+  },
+  badHosts: {
+    kind: "record",
+    fields: {
+      share: {
+        kind: "number",
+        sweep: { lo: 0, hi: 0.5 },
+        min: 0,
+        max: 1,
+        maxExclusive: true,
+        label: "Lemon share",
+        help: "Share of host slots that are lemons (round(share × hosts) slots, drawn per seed).",
+      },
+      factor: {
+        kind: "number",
+        sweep: { lo: 1, hi: 20, log: true },
+        min: 1,
+        max: 1000,
+        label: "Lemon factor",
+        help: "How many times as often a lemon slot fails as a good one; the fleet's mean rate stays r_f.",
+      },
+    },
+    label: "Lemon hosts",
+    help: "Slots that fail more often than the rest (a replacement in a lemon slot is a lemon too: the cabling, power or position is the fault).",
+    since4: true,
+    knob: { section: "failures", enabledWhen: (s) => s.failures.arrivals !== "log" },
+  },
+  log: {
+    kind: "log",
+    maxEvents: MAX_LOG_EVENTS,
+    maxHostsPerEvent: MAX_LOG_HOSTS_PER_EVENT,
+    label: "Replayed log",
+    help: "{hosts, days, events: [[tSeconds, causeIndex, host, …], …]}: the failures a replay strikes (arrivals = log).",
+    since4: true,
+    knob: { section: "failures", enabledWhen: (s) => s.failures.arrivals === "log" },
   },
 };
 
@@ -470,9 +539,34 @@ const spares: GroupSpecs<"spares"> = {
     minExclusive: true,
     label: "Repair time",
     unit: "h",
-    help: "A broken host is repaired this long after its failure and joins the pool.",
+    help: "A broken host is repaired this long after its failure and joins the pool (the median with lognormal repairs).",
     since2: true,
     knob: { section: "spares" },
+  },
+  repairLaw: {
+    kind: "enum",
+    values: ["fixed", "lognormal"],
+    label: "Repair law",
+    help: "Fixed: every repair takes the repair time. Lognormal: repair time × e^(σZ), heavy-tailed (mean = median × e^(σ²/2)).",
+    since4: true,
+    knob: {
+      section: "spares",
+      options: { fixed: "Fixed", lognormal: "Lognormal" },
+      enabledWhen: (s) => s.spares.pool === "limited",
+    },
+  },
+  repairSigma: {
+    kind: "number",
+    sweep: { lo: 0.1, hi: 2 },
+    min: 0.01,
+    max: 4,
+    label: "Repair spread (σ)",
+    help: "σ of ln(repair time) with lognormal repairs.",
+    since4: true,
+    knob: {
+      section: "spares",
+      enabledWhen: (s) => s.spares.pool === "limited" && s.spares.repairLaw === "lognormal",
+    },
   },
 };
 

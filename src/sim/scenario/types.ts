@@ -7,8 +7,8 @@
 
 import { DEFAULT_POLICIES, type PolicyKey } from "../policyKeys.ts";
 
-export const SCENARIO_VERSION = 3 as const;
-export type ScenarioVersion = 1 | 2 | 3;
+export const SCENARIO_VERSION = 4 as const;
+export type ScenarioVersion = 1 | 2 | 3 | 4;
 export type { PolicyKey };
 
 /** §4: what a failure does to an FT-HSDP replica already outside the quorum. */
@@ -29,11 +29,32 @@ export interface HotSpareGroup {
   refillMinutes: number;
 }
 
-export type Arrivals = "poisson" | "fixed" | "weibull";
+export type Arrivals = "poisson" | "fixed" | "weibull" | "log";
 export type CatchUp = "nonBlocking" | "blocking";
 export type Placement = "packed" | "striped";
 export type CauseScope = "host" | "rack" | "job";
 export type SparePool = "unlimited" | "limited";
+/** §5: how long a broken host's repair takes: always `repairHours`, or lognormal with that median. */
+export type RepairLaw = "fixed" | "lognormal";
+
+/** §5: lemon slots: round(share × hosts) slots fail `factor` times as often as the others. */
+export interface BadHosts {
+  share: number;
+  factor: number;
+}
+
+/**
+ * §5: one event of a replayed log: [tSeconds, causeIndex, host, host, …]. The hosts are struck
+ * together; an event whose cause is job-scope lists none.
+ */
+export type LogEvent = number[];
+
+/** §5: a log to replay (`failures.arrivals = "log"`), on the fleet of `hosts` it came from. */
+export interface ReplayLog {
+  hosts: number;
+  days: number;
+  events: LogEvent[];
+}
 
 /** One entry of the cause mix (SIMULATION.md §3): what a failure event of this kind strikes. */
 export interface FailureCause {
@@ -72,6 +93,10 @@ export interface Scenario {
     weibullShape: number;
     hangFraction: number;
     causes: FailureCause[];
+    /** §5: lemon slots (share 0: every slot alike, version 3). */
+    badHosts: BadHosts;
+    /** §5: the log replayed when `arrivals` is "log" (ignored otherwise). */
+    log: ReplayLog;
   };
   detection: { failStopSeconds: number; hangSeconds: number };
   sync: { restartSeconds: number; checkpointMinutes: number; checkpointWriteSeconds: number };
@@ -90,7 +115,15 @@ export interface Scenario {
     /** §4: what a failure does to a replica already outside the quorum. */
     restrike: Restrike;
   };
-  spares: { pool: SparePool; hosts: number; repairHours: number };
+  spares: {
+    pool: SparePool;
+    hosts: number;
+    repairHours: number;
+    /** §5: fixed repairs (version 3) or lognormal ones whose median is `repairHours`. */
+    repairLaw: RepairLaw;
+    /** §5: σ of the lognormal repair law. */
+    repairSigma: number;
+  };
   inMemory: InMemoryGroup;
   hotSpare: HotSpareGroup;
 }
@@ -139,7 +172,16 @@ export const DEFAULT_SCENARIO: Scenario = {
   cluster: { gpus: 98_304, gpusPerHost: 8, replicas: 12, hostsPerRack: 1, placement: "packed" },
   training: { days: 30, stepSeconds: 10 },
   // 1/λ = 18 min on 12,288 hosts: r_f = 86400 / (1080 · 12288) = 0.00651 per host-day.
-  failures: { perHostDay: 0.00651, arrivals: "poisson", weibullShape: 1, hangFraction: 0, causes: [] },
+  failures: {
+    perHostDay: 0.00651,
+    arrivals: "poisson",
+    weibullShape: 1,
+    hangFraction: 0,
+    causes: [],
+    // §5: no lemon slots and an empty log reproduce version 3.
+    badHosts: { share: 0, factor: 1 },
+    log: { hosts: 0, days: 0, events: [] },
+  },
   detection: { failStopSeconds: 60, hangSeconds: 600 },
   sync: { restartSeconds: 540, checkpointMinutes: 0, checkpointWriteSeconds: 0 },
   ft: {
@@ -156,7 +198,8 @@ export const DEFAULT_SCENARIO: Scenario = {
     stepOverheadPercent: 0,
     restrike: "stall",
   },
-  spares: { pool: "unlimited", hosts: 0, repairHours: 24 },
+  // §5: fixed repairs reproduce version 3; σ = 1 is the lognormal law's default when chosen.
+  spares: { pool: "unlimited", hosts: 0, repairHours: 24, repairLaw: "fixed", repairSigma: 1 },
   // §4's defaults: a checkpoint every 3 minutes, 2 s to write, 5 min to restart, every 10th durable.
   inMemory: { checkpointMinutes: 3, writeSeconds: 2, restartSeconds: 300, persistEvery: 10 },
   // §4's defaults: 2 standby hosts, 90 s to migrate, 30 min to prepare a new standby.
@@ -168,3 +211,7 @@ export const MAX_EXPECTED_FAILURES = 1_000_000;
 
 /** Causes a scenario may list: bounds the per-event cost of drawing one. */
 export const MAX_CAUSES = 32;
+
+/** §5: a replayed log's bounds: events, and hosts one event may strike. */
+export const MAX_LOG_EVENTS = 20_000;
+export const MAX_LOG_HOSTS_PER_EVENT = 64;

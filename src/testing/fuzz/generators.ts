@@ -62,7 +62,26 @@ function junk(d: Draw, depth = 0): unknown {
 /** A value for a field: mostly in or at the edge of its range, sometimes just outside, sometimes junk. */
 function fieldValue(d: Draw, spec: FieldSpec): unknown {
   if (d.chance(0.1)) return junk(d);
-  if (spec.kind === "enum") return d.chance(0.9) ? d.pick(spec.values) : d.pick(ODD_STRINGS);
+  if (spec.kind === "enum") {
+    // A value that needs another field (log arrivals need a log) only now and then: most cases
+    // should get past the schema to the engine.
+    const plain = spec.values.filter((v) => !spec.valuesNotSwept?.includes(v));
+    return d.chance(0.9) ? d.pick(d.chance(0.95) ? plain : spec.values) : d.pick(ODD_STRINGS);
+  }
+  if (spec.kind === "record")
+    return Object.fromEntries(
+      Object.entries(spec.fields).map(([k, f]) => [
+        k,
+        fieldValue(d, { ...f, knob: { section: "failures" } }),
+      ]),
+    );
+  if (spec.kind === "log") {
+    // Mostly the empty log (any other is refused unless it fits the cluster), then a small one, or junk.
+    if (d.chance(0.8)) return { hosts: 0, days: 0, events: [] };
+    return d.chance(0.5)
+      ? { hosts: d.int(0, 64), days: d.int(0, 400), events: [[d.int(0, 9), 0, d.int(0, 63)]] }
+      : junk(d);
+  }
   if (spec.kind !== "int" && spec.kind !== "number") return junk(d);
   const low = spec.smallest ?? spec.min;
   const edges = [spec.min, low, spec.max, spec.max + 1, spec.min - 1, low / 2, Number.MIN_VALUE];
@@ -97,7 +116,9 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
     if (!d.chance(0.5)) continue;
     const group: Record<string, unknown> = {};
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      if (d.chance(0.4)) group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
+      // Version 4's fields less often: each is one more way to be refused, and most cases
+      // should still reach the engine.
+      if (d.chance(spec.since4 ? 0.05 : 0.4)) group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
     }
     if (d.chance(0.05)) group[d.pick(ODD_KEYS)] = junk(d);
     out[g] = d.chance(0.97) ? group : junk(d);

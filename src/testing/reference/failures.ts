@@ -30,6 +30,12 @@ export interface Knobs {
   pool: "unlimited" | "limited";
   spareHosts: number;
   repairHours: number;
+  /** §5: lemon slots' share and how many times as often they fail. */
+  badShare: number;
+  badFactor: number;
+  /** §5: repairs take repairHours, or repairHours × e^(σZ). */
+  repairLaw: "fixed" | "lognormal";
+  repairSigma: number;
 }
 
 export const V1_KNOBS: Omit<Knobs, "arrivals"> = {
@@ -43,11 +49,22 @@ export const V1_KNOBS: Omit<Knobs, "arrivals"> = {
   pool: "unlimited",
   spareHosts: 0,
   repairHours: 24,
+  badShare: 0,
+  badFactor: 1,
+  repairLaw: "fixed",
+  repairSigma: 1,
 };
 
 /** A version-1 scenario's knobs: every §3 field at its default. */
 export function v1Knobs(s: Scenario): Knobs {
-  return { ...V1_KNOBS, arrivals: s.failures.arrivals };
+  return { ...V1_KNOBS, arrivals: drawnArrivals(s) };
+}
+
+/** The reference draws arrivals; a replay of a log (§5) has none to draw. */
+export function drawnArrivals(s: Scenario): Knobs["arrivals"] {
+  const a = s.failures.arrivals;
+  if (a === "log") throw new Error("the reference draws failures; a replay has its own (failureTraceOf)");
+  return a;
 }
 
 /** One failure event (§3 "Arrivals": each arrival is one event). */
@@ -60,6 +77,11 @@ export interface Failure {
   newHost: boolean;
   /** Index in knobs.causes; −1 for a version-1 failure (no cause list). */
   cause: number;
+  /**
+   * §5: each struck host's repair as a multiple of repairHours (hostsStruck's order), drawn with
+   * the failure; absent = 1 (fixed repairs).
+   */
+  repair?: number[];
 }
 
 /** Hosts the event strikes: one host, every host of one rack, or none (the job as a whole). */
@@ -125,14 +147,13 @@ export function gamma(x: number): number {
  */
 export function referenceFailures(s: Scenario, k: Knobs, seed: number): Failure[] {
   const { hosts, lambdaPerSecond, horizonSeconds } = derived(s);
-  let state = seed >>> 0;
-  const uniform = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
-  };
+  const uniform = mulberry32(seed);
+  const pickHost = lemonHostPicker(k, hosts, mulberry32(seed ^ 0x5bd1_e995));
+  const normal = gaussian(mulberry32(seed ^ 0x1b87_3593));
+  const repairs = (n: number): { repair?: number[] } =>
+    k.repairLaw === "lognormal"
+      ? { repair: Array.from({ length: n }, () => Math.exp(k.repairSigma * normal())) }
+      : {};
   const mean = 1 / lambdaPerSecond;
   const scale = mean / gamma(1 + 1 / k.weibullShape);
   const totalShare = k.causes.reduce((a, c) => a + c.share, 0);
@@ -149,10 +170,11 @@ export function referenceFailures(s: Scenario, k: Knobs, seed: number): Failure[
       out.push({
         time,
         scope: "host",
-        target: Math.floor(uniform() * hosts),
+        target: pickHost.host(uniform()),
         hang: uniform() < s.failures.hangFraction,
         newHost: true,
         cause: -1,
+        ...repairs(1),
       });
       continue;
     }
@@ -162,11 +184,65 @@ export function referenceFailures(s: Scenario, k: Knobs, seed: number): Failure[
     while (cause < k.causes.length - 1 && u >= k.causes[cause]!.share) u -= k.causes[cause++]!.share;
     const c = k.causes[cause]!;
     const target =
-      c.scope === "host"
-        ? Math.floor(uniform() * hosts)
-        : c.scope === "rack"
-          ? Math.floor(uniform() * (hosts / k.hostsPerRack))
-          : -1;
-    out.push({ time, scope: c.scope, target, hang: c.hang, newHost: c.newHost, cause });
+      c.scope === "host" ? pickHost.host(uniform()) : c.scope === "rack" ? pickHost.rack(uniform()) : -1;
+    const struck = c.scope === "host" ? 1 : c.scope === "rack" ? k.hostsPerRack : 0;
+    out.push({ time, scope: c.scope, target, hang: c.hang, newHost: c.newHost, cause, ...repairs(struck) });
   }
+}
+
+/** mulberry32: the reference's own dice (not the engine's xoroshiro). */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Standard normals by the polar (Marsaglia) method: not the engine's Box–Muller. */
+function gaussian(uniform: () => number): () => number {
+  return () => {
+    for (;;) {
+      const a = 2 * uniform() - 1;
+      const b = 2 * uniform() - 1;
+      const r = a * a + b * b;
+      if (r > 0 && r < 1) return a * Math.sqrt((-2 * Math.log(r)) / r);
+    }
+  };
+}
+
+/**
+ * §5 "badHosts" read from the spec: exactly round(share × hosts) lemon slots, chosen uniformly
+ * (rejection sampling, not the engine's shuffle); a host is picked with probability ∝ its rate
+ * (1 for a good slot, factor for a lemon: the ratio is all a pick needs), a rack ∝ its hosts'
+ * sum. A walk over the slots, slow and plain.
+ */
+function lemonHostPicker(k: Knobs, hosts: number, uniform: () => number) {
+  const bad = new Set<number>();
+  const n = Math.round(k.badShare * hosts);
+  while (bad.size < n) bad.add(Math.floor(uniform() * hosts));
+  const rate = (h: number) => (bad.has(h) ? k.badFactor : 1);
+  const walk = (count: number, weight: (i: number) => number, u: number): number => {
+    let total = 0;
+    for (let i = 0; i < count; i++) total += weight(i);
+    let x = u * total;
+    for (let i = 0; i < count; i++) {
+      x -= weight(i);
+      if (x < 0) return i;
+    }
+    return count - 1;
+  };
+  const rackWeight = (r: number) => {
+    let w = 0;
+    for (let j = 0; j < k.hostsPerRack; j++) w += rate(r * k.hostsPerRack + j);
+    return w;
+  };
+  return {
+    host: (u: number) => (n === 0 ? Math.floor(u * hosts) : walk(hosts, rate, u)),
+    rack: (u: number) =>
+      n === 0 ? Math.floor(u * (hosts / k.hostsPerRack)) : walk(hosts / k.hostsPerRack, rackWeight, u),
+  };
 }

@@ -153,7 +153,7 @@ export function referenceSynchronousV2(
     if (f !== undefined && f.time <= t) {
       // A failure: everything not yet checkpointed rolls back (a write in flight is lost too).
       const detect = syncDetectSeconds(s, f);
-      strike(pool, t, hostsStruck(k, f), f.newHost, t + detect);
+      strike(pool, t, hostsStruck(k, f), f.newHost, t + detect, f.repair);
       if (state === "waitSpare") waits.close(waitSince, t);
       lost += pending;
       pending = 0;
@@ -316,7 +316,7 @@ export function referenceFtHsdpV2(s: Scenario, k: Knobs, failures: readonly Fail
     if (f !== undefined && f.time <= t) {
       const detect = ftDetectSeconds(s, k, f);
       const hosts = hostsStruck(k, f);
-      strike(pool, t, hosts, f.newHost, t + detect);
+      strike(pool, t, hosts, f.newHost, t + detect, f.repair);
       if (f.cause >= 0) perCause[f.cause]!.count++;
       const struck = new Set(hosts.map((h) => replicaOfHost(s, k, h)));
       for (const r of struck) lastStrike[r] = i;

@@ -126,7 +126,7 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
     if (f !== undefined && f.time <= t) {
       const detect = syncDetectSeconds(s, f);
       const hosts = hostsStruck(k, f);
-      strike(pool, t, hosts, f.newHost, t + detect);
+      strike(pool, t, hosts, f.newHost, t + detect, f.repair);
       const broken = f.newHost ? hosts.length : 0;
       if (state === "waitSpare") longestWait = Math.max(longestWait, t - waitSince);
       const fresh = state === "train" || state === "write";

@@ -47,14 +47,17 @@ export function strike(
   hosts: readonly number[],
   newHost: boolean,
   detectEnd: number,
+  /** §5: each host's repair as a multiple of repairHours (lognormal repairs), in hosts' order. */
+  repair?: readonly number[],
 ): void {
   if (!newHost) return;
   const broken = hosts.filter((h) => !p.waiting.has(h));
-  for (const h of broken) {
+  hosts.forEach((h, j) => {
+    if (!broken.includes(h)) return;
     p.waiting.add(h);
     // An unlimited pool serves every request at once: its repairs would change nothing.
-    if (!p.unlimited) p.repairs.push(t + p.repairSeconds);
-  }
+    if (!p.unlimited) p.repairs.push(t + p.repairSeconds * (repair?.[j] ?? 1));
+  });
   if (broken.length > 0) p.detections.push({ time: detectEnd, hosts: broken });
 }
 

@@ -9,6 +9,7 @@ import { KnobDrawer } from "../KnobDrawer.tsx";
 import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
+import { ReplayLinkNote } from "./ReplayLinkNote.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
 import "./cluster.css";
@@ -70,7 +71,9 @@ export function ClusterView() {
               {sameFailuresWords(scenario.policies.length)} the <em>same</em> failures; a{" "}
               <Term id="hang">hang</Term> is found later than a fail-stop.
             </p>
-            <ShareBar opens="this exact scenario, seed included" />
+            <ShareBar opens="this exact scenario, seed included">
+              <ReplayLinkNote />
+            </ShareBar>
           </div>
           <StrategyPicker />
           <ResultsPanel />

@@ -18,6 +18,7 @@ import { CauseMixEditor } from "./CauseMixEditor.tsx";
 import { knobLayout, specOf } from "./knobLayout.ts";
 import { mtbfProblem } from "./mtbf.ts";
 import { PendingContext, PendingEdits, usePending, withField } from "./pendingEdits.ts";
+import { LogSummary, RecordKnob } from "./RecordKnobs.tsx";
 
 function EnumSelect({
   group,
@@ -52,6 +53,8 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
   if (spec.kind === "enum") return <EnumSelect group={group} field={field} spec={spec} />;
   // The one list field, the cause mix, has its own editor.
   if (spec.kind === "list") return <CauseMixEditor />;
+  if (spec.kind === "record") return <RecordKnob group={group} field={field} spec={spec} />;
+  if (spec.kind === "log") return <LogSummary />;
   const value = (scenario[group] as unknown as Record<string, number>)[field]!;
   const key = `${group}.${field}`;
   return (

@@ -4,6 +4,7 @@
  * and the baseline pin. Precision, cap and pin are in the link (mcStore.ts).
  */
 import { DISPLAY_SETTINGS, toShown, toStored } from "../../link/displaySettings.ts";
+import { replayIsOneRun } from "../../sim/derived.ts";
 import { mcPoolSize } from "../../state/mcPool.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
@@ -23,7 +24,10 @@ function Status() {
   const workers = mcPoolSize();
   const spread = `on ${workers} ${workers === 1 ? "worker" : "workers"}`;
   let text: string;
-  if (!snap) text = `Monte Carlo starting ${spread}…`;
+  // §5: a replay with fixed repairs is the same run for every seed: one run, no Monte Carlo.
+  if (replayIsOneRun(scenario))
+    text = "A replay of a log: every seed meets the same failures, so one run is the whole answer (no band).";
+  else if (!snap) text = `Monte Carlo starting ${spread}…`;
   else if (snap.stop === "precision")
     text = `Precision ${points(precision)} points reached after ${count(snap.n)} runs (every strategy).`;
   else if (snap.stop === "cap")

@@ -6,6 +6,7 @@
 
 import { Fragment } from "react";
 import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
+import { replayIsOneRun } from "../../sim/derived.ts";
 import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
@@ -37,6 +38,7 @@ function PolicyCard({
   run: PolicyMetrics | null;
 }) {
   const seed = useAppStore((s) => s.scenario.seed);
+  const oneRun = useAppStore((s) => replayIsOneRun(s.scenario));
   const key = policy.key;
   return (
     <article className="policy-card" style={policyStyle(key)} aria-label={`${policy.label} results`}>
@@ -47,12 +49,24 @@ function PolicyCard({
           {run ? pct(run.ettr) : "…"}
         </span>
         <span className="ettr-label">
-          ETTR <span className="muted">(effective training time, seed {seed})</span>
+          ETTR{" "}
+          <span className="muted">
+            (effective training time, {oneRun ? "replay of a log" : `seed ${seed}`})
+          </span>
         </span>
       </div>
       <dl className="metrics">
         {/* The streaming Monte Carlo band, its 95 % interval and the baseline's difference. */}
-        <McBand policy={key} first={first} />
+        {oneRun ? (
+          <>
+            <dt>Replay of a log</dt>
+            <dd data-testid={`ettr-replay-${key}`}>
+              one value, no band: every seed meets the log's failures, so every run is this one
+            </dd>
+          </>
+        ) : (
+          <McBand policy={key} first={first} />
+        )}
         {(CARD_METRICS.includes(policy.cardMetric) ? CARD_METRICS : [...CARD_METRICS, policy.cardMetric]).map(
           (metric) => {
             const r = metricRow(metric);

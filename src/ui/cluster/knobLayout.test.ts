@@ -43,6 +43,8 @@ describe("the knobs panel's layout (built from the field specs)", () => {
       "arrivals",
       "weibullShape",
       "hangFraction",
+      "badHosts",
+      "log",
     ]);
     expect(layout.find((s) => s.id === "causes")?.fields).toEqual([["failures", "causes"]]);
     expect(layout.find((s) => s.id === "run")?.fields).toEqual([
@@ -74,9 +76,26 @@ describe("the knobs panel's layout (built from the field specs)", () => {
     expect(perPolicy.filter((k) => enabled(d, k))).toEqual([]);
     expect(perPolicy.filter((k) => !enabled(four, k))).toEqual([]);
     expect(enabled(parseScenario({ policies: ["synchronous"] }), "ft.stepOverheadPercent")).toBe(false);
+    // §5: the log's summary only with log arrivals, lemon hosts only without; the repair law
+    // only with a limited pool, and σ only with lognormal repairs.
+    const replay = { ...d, failures: { ...d.failures, arrivals: "log" as const } };
+    expect([enabled(d, "failures.log"), enabled(replay, "failures.log")]).toEqual([false, true]);
+    expect([enabled(d, "failures.badHosts"), enabled(replay, "failures.badHosts")]).toEqual([true, false]);
+    const limited = parseScenario({ spares: { pool: "limited" } });
+    const lognormal = parseScenario({ spares: { pool: "limited", repairLaw: "lognormal" } });
+    expect([enabled(d, "spares.repairLaw"), enabled(limited, "spares.repairLaw")]).toEqual([false, true]);
+    expect([enabled(limited, "spares.repairSigma"), enabled(lognormal, "spares.repairSigma")]).toEqual([
+      false,
+      true,
+    ]);
+    const v4 = ["failures.log", "spares.repairLaw", "spares.repairSigma"];
     // Every other knob is always on.
     const rest = FIELDS.filter(
-      (k) => k !== "failures.weibullShape" && k !== "failures.hangFraction" && !perPolicy.includes(k),
+      (k) =>
+        k !== "failures.weibullShape" &&
+        k !== "failures.hangFraction" &&
+        !perPolicy.includes(k) &&
+        !v4.includes(k),
     );
     expect(rest.filter((k) => !enabled(d, k) || !enabled(mix, k))).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { downloadBlob, downloadText } from "../../export/download.ts";
 import { canvasToPng, svgToPng } from "../../export/png.ts";
 import { selectedPolicies } from "../../sim/policies.ts";
 import { primeRecoveryIndex } from "../../sim/recoveryIndex.ts";
+import { runFailuresCsv } from "../../sim/replayLog.ts";
 import { axisInfo } from "../../sim/sweep.ts";
 import type { MonteCarloResult, RunResult } from "../../sim/types.ts";
 import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
@@ -123,6 +124,22 @@ export function Explorer() {
           </h2>
           <div className="panel-actions">
             <PerfettoExport run={run} stem={stem} />
+            <button
+              type="button"
+              disabled={!trace}
+              data-testid="failures-csv"
+              title="This run's failures as a log (time in seconds, host, cause): a replay of it gives these numbers"
+              onClick={() => {
+                if (run && trace)
+                  downloadText(
+                    runFailuresCsv(run.scenario, trace.failures),
+                    `${stem}-failures.csv`,
+                    "text/csv",
+                  );
+              }}
+            >
+              Failures (CSV)
+            </button>
             <button
               type="button"
               disabled={!trace}
