@@ -94,7 +94,9 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** The fields that mark a version (since2 / since3, and enums with version-2 values), listed once. */
 const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROUPS.flatMap((group) =>
   Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)
-    .filter(([, spec]) => spec.since2 || spec.since3 || (spec.kind === "enum" && spec.valuesSince2))
+    .filter(
+      ([, spec]) => spec.since2 || spec.since3 || spec.since5 || (spec.kind === "enum" && spec.valuesSince2),
+    )
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
@@ -120,8 +122,16 @@ export function usesVersion3(s: Scenario): boolean {
   return false;
 }
 
+/** True when the scenario uses a §6 setting (a `slow` field off its default). */
+export function usesVersion5(s: Scenario): boolean {
+  for (const { group, key, spec } of VERSIONED)
+    if (spec.since5 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+  return false;
+}
+
 /** The version a scenario's content needs (file comment). */
 export function versionOf(s: Scenario): ScenarioVersion {
+  if (usesVersion5(s)) return 5;
   return usesVersion3(s) ? 3 : usesVersion2(s) ? 2 : 1;
 }
 

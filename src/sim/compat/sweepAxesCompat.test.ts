@@ -22,7 +22,19 @@ const recorded = JSON.parse(readFileSync(new URL("./sweep-axes-recorded.json", i
   cases: Case[];
 };
 
-const digest = (s: Scenario) => createHash("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+/**
+ * The digest of what round 5's scenario held: a group that came later (§6's `slow`) is left out
+ * while at its defaults, which is the only value a round-5 sweep can give it.
+ */
+function roundFive(s: Scenario): object {
+  const { slow, ...rest } = s;
+  return JSON.stringify(slow) === JSON.stringify(DEFAULT_SCENARIO.slow) ? rest : s;
+}
+const digest = (s: Scenario) =>
+  createHash("sha256")
+    .update(JSON.stringify(roundFive(s)))
+    .digest("hex")
+    .slice(0, 16);
 const bases = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
 describe("round 5's sweep axes", () => {
