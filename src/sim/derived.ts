@@ -18,5 +18,7 @@ export function derived(s: Scenario) {
     mtbfSeconds: lambdaPerSecond > 0 ? 1 / lambdaPerSecond : Number.POSITIVE_INFINITY,
     horizonSeconds: s.training.days * 86_400,
     expectedFailures: lambdaPerSecond * s.training.days * 86_400,
+    /** §6: expected slow episodes over the horizon (0 without them). */
+    expectedSlowEpisodes: hosts * s.slow.perHostDay * s.training.days,
   };
 }

@@ -6,10 +6,12 @@
 import { closedForms } from "./closedForms.ts";
 import { byPolicy, selectedPolicies } from "./policies.ts";
 import type { Scenario } from "./scenario.ts";
+import { withSlowForm } from "./slowEpisodes.ts";
 import type { ClosedForms } from "./types.ts";
 
 export function closedFormsOf(s: Scenario): ClosedForms {
   const base = closedForms(s);
-  base.policies = byPolicy((p) => p.closedForm(s, base), selectedPolicies(s));
+  // §6: slow episodes scale every policy's form (or say why there is none).
+  base.policies = byPolicy((p) => withSlowForm(s, p.closedForm(s, base)), selectedPolicies(s));
   return base;
 }
