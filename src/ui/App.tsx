@@ -3,6 +3,7 @@ import { addressStore, isApplyingAddress } from "../state/address.ts";
 import { hideStyle, unknownControls } from "../state/hideFlags.ts";
 import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
+import { ErrorBoundary } from "./boundary/ErrorBoundary.tsx";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
@@ -19,6 +20,15 @@ const TAB_LABELS: Record<Tab, string> = {
   cluster: "Cluster: sync vs FT-HSDP",
   step: "One step: buckets & overlap",
   lab: "WebGPU all-reduce lab",
+  train: "Live training",
+};
+
+/** A view as a person calls it when it fails ("The Cluster view stopped working"). */
+const VIEW_NAMES: Record<Tab, string> = {
+  story: "The Story",
+  cluster: "The Cluster view",
+  step: "The One step view",
+  lab: "The WebGPU lab",
   train: "Live training",
 };
 
@@ -119,14 +129,16 @@ export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
       <WorkerNotice />
       <main>
         <LinkErrorBanner />
-        <Suspense fallback={<p className="muted">Loading the view…</p>}>
-          {tab === "story" && <StoryView />}
-          {tab === "cluster" && <ClusterView />}
-          {tab === "step" && <StepView />}
-          {tab === "lab" && <LabView />}
-          {tab === "train" && <TrainView />}
-          <ViewDrawn onDrawn={onViewDrawn} />
-        </Suspense>
+        <ErrorBoundary what={VIEW_NAMES[tab]} level="view" resetKey={tab}>
+          <Suspense fallback={<p className="muted">Loading the view…</p>}>
+            {tab === "story" && <StoryView />}
+            {tab === "cluster" && <ClusterView />}
+            {tab === "step" && <StepView />}
+            {tab === "lab" && <LabView />}
+            {tab === "train" && <TrainView />}
+            <ViewDrawn onDrawn={onViewDrawn} />
+          </Suspense>
+        </ErrorBoundary>
       </main>
       <GlossaryPanel />
     </div>

@@ -4,12 +4,14 @@
  * An edit reaches the store only when the whole scenario validates; until then the field keeps
  * what the person typed and says, in the validator's words, what is allowed.
  */
+
 import { useRef } from "react";
 import { causeTable } from "../../sim/causes.ts";
 import { youngDalySeconds } from "../../sim/closedForms.ts";
 import { POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
 import { derived, FIELD_SPECS, type FieldSpec, type ScenarioGroup } from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { CauseMixEditor } from "./CauseMixEditor.tsx";
@@ -213,7 +215,7 @@ export function KnobsPanel() {
   const { hosts, hostsPerReplica } = derived(scenario);
   return (
     <PendingContext.Provider value={pending}>
-      <section className="panel knobs" aria-label="Scenario knobs" data-control="knobs">
+      <Panel what="The knobs" className="panel knobs" aria-label="Scenario knobs" data-control="knobs">
         <h2>Scenario</h2>
         <p className="muted knobs-summary">
           {hosts.toLocaleString("en-US")} hosts · {hostsPerReplica.toLocaleString("en-US")} hosts per replica
@@ -230,7 +232,7 @@ export function KnobsPanel() {
             {section.extra === "racks" ? <RackNote /> : null}
           </fieldset>
         ))}
-      </section>
+      </Panel>
     </PendingContext.Provider>
   );
 }

@@ -3,6 +3,7 @@
  * same failures, the Monte Carlo band around them, where the lost time goes, and the closed forms
  * beside them as cross-checks.
  */
+
 import { Fragment } from "react";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
@@ -10,6 +11,7 @@ import { presetById } from "../../sim/presets.ts";
 import { derived, parseScenario } from "../../sim/scenario.ts";
 import type { ClosedFormValue, PolicyMetrics, SummarizedMetric } from "../../sim/types.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { count, duration, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { ArrivalsNote, isHeadlineCluster } from "../headline/ArrivalsNote.tsx";
@@ -258,7 +260,7 @@ export function ResultsPanel() {
   const runError = useAppStore((s) => s.runError);
   const running = useAppStore((s) => s.running);
   return (
-    <section className="panel results" aria-label="Results" aria-busy={running}>
+    <Panel what="The results" className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
         <h2>
           Effective training time (<Term id="ettr" />)
@@ -287,6 +289,6 @@ export function ResultsPanel() {
       <BadputPanel />
       <StruckLine />
       <ClosedFormsCard />
-    </section>
+    </Panel>
   );
 }

@@ -3,6 +3,7 @@
  * goodput over time with the detailed metrics, the failure log, what-if sweeps, and exports.
  * Each view carries a few lines that say how to read it.
  */
+
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { sweepCsv } from "../../export/csv.ts";
 import { downloadBlob, downloadText } from "../../export/download.ts";
@@ -13,6 +14,8 @@ import { axisInfo } from "../../sim/sweep.ts";
 import type { MonteCarloResult, RunResult } from "../../sim/types.ts";
 import { explorerStore, startWindowSync, useExplorerStore } from "../../state/explorerStore.ts";
 import { useAppStore } from "../../state/store.ts";
+import { ErrorBoundary } from "../boundary/ErrorBoundary.tsx";
+import { Panel } from "../boundary/Panel.tsx";
 import { failureLogLostWords, lossExplainerFor } from "../scenarioWords.ts";
 import { useShownRun } from "../useShownRun.ts";
 import { FailureLog } from "./FailureLog.tsx";
@@ -102,12 +105,12 @@ export function Explorer() {
 
   return (
     <div className="explorer">
-      <section className="panel" aria-labelledby="presets-h" data-control="presets">
+      <Panel what="The presets" aria-labelledby="presets-h" data-control="presets">
         <h2 id="presets-h">Presets: scenarios from published figures</h2>
         <Presets />
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="timeline-h">
+      <Panel what="The timeline panel" aria-labelledby="timeline-h">
         <div className="panel-head">
           <h2 id="timeline-h">Timeline: the same failures, two policies</h2>
           <div className="panel-actions">
@@ -130,16 +133,18 @@ export function Explorer() {
         <TimelineTeach run={run} />
         {runError && <p className="error-text">The simulation failed: {runError}</p>}
         {run && trace ? (
-          <Timeline scenario={run.scenario} trace={trace} canvasRef={timelineCanvas} />
+          <ErrorBoundary what="The timeline" level="panel" resetKey={trace}>
+            <Timeline scenario={run.scenario} trace={trace} canvasRef={timelineCanvas} />
+          </ErrorBoundary>
         ) : (
           <p className="muted placeholder">Simulating…</p>
         )}
         <Legend trace={trace} />
-      </section>
+      </Panel>
 
       {run && (
         <div className="explorer-grid">
-          <section className="panel" aria-labelledby="goodput-h">
+          <Panel what="The useful-training chart" aria-labelledby="goodput-h">
             <div className="panel-head">
               <h2 id="goodput-h">Useful training over time</h2>
               <div className="panel-actions">
@@ -159,16 +164,16 @@ export function Explorer() {
             </div>
             <GoodputChart run={run} svgRef={goodputSvg} />
             <LossExplainer run={run} />
-          </section>
-          <section className="panel" aria-labelledby="metrics-h">
+          </Panel>
+          <Panel what="The details table" aria-labelledby="metrics-h">
             <h2 id="metrics-h">Details: both policies on this trace</h2>
             <MetricsPanel run={run} mc={mc} />
-          </section>
+          </Panel>
         </div>
       )}
 
       {trace && (
-        <section className="panel" aria-labelledby="log-h">
+        <Panel what="The failure log" aria-labelledby="log-h">
           <h2 id="log-h">Failure log</h2>
           <p className="teach">
             Every failure of this run. Its FT-HSDP stall is the new time it made every replica wait; the sync
@@ -185,10 +190,10 @@ export function Explorer() {
             replicas={run?.scenario.cluster.replicas ?? 1}
             causes={run?.scenario.failures.causes.map((c) => c.name)}
           />
-        </section>
+        </Panel>
       )}
 
-      <section className="panel" aria-labelledby="tornado-h">
+      <Panel what="The tornado" aria-labelledby="tornado-h">
         <div className="panel-head">
           <h2 id="tornado-h">Which assumption matters most?</h2>
         </div>
@@ -198,9 +203,9 @@ export function Explorer() {
           change in one strategy's lead over another.
         </p>
         <Tornado />
-      </section>
+      </Panel>
 
-      <section className="panel" aria-labelledby="sweeps-h">
+      <Panel what="The sweeps" aria-labelledby="sweeps-h">
         <div className="panel-head">
           <h2 id="sweeps-h">What if? Sweeps</h2>
           <SweepExports svgRef={sweepSvg} />
@@ -211,7 +216,7 @@ export function Explorer() {
           percentiles over seeds. Click a point to load that scenario.
         </p>
         <Sweeps svgRef={sweepSvg} />
-      </section>
+      </Panel>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import type { Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { replayStore } from "../../state/replayStore.ts";
 import { momentAt } from "../../state/traceAt.ts";
+import { useThrowToBoundary } from "../boundary/useThrowToBoundary.ts";
 import { duration } from "../format.ts";
 import { ReplayControls, ReplayReadout } from "./Replay.tsx";
 import { drawReplayOverlay } from "./replayOverlay.ts";
@@ -61,6 +62,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   /** Where the pointer rests on the canvas (CSS px), while it is there and no button is down. */
   const pointer = useRef<{ x: number; y: number } | null>(null);
 
+  const throwToBoundary = useThrowToBoundary();
   /** The tooltip for what lies under the resting pointer now (none when it is off the canvas). */
   const hoverAtPointer = useCallback(() => {
     const at = ctl.current?.hoverAtPointer() ?? null;
@@ -101,6 +103,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         if (renderer) describeParts(canvas, renderer);
       },
       onFrameShown: hoverAtPointer,
+      onError: throwToBoundary,
       overlay: () => {
         const cursor = replayStore.getState().cursor;
         const r = renderer;
@@ -155,7 +158,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       c.dispose();
       if (ctl.current === c) ctl.current = null;
     };
-  }, [scenario, trace, canvasRef, hoverAtPointer]);
+  }, [scenario, trace, canvasRef, hoverAtPointer, throwToBoundary]);
 
   // The theme changes the palette.
   useEffect(() => {

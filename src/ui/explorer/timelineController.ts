@@ -190,6 +190,11 @@ export interface ControllerOptions<H> {
    * lies under a pointer that has not moved). A gesture clears it.
    */
   pointer: { current: { x: number; y: number } | null };
+  /**
+   * What a build step or a frame threw: they run in tasks and animation frames, outside React's
+   * render, where no error boundary would see it (the view hands it to its panel's boundary).
+   */
+  onError(error: unknown): void;
 }
 
 /**
@@ -249,13 +254,35 @@ export class TimelineController<H> {
     this.loading = beginPageWork();
     this.cancelBuild = runInTasks(
       () => {
-        made = build(Math.max(this.o.minWidth, this.o.container.clientWidth));
-        return made.steps;
+        try {
+          made = build(Math.max(this.o.minWidth, this.o.container.clientWidth));
+          return made.steps.map((step) => this.guarded(step));
+        } catch (e) {
+          this.fail(e);
+          return [];
+        }
       },
       () => {
-        if (made) this.start(made.scene());
+        if (made) this.guarded(() => this.start((made as NonNullable<typeof made>).scene()))();
       },
     );
+  }
+
+  /** `fn`, its error stopping this timeline and reported to the view rather than thrown into a task. */
+  private guarded<A extends unknown[], R>(fn: (...a: A) => R): (...a: A) => R | undefined {
+    return (...a: A) => {
+      try {
+        return fn(...a);
+      } catch (e) {
+        this.fail(e);
+        return undefined;
+      }
+    };
+  }
+
+  private fail(error: unknown): void {
+    this.dispose();
+    this.o.onError(error);
   }
 
   /** Stops everything: the build, frames, zoom, observers. */
@@ -394,10 +421,12 @@ export class TimelineController<H> {
   requestDraw(): void {
     this.dirty = true;
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      this.draw();
-    });
+    this.frame = requestAnimationFrame(
+      this.guarded(() => {
+        this.frame = 0;
+        this.draw();
+      }),
+    );
   }
 
   /** The overlay moved: drawn at once over the cached frame, unless a full redraw is due. */
@@ -468,7 +497,8 @@ export class TimelineController<H> {
     }
     tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     this.dirty = into === "back";
-    this.slices.start(s.drawSteps(tctx, t0, t1), () => {
+    const steps = s.drawSteps(tctx, t0, t1).map((step) => this.guarded(step));
+    this.slices.start(steps, () => {
       const ctx = canvas.getContext("2d");
       if (!ctx) return;
       const now = this.o.overlay();

@@ -1,7 +1,9 @@
 /** FTAR under a fault: the ring before and after, each step as it happens, and the recovery time. */
+
 import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
 import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { SelectField } from "../form/Field.tsx";
 import { JobProgressBar } from "./JobProgressBar.tsx";
 import { bytes } from "./labFormat.ts";
@@ -54,7 +56,7 @@ export function FaultDemo() {
     if (el && log.length > 0) el.scrollTop = el.scrollHeight;
   }, [log]);
   return (
-    <section className="lab-card" aria-labelledby="fault-title">
+    <Panel what="The fault demo" className="lab-card" aria-labelledby="fault-title">
       <h2 id="fault-title">FTAR under a fault</h2>
       <p className="lab-note">
         A ring all-reduce (AVG) runs step by step. Kill a device and the CPU control plane sees a step that
@@ -168,6 +170,6 @@ export function FaultDemo() {
           .
         </p>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -2,8 +2,10 @@
  * The WebGPU all-reduce lab: real WGSL kernels reduce and move data between simulated devices,
  * every run checked against a float64 reference, and FTAR's recovery from a killed device.
  */
+
 import { useEffect } from "react";
 import { labStore, useLabStore } from "../../state/labStore.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { Term } from "../glossary/Term.tsx";
 import { ShareBar } from "../share/ShareBar.tsx";
 import { AdapterBadge } from "./AdapterBadge.tsx";
@@ -54,7 +56,7 @@ export function LabView() {
           </button>
         </div>
       )}
-      <section className="lab-card" aria-labelledby="run-title">
+      <Panel what="The all-reduce run" className="lab-card" aria-labelledby="run-title">
         <h2 id="run-title">Run a collective</h2>
         <p className="lab-note">
           Each run draws fresh random inputs, fills every output with NaN first, then compares each output
@@ -69,7 +71,7 @@ export function LabView() {
           <ResultsTable results={results} />
           <BusBwChart results={results} mode={form.mode} devices={form.devices} />
         </div>
-      </section>
+      </Panel>
       <FaultDemo />
     </div>
   );

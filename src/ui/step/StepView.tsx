@@ -2,6 +2,7 @@
  * "One step": how DDP / HSDP gradient buckets overlap communication with backward, for a preset or
  * a pasted model. The worker computes everything; this view draws it.
  */
+
 import { memo, useMemo, useState } from "react";
 import { downloadText } from "../../export/download.ts";
 import { encodeStepParam, MAX_STEP_PARAM_CHARS } from "../../link/stepLink.ts";
@@ -12,6 +13,7 @@ import { PRESET_CATALOG } from "../../step/presetCatalog.ts";
 import type { StepMetrics } from "../../step/stepTimeline.ts";
 import type { SweepResult } from "../../step/sweep.ts";
 import type { ModelSummary, StepDrawing } from "../../worker/stepApi.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
@@ -47,7 +49,7 @@ function Metric({
 function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
   const saved = baseline.stepMs - m.stepMs;
   return (
-    <section className="step-metrics panel" aria-label="Step metrics">
+    <Panel what="The step metrics" className="step-metrics panel" aria-label="Step metrics">
       <Metric
         label="Step time"
         value={ms(m.stepMs)}
@@ -59,7 +61,7 @@ function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
       <Metric label="Exposed communication" value={ms(m.exposedCommMs)} note="after backward ends" />
       <Metric label="Overlap ratio" value={pct(m.overlapRatio)} note="HTA: comm hidden under compute" />
       <Metric label="Buckets" value={String(m.bucketCount)} testId="bucket-count" />
-    </section>
+    </Panel>
   );
 }
 
@@ -255,7 +257,7 @@ export function StepView() {
         {result && model ? (
           <>
             <Metrics m={result.metrics} baseline={result.baselineMetrics} />
-            <section className="panel" aria-label="Step timeline">
+            <Panel what="The step timeline" aria-label="Step timeline">
               <div className="step-section-head">
                 <h3>Timeline (one GPU; every replica runs the same step)</h3>
                 <span className="muted step-small">
@@ -264,9 +266,9 @@ export function StepView() {
                 </span>
               </div>
               <StepGantt result={result} hsdp={hsdp} hovered={hovered} onHover={setHovered} />
-            </section>
+            </Panel>
             <div className="step-bottom">
-              <section className="panel" aria-label="Bucket size sweep">
+              <Panel what="The bucket size sweep" aria-label="Bucket size sweep">
                 <div className="step-section-head">
                   <h3>Step time vs bucket_cap_mb</h3>
                   <span className="muted step-small">
@@ -279,14 +281,14 @@ export function StepView() {
                 ) : (
                   <p className="muted">Sweeping…</p>
                 )}
-              </section>
-              <section className="panel" aria-label="Buckets">
+              </Panel>
+              <Panel what="The bucket table" aria-label="Buckets">
                 <div className="step-section-head">
                   <h3>Buckets, in all-reduce order</h3>
                   <span className="muted step-small">hover a row to find it in the timeline</span>
                 </div>
                 <BucketTable result={result} hovered={hovered} onHover={setHovered} />
-              </section>
+              </Panel>
             </div>
           </>
         ) : (

@@ -3,11 +3,13 @@
  * computed by the real models. ←/→ turn the page; every chapter has its own link; presenter mode
  * (P) fills the screen with large type and walks the chapters' own steps too.
  */
+
 import { useEffect } from "react";
 import { readHash, writeHash } from "../../link/hashParams.ts";
 import { composeAddress } from "../../state/address.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { CHAPTER_IDS, type ChapterId, stepChapter } from "../../state/storyChapters.ts";
+import { ErrorBoundary } from "../boundary/ErrorBoundary.tsx";
 import { ClassroomLink } from "../share/ClassroomLink.tsx";
 import { CHAPTERS } from "./chapters.tsx";
 import {
@@ -160,7 +162,9 @@ export function StoryView() {
           <h2 id="story-chapter-title">
             <span className="muted">{index + 1}.</span> {def.title}
           </h2>
-          <def.Body />
+          <ErrorBoundary what={`Chapter ${index + 1}'s figure`} level="panel" resetKey={chapter}>
+            <def.Body />
+          </ErrorBoundary>
         </article>
         <p className="story-hint muted">
           ← → turn the page · P presents · every chapter has its own link:{" "}

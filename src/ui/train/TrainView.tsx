@@ -4,8 +4,10 @@
  * the others carry on, and it comes back by copying a healthy peer's state. Beside it the same
  * failures under synchronous training with rollback, and a run without failures.
  */
+
 import { useEffect, useState } from "react";
 import { trainStore, useTrainStore } from "../../state/trainStore.ts";
+import { Panel } from "../boundary/Panel.tsx";
 import { AdapterBadge } from "../lab/AdapterBadge.tsx";
 import { TrainBadge, TrainChecks } from "./TrainBadge.tsx";
 import { TrainChart } from "./TrainChart.tsx";
@@ -58,7 +60,7 @@ export function TrainView() {
           </button>
         </div>
       )}
-      <section className="lab-card" aria-labelledby="train-title">
+      <Panel what="Live training" className="lab-card" aria-labelledby="train-title">
         <h2 id="train-title">Train</h2>
         <TrainForm onError={setFormError} />
         {formError && (
@@ -104,7 +106,7 @@ export function TrainView() {
         {progress?.notice && <p className="train-error">{progress.notice}</p>}
         {progress && <TrainChecks progress={progress} />}
         {progress && <TrainChart runs={runs} steps={config.steps} />}
-      </section>
+      </Panel>
     </div>
   );
 }
