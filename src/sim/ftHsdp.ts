@@ -604,7 +604,9 @@ export function runFtHsdp(
     if (c >= 0 && attr) causeStall[c]! += attr.stallPerFailure[f]!;
   }
 
-  const useful = healthyTime / R;
+  // §6: slow events cut the run into up to ~10⁶ pieces, whose sum can round a hair past the
+  // horizon; capped there (runs without slow hosts keep their bits).
+  const useful = slowEv !== null ? Math.min(healthyTime / R, H) : healthyTime / R;
   bad[Badput.rolledBack] = lost;
   bad[Badput.degraded]! += downWhileTraining / R;
   const metrics: PolicyMetrics = assembleMetrics(trace, {

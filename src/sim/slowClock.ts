@@ -139,13 +139,17 @@ export class SlowClock {
       }
     }
     this.j = j;
+    // Summed piece by piece, progress can round a hair past the segment's training time (ETTR
+    // above 1 over ~10⁵ pieces): without checkpoints it is that time less the slow loss, exactly;
+    // with them it is capped there, and what is pending never exceeds it (no negative ETTR).
+    const total = C <= 0 ? b - a - slowLoss : Math.min(progress, b - a - writeSeconds - slowLoss);
     out[SlowOut.completed] = completed;
-    out[SlowOut.pending] = C <= 0 ? 0 : progress - pendingStart;
+    out[SlowOut.pending] = C <= 0 ? 0 : Math.max(0, Math.min(progress - pendingStart, total));
     out[SlowOut.pendingFrom] = C <= 0 ? b : pendingFrom;
     out[SlowOut.pendingEnd] = C <= 0 ? b : pendingEnd;
     out[SlowOut.writeSeconds] = writeSeconds;
     out[SlowOut.slowLoss] = slowLoss;
-    out[SlowOut.progress] = progress;
+    out[SlowOut.progress] = total;
     return out;
   }
 }
