@@ -22,7 +22,8 @@ const SLICE_FAILURES = 50_000;
 const MAX_SLICE_RUNS = 256;
 
 export function sliceRuns(s: Scenario): number {
-  const perRun = Math.max(1, derived(s).expectedFailures);
+  const d = derived(s);
+  const perRun = Math.max(1, d.expectedFailures + d.expectedSlowEpisodes);
   return Math.max(1, Math.min(MAX_SLICE_RUNS, Math.floor(SLICE_FAILURES / perRun)));
 }
 

@@ -30,7 +30,7 @@ import {
 } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash, scenarioLinkProblem } from "../link/scenarioLink.ts";
-import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { expectedEventsPerRun, MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { runScenario } from "../sim/engine.ts";
 import { type McSettings, type McStop, McStream } from "../sim/mcStream.ts";
 import { runChunk as runStreamChunk } from "../sim/monteCarlo.ts";
@@ -247,6 +247,7 @@ const BADPUT_LABEL: Record<BadputCategory, string> = {
   rolledBack: "lost: rolled back",
   degraded: "lost: degraded",
   overhead: "lost: step overhead",
+  slow: "lost: slow hosts",
 };
 
 const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [
@@ -258,7 +259,18 @@ const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => st
   { metric: "checkpoints", label: "checkpoints written", format: (v) => group(v, 1) },
   { metric: "degradedSeconds", label: "degraded (h)", format: (v) => group(v / 3600, 1) },
   { metric: "meanHealthyReplicas", label: "mean healthy replicas", format: (v) => group(v, 2) },
+  { metric: "slowEpisodes", label: "slow episodes", format: (v) => group(v, 1) },
+  { metric: "evictions", label: "evictions (in failures)", format: (v) => group(v, 1) },
 ];
+
+const SLOW_METRICS: readonly SummarizedMetric[] = ["slowEpisodes", "evictions"];
+
+/** §6: the slow episodes in a line (only when there are some). */
+function slowLine(s: Scenario): string {
+  const w = s.slow;
+  const evict = w.evictAfterMinutes > 0 ? `evicted after ${w.evictAfterMinutes} min` : "never evicted";
+  return `slow hosts: ${w.perHostDay} episodes per host-day, median ${w.medianMinutes} min (σ ${w.sigma}), ${w.factor}× slower, ${evict}`;
+}
 
 function group(v: number, digits: number): string {
   return v.toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -275,6 +287,7 @@ function pct(v: number): string {
 export function resultTable(r: MonteCarloResult): string {
   const s = r.scenario;
   const d = derived(s);
+  const slowOn = s.slow.perHostDay > 0;
   const fmt = (v: number) => v.toLocaleString("en-US");
   const mtbf = Number.isFinite(d.mtbfSeconds) ? `MTBF ${(d.mtbfSeconds / 60).toFixed(1)} min` : "no failures";
   const seeds =
@@ -284,16 +297,18 @@ export function resultTable(r: MonteCarloResult): string {
     `${fmt(s.cluster.gpus)} GPUs = ${fmt(d.hosts)} hosts × ${s.cluster.gpusPerHost}, ${fmt(s.cluster.replicas)} replicas; ` +
       `${fmt(s.training.days)} days; ${s.failures.perHostDay} failures per host-day (${mtbf}, ${s.failures.arrivals} arrivals)`,
     seeds,
+    ...(slowOn ? [slowLine(s)] : []),
     "",
   ];
   const policies = selectedPolicies(s);
   const table: string[][] = [
     ["", ...policies.map((p) => p.label)],
-    ...ROWS.map(({ metric, label, format }) => [
+    // §6's rows only where there are slow hosts: without them the table reads as it did.
+    ...ROWS.filter((row) => slowOn || !SLOW_METRICS.includes(row.metric)).map(({ metric, label, format }) => [
       label,
       ...policies.map((p) => cell((r[p.key] as MetricsSummary)[metric], format, r.seeds)),
     ]),
-    ...BADPUT_CATEGORIES.map((b) => [
+    ...BADPUT_CATEGORIES.filter((b) => slowOn || b !== "slow").map((b) => [
       BADPUT_LABEL[b],
       ...policies.map((p) => cell((r[p.key] as MetricsSummary).badput[b], pct, r.seeds)),
     ]),
@@ -327,7 +342,7 @@ function checkBudget(s: Scenario, seeds: number, budget: number, flag: string): 
   const cost = monteCarloCost(s, seeds);
   if (cost <= budget) return;
   throw new InputError(
-    `${flag} ${count(seeds)} × ${count(Math.max(1, derived(s).expectedFailures))} expected failures per run = ${count(cost)} failures to simulate, past the budget of ${count(budget)}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} ${flag === "--seeds" ? "seeds" : "runs"}, or add --no-budget to run it anyway`,
+    `${flag} ${count(seeds)} × ${count(Math.max(1, expectedEventsPerRun(s)))} expected ${s.slow.perHostDay > 0 ? "failures and slow episodes" : "failures"} per run = ${count(cost)} ${s.slow.perHostDay > 0 ? "events" : "failures"} to simulate, past the budget of ${count(budget)}; ask for at most ${count(Math.max(1, Math.floor(budget / (cost / seeds))))} ${flag === "--seeds" ? "seeds" : "runs"}, or add --no-budget to run it anyway`,
   );
 }
 

@@ -68,7 +68,9 @@ describe("csv", () => {
       ...BADPUT_CATEGORIES.map((b) => `ft_hsdp_badput_${b}_mean`),
     ]);
     expect(
-      lines[1]?.endsWith(`,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07`),
+      lines[1]?.endsWith(
+        `,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08,0,0.01,0.02,0.03,0.04,0.05,0.06,0.07,0.08`,
+      ),
     ).toBe(true);
     expect(lines[1]?.split(",").slice(0, 3)).toEqual(["960", "960", "12"]);
     expect(lines[2]).toContain(",200,0.5,0.49,0.51,0.8,");

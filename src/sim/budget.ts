@@ -12,5 +12,11 @@ export const MONTE_CARLO_BUDGET_FAILURES = 1e9;
 
 /** Failures a Monte Carlo of `runs` runs of `s` simulates: the figure the budget bounds. */
 export function monteCarloCost(s: Scenario, runs: number): number {
-  return runs * Math.max(1, derived(s).expectedFailures);
+  return runs * expectedEventsPerRun(s);
+}
+
+/** What one run costs: its expected failures plus its expected slow episodes (§6 counts them alike), at least 1. */
+export function expectedEventsPerRun(s: Scenario): number {
+  const d = derived(s);
+  return Math.max(1, d.expectedFailures + d.expectedSlowEpisodes);
 }

@@ -28,6 +28,8 @@ export function derived(s: Scenario) {
     expectedFailures: replay
       ? eventsBefore(log.events, s.training.days * 86_400)
       : lambdaPerSecond * s.training.days * 86_400,
+    /** §6: expected slow episodes over the horizon (0 without them). */
+    expectedSlowEpisodes: hosts * s.slow.perHostDay * s.training.days,
   };
 }
 

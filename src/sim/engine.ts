@@ -8,6 +8,7 @@ import { type Policy, type PolicyRecordings, selectedPolicies } from "./policies
 import { closedFormsOf } from "./policyForms.ts";
 import type { PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario.ts";
+import { drawSlowEpisodes, withEvictions } from "./slowEpisodes.ts";
 import type { PolicyMetrics, RunResult, Trace } from "./types.ts";
 
 export interface RunOptions {
@@ -64,6 +65,7 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
       hostCount: failures.hostCount.slice(0, n),
       replicaCount: failures.replicaCount.slice(0, n),
       ftDetectSeconds: failures.ftDetectSeconds.slice(0, n),
+      evicted: failures.evicted.slice(0, n),
     },
     policies: policies.map((p) => p.key),
     recordings: rec,
@@ -74,7 +76,10 @@ export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? s.seed;
   const record = opts.record ?? false;
   // An unrecorded result keeps nothing of the trace, so its columns are reused by the next run.
-  return runOnTrace(s, generateFailureTrace(s, seed, !record), record);
+  const failures = generateFailureTrace(s, seed, !record);
+  // §6: slow episodes come from a stream of their own; none (perHostDay 0) leaves the trace as it was.
+  const slow = drawSlowEpisodes(s, seed);
+  return runOnTrace(s, slow ? withEvictions(s, failures, slow) : failures, record);
 }
 
 /**

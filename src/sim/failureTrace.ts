@@ -13,6 +13,7 @@ import { derived } from "./derived.ts";
 import { lemonPicker } from "./lemons.ts";
 import { Rng } from "./rng.ts";
 import type { Scenario } from "./scenario.ts";
+import type { SlowEpisodes } from "./slowTypes.ts";
 import { ScopeCode } from "./types.ts";
 
 /** Failures in time order, strictly before the horizon; rows are the same index across arrays. */
@@ -41,6 +42,10 @@ export interface FailureTrace {
   detectSeconds: Float64Array;
   /** FT-HSDP's detection delay (FTAR's hang timeout applies). */
   ftDetectSeconds: Float64Array;
+  /** §6: 1 = the eviction of a slow host (slowEpisodes.ts's withEvictions adds these rows). */
+  evicted: Uint8Array;
+  /** §6: the run's slow episodes, when it has any (the policies read their rate from them). */
+  slow?: SlowEpisodes;
 }
 
 export function allocateTrace(capacity: number, seed = 0): FailureTrace {
@@ -58,6 +63,7 @@ export function allocateTrace(capacity: number, seed = 0): FailureTrace {
     cause: new Int8Array(capacity),
     detectSeconds: new Float64Array(capacity),
     ftDetectSeconds: new Float64Array(capacity),
+    evicted: new Uint8Array(capacity),
   };
 }
 
@@ -66,7 +72,7 @@ export function growTrace(t: FailureTrace): FailureTrace {
   bigger.count = t.count;
   for (const k of Object.keys(t) as (keyof FailureTrace)[]) {
     const column = t[k];
-    if (typeof column !== "number") (bigger[k] as typeof column).set(column as never);
+    if (ArrayBuffer.isView(column)) (bigger[k] as typeof column).set(column as never);
   }
   return bigger;
 }

@@ -16,6 +16,7 @@ import { Layout } from "./failureTrace.ts";
 import { IndexedMinHeap } from "./indexedHeap.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
+import { replicaSlowEvents } from "./slowEpisodes.ts";
 import { runSparePool, type SpareRequests } from "./spares.ts";
 import {
   Badput,
@@ -244,6 +245,13 @@ export function runFtHsdp(
   const attr = record || nCauses > 0 ? new StallAttribution(R, trace.count) : null;
   const rec = record && attr ? new FtRecorder(R, trace.count, attr) : null;
   const kDown = new Float64Array(R + 1);
+  // §6: the ring runs at its slowest member's pace: 1/factor while a healthy replica holds a slow
+  // host. slowCount[r] counts r's active episodes; slowHealthy the healthy replicas with one.
+  const slowEv = trace.slow ? replicaSlowEvents(s, trace.slow, H) : null;
+  const slowCount = slowEv ? new Int32Array(R) : null;
+  const slowMul = trace.slow ? 1 / trace.slow.factor : 1;
+  let slowHealthy = 0;
+  let slowAt = 0;
 
   let down = 0;
   let stallPhases = 0;
@@ -313,6 +321,7 @@ export function runFtHsdp(
   const healthyAgain = (r: number) => {
     phase[r] = HEALTHY;
     down--;
+    if (slowCount !== null && slowCount[r]! > 0) slowHealthy++;
     queue.remove(r);
     attr?.healthy(r);
   };
@@ -356,6 +365,7 @@ export function runFtHsdp(
     for (let k = 0; k < owed.size; k++) {
       const r = owed.at(k);
       down++;
+      if (slowCount !== null && slowCount[r]! > 0) slowHealthy--;
       attr?.down.upsert(r);
       phaseEnd[r] = waitUntil[r]!;
       enter(r, FtPhase.waitSpare);
@@ -388,7 +398,8 @@ export function runFtHsdp(
             ? t
             : Number.POSITIVE_INFINITY;
     const nextJob = Math.min(jobEnd, writeEnd, checkpointDue, nextRequest);
-    const next = Math.min(nextFailure, nextPhaseEnd, H, nextJob);
+    const nextSlow = slowEv !== null && slowAt < slowEv.count ? slowEv.time[slowAt]! : H;
+    const next = Math.min(nextFailure, nextPhaseEnd, H, nextJob, nextSlow);
     const dt = next - t;
     if (dt > 0) {
       const healthy = R - down;
@@ -409,8 +420,15 @@ export function runFtHsdp(
         else if (writing) bad[Badput.checkpointWrite]! += dt;
         else bad[Badput.degraded]! += dt;
       } else {
-        healthyTime += healthy * dt * speed;
-        if (speed !== 1) bad[Badput.overhead]! += ((healthy * dt) / R) * (1 - speed);
+        if (slowHealthy > 0) {
+          // §6: the slow share first, the step overhead on what is left.
+          healthyTime += healthy * dt * speed * slowMul;
+          bad[Badput.slow]! += ((healthy * dt) / R) * (1 - slowMul);
+          bad[Badput.overhead]! += ((healthy * dt) / R) * slowMul * (1 - speed);
+        } else {
+          healthyTime += healthy * dt * speed;
+          if (speed !== 1) bad[Badput.overhead]! += ((healthy * dt) / R) * (1 - speed);
+        }
         // Exactly C when the checkpoint falls due now, so it is still due if a stall begins first.
         sinceCheckpoint = next === checkpointDue ? C : sinceCheckpoint + dt;
         if (down > 0) {
@@ -422,9 +440,17 @@ export function runFtHsdp(
     }
     if (next >= H) break;
     now[0] = next;
-    const rateBefore = wasStalled ? 0 : R - down;
+    const rateBefore = wasStalled ? 0 : (R - down) * (slowHealthy > 0 ? slowMul : 1);
 
-    if (nextRequest === next && pool) {
+    if (slowEv !== null && nextSlow === next && slowAt < slowEv.count) {
+      // §6: a host of replica r turns slow (+1) or recovers (−1); only healthy replicas set the pace.
+      const r = slowEv.replica[slowAt]!;
+      const before = slowCount![r]!;
+      const after = before + slowEv.delta[slowAt]!;
+      slowCount![r] = after;
+      if (phase[r] === HEALTHY) slowHealthy += (after > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
+      slowAt++;
+    } else if (nextRequest === next && pool) {
       // A request made now: its replica's restart waits for it (served at servedAt).
       const r = layout.replicaOf(pool.host[request]!);
       const served = pool.servedAt[request]!;
@@ -481,6 +507,7 @@ export function runFtHsdp(
           phase[r] = HEALTHY;
           queue.remove(r);
           attr?.healthy(r);
+          if (slowCount !== null && slowCount[r]! > 0) slowHealthy++;
         }
         down = 0;
         if (writing) {
@@ -510,8 +537,10 @@ export function runFtHsdp(
       for (let j = 0; j < count; j++) {
         const r = first + j < R ? first + j : (first + j) % R;
         const was = phase[r]!;
-        if (was === HEALTHY) down++;
-        else leave(r);
+        if (was === HEALTHY) {
+          down++;
+          if (slowCount !== null && slowCount[r]! > 0) slowHealthy--;
+        } else leave(r);
         if (attr) {
           attr.failureOf[r] = i;
           attr.stalling.remove(r);
@@ -542,7 +571,8 @@ export function runFtHsdp(
     const isStalled = isFailureStalled || writing;
     if (rec) {
       if (isFailureStalled !== wasFailureStalled) rec.stallTransition(isFailureStalled, t);
-      if ((isStalled ? 0 : R - down) !== rateBefore) rec.curve.point(t, healthyTime / R);
+      if ((isStalled ? 0 : (R - down) * (slowHealthy > 0 ? slowMul : 1)) !== rateBefore)
+        rec.curve.point(t, healthyTime / R);
     }
     wasStalled = isStalled;
     wasFailureStalled = isFailureStalled;
@@ -565,7 +595,9 @@ export function runFtHsdp(
     if (c >= 0 && attr) causeStall[c]! += attr.stallPerFailure[f]!;
   }
 
-  const useful = healthyTime / R;
+  // §6: slow events cut the run into up to ~10⁶ pieces, whose sum can round a hair past the
+  // horizon; capped there (runs without slow hosts keep their bits).
+  const useful = slowEv !== null ? Math.min(healthyTime / R, H) : healthyTime / R;
   bad[Badput.rolledBack] = lost;
   bad[Badput.degraded]! += downWhileTraining / R;
   const metrics: PolicyMetrics = assembleMetrics(trace, {

@@ -21,6 +21,7 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, survival } from "./poissonForms.ts";
 import type { Scenario } from "./scenario.ts";
+import { wholeJobClock } from "./slowEpisodes.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
 import { type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
@@ -84,7 +85,7 @@ export function runHotSpare(
   const n = trace.count;
   const rec = record ? new WholeJobRecorder(n) : null;
   const pool = runSparePool(s, trace, trace.detectSeconds, record);
-  const tr = new CycleTraining(C, W, H, rec);
+  const tr = new CycleTraining(C, W, H, rec, wholeJobClock(trace, H));
   const pieces = new RecoveryPieces(trace, s.failures.causes.length, rec);
   // Each pending refill brings at least one standby back: at most `standbys` are pending.
   if (refillAt.length < standbys) {

@@ -12,6 +12,7 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { poissonHostOnlyBroken, renewal } from "./poissonForms.ts";
 import type { Scenario } from "./scenario.ts";
+import { wholeJobClock } from "./slowEpisodes.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import type { SyncRecording } from "./synchronous.ts";
 import { type ClosedFormValue, type PolicyMetrics, ScopeCode, SyncState } from "./types.ts";
@@ -47,7 +48,7 @@ export function runInMemory(
   const n = trace.count;
   const rec = record ? new WholeJobRecorder(n) : null;
   const pool = runSparePool(s, trace, trace.detectSeconds, record);
-  const tr = new CycleTraining(C, W, H, rec);
+  const tr = new CycleTraining(C, W, H, rec, wholeJobClock(trace, H));
   const pieces = new RecoveryPieces(trace, s.failures.causes.length, rec);
 
   /** Useful time saved by the last durable checkpoint (0: the start). */

@@ -41,6 +41,8 @@ export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "spareWaitSeconds",
   "longestSpareWaitSeconds",
   "poolEmptySeconds",
+  "slowEpisodes",
+  "evictions",
 ];
 
 /** The seed of run i of a Monte Carlo over s: run 0 is the scenario's own run. */
@@ -145,7 +147,7 @@ class Samples {
  * largest scenario the validator accepts (a million failures a run).
  */
 export function runsPerSlice(s: Scenario, failures: number, maxRuns: number): number {
-  const perRun = Math.max(1, derived(s).expectedFailures);
+  const perRun = Math.max(1, derived(s).expectedFailures + derived(s).expectedSlowEpisodes);
   return Math.max(1, Math.min(maxRuns, Math.floor(failures / perRun)));
 }
 

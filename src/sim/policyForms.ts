@@ -6,11 +6,13 @@
 import { closedForms, longRun } from "./closedForms.ts";
 import { byPolicy, selectedPolicies } from "./policies.ts";
 import type { Scenario } from "./scenario.ts";
+import { withSlowForm } from "./slowEpisodes.ts";
 import type { ClosedForms } from "./types.ts";
 
 export function closedFormsOf(s: Scenario): ClosedForms {
   const base = closedForms(s);
-  // Every policy's form is a long-run rate too: "—" below the horizon it holds for.
-  base.policies = byPolicy((p) => longRun(s, p.closedForm(s, base)), selectedPolicies(s));
+  // §6: slow episodes scale every policy's form (or say why there is none); every form is a
+  // long-run rate too: "—" below the horizon it holds for.
+  base.policies = byPolicy((p) => longRun(s, withSlowForm(s, p.closedForm(s, base))), selectedPolicies(s));
   return base;
 }

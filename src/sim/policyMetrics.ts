@@ -44,6 +44,13 @@ export function causeCounts(trace: FailureTrace, causes: number): Float64Array {
   return out;
 }
 
+/** §6: failures that were evictions (only a trace with slow episodes has any). */
+function evictionsOf(trace: FailureTrace): number {
+  let n = 0;
+  for (let f = 0; f < trace.count; f++) n += trace.evicted[f]!;
+  return n;
+}
+
 /** A fresh badput accumulator (one per run). */
 export function badputSeconds(): Float64Array {
   return new Float64Array(BADPUT_CATEGORIES.length);
@@ -75,6 +82,8 @@ export function assembleMetrics(trace: FailureTrace, t: RunTotals): PolicyMetric
     poolEmptySeconds: t.pool ? t.pool.emptySeconds : 0,
     causeCount: causeCounts(trace, t.causeStallSeconds.length),
     causeStallSeconds: t.causeStallSeconds,
+    slowEpisodes: trace.slow ? trace.slow.count : 0,
+    evictions: trace.slow ? evictionsOf(trace) : 0,
     badput,
   };
 }

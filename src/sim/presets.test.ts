@@ -103,4 +103,12 @@ describe("the strategy presets (issue 17 item 7)", () => {
     // "the 30-minute checkpoints cost the synchronous job much of its time in rollbacks".
     expect(run.synchronous.badput.rolledBack).toBeGreaterThan(0.2);
   });
+
+  it("Greyhound's slow hosts alone make the job about 1.34× slower (§6's closed form, no failures)", () => {
+    const s = parseScenario({ ...presetById("slow-greyhound")?.scenario, failures: { perHostDay: 0 } });
+    const f = runScenario(s).closedForm.policies?.synchronous;
+    expect(f?.note).toMatch(/exact in the long run/);
+    expect(1 / (f?.value ?? 0)).toBeGreaterThan(1.3);
+    expect(1 / (f?.value ?? 0)).toBeLessThan(1.38);
+  });
 });

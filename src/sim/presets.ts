@@ -275,6 +275,18 @@ export const PRESETS: readonly Preset[] = [
       ft: { hangTimeoutSeconds: 60 },
     },
   },
+  {
+    id: "slow-greyhound",
+    title: "Slow hosts as Greyhound reports them",
+    description:
+      'The headline cluster with slow episodes (SIMULATION.md §6): lognormal lengths with a median of 15 min and σ = 1 (mean 25 min, 1 in 10 past 54 min, 1 in 100 past 2.5 h), 1.5× slower while slow (our choice), and 0.0068 episodes per host-day, chosen so that slow hosts alone leave 1/1.34 of the time (M/G/∞: some host is slow 75 % of the time). No eviction: sweep "Evict after" to see what dropping a slow replica buys.',
+    source:
+      "Greyhound (Alibaba), USENIX ATC '25: most large jobs meet slowdowns; episodes of ~10–25 min typically, up to hours; jobs 1.34× slower on average. The factor, σ and the rate that yields 1.34× on this cluster are our assumptions.",
+    scenario: {
+      name: "Slow hosts (Greyhound)",
+      slow: { perHostDay: 0.0068, medianMinutes: 15, sigma: 1, factor: 1.5 },
+    },
+  },
   ...STRATEGY_PRESETS,
 ];
 

@@ -69,7 +69,7 @@ describe("scenario", () => {
     );
     expect(problemsOf({ ft: 3 })[0]).toMatch(/^ft: must be an object/);
     expect(problemsOf([1, 2])[0]).toMatch(/must be a JSON object/);
-    expect(problemsOf({ version: 5 })[0]).toMatch(/version.*must be 1, 2, 3 or 4/);
+    expect(problemsOf({ version: 6 })[0]).toMatch(/version.*must be 1, 2, 3, 4 or 5/);
   });
 
   it("rejects hosts that do not divide into replicas, and GPUs that do not divide into hosts", () => {
@@ -121,7 +121,14 @@ describe("scenario", () => {
       }
     }
     // FTAR's step overhead is a percentage: a tiny one is a tiny slowdown, never a degenerate run.
-    expect(noSmallest).toEqual(["failures.perHostDay", "failures.hangFraction", "ft.stepOverheadPercent"]);
+    // §6: slow episodes per host-day are a rate, and σ = 0 means episodes of exactly the median.
+    expect(noSmallest).toEqual([
+      "failures.perHostDay",
+      "failures.hangFraction",
+      "ft.stepOverheadPercent",
+      "slow.perHostDay",
+      "slow.sigma",
+    ]);
   });
 
   it("lists every problem at once", () => {

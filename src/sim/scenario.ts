@@ -102,6 +102,7 @@ const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROU
         spec.since2 ||
         spec.since3 ||
         spec.since4 ||
+        spec.since5 ||
         (spec.kind === "enum" && (spec.valuesSince2 || spec.valuesSince4)),
     )
     .map(([key, spec]) => ({ group, key, spec })),
@@ -139,11 +140,19 @@ export function usesVersion4(s: Scenario): boolean {
   return false;
 }
 
+/** True when the scenario uses a §6 setting (a `slow` field off its default). */
+export function usesVersion5(s: Scenario): boolean {
+  for (const { group, key, spec } of VERSIONED)
+    if (spec.since5 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+  return false;
+}
+
 /**
  * The version a scenario's content needs (file comment): the newest version whose settings it
  * uses, checked newest first. A new version is one more line here, above the others.
  */
 export function versionOf(s: Scenario): ScenarioVersion {
+  if (usesVersion5(s)) return 5;
   if (usesVersion4(s)) return 4;
   if (usesVersion3(s)) return 3;
   if (usesVersion2(s)) return 2;

@@ -152,7 +152,7 @@ describe("every field is an axis", () => {
       const pts = buildSweep(four, axis.id, 5);
       expect(pts.length, axis.id).toBeGreaterThan(axis.categories ? 1 : 0);
       for (const p of pts) {
-        // The version follows the content: a §5 field off its default makes it 4.
+        // The version follows the content: a §5 field off its default makes it 4, a §6 one 5.
         const changed = {
           ...p.scenario,
           version: null,

@@ -13,6 +13,8 @@ import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
+import { SlowOut } from "./slowClock.ts";
+import { wholeJobClock } from "./slowEpisodes.ts";
 import { runSparePool, servedBy } from "./spares.ts";
 import { Badput, type PolicyMetrics, SyncState, type WholeJobRecording } from "./types.ts";
 
@@ -119,6 +121,17 @@ export class SyncRecorder {
   }
 }
 
+/** A recording run's view of a slow walk: progress points from `useful`, writes as checkpointing. */
+export function slowRecorder(
+  rec: { curve: CurveBuilder; interval(state: number, start: number, end: number): void },
+  useful: number,
+) {
+  return {
+    point: (t: number, p: number) => rec.curve.point(t, useful + p),
+    write: (a: number, b: number) => rec.interval(SyncState.checkpointing, a, b),
+  };
+}
+
 export function runSynchronous(
   s: Scenario,
   trace: FailureTrace,
@@ -139,6 +152,7 @@ export function runSynchronous(
   // past this many, the writes of a segment are left out of the recording, and its progress is
   // drawn at the average rate up to its last completed checkpoint. The metrics are unaffected.
   const recordEachWrite = C > 0 && H / cycle <= MAX_RECORDED_WRITES;
+  const clock = wholeJobClock(trace, H);
 
   // The doubles that train() and endPiece() update live in `v`, not in closure variables: V8
   // boxes a double written to a variable a closure captures, a heap allocation per write (about
@@ -152,6 +166,8 @@ export function runSynchronous(
    * checkpoint that completes at `b` itself counts as completed.
    */
   const train = (a: number, b: number, failed: boolean): number => {
+    // §6: a segment some host is slow in walks the slow clock; every other keeps the arithmetic.
+    if (clock?.overlaps(a, b)) return trainSlow(a, b, failed);
     rec?.curve.point(a, v[USEFUL]!);
     if (C <= 0) {
       v[USEFUL]! += b - a;
@@ -176,6 +192,22 @@ export function runSynchronous(
     v[CHECKPOINTS]! += k;
     v[CHECKPOINT_SECONDS]! += k * W + Math.max(0, p - C);
     v[USEFUL]! += k * C + pending;
+    return pending;
+  };
+
+  /** §6: train() when a host is slow in [a, b): the clock's walk, the same totals. */
+  const trainSlow = (a: number, b: number, failed: boolean): number => {
+    const o = clock!.walk(a, b, C, W, rec ? slowRecorder(rec, v[USEFUL]!) : null);
+    const pending = o[SlowOut.pending]!;
+    v[PENDING_FROM] = o[SlowOut.pendingFrom]!;
+    if (rec) {
+      if (failed) rec.interval(SyncState.rolledBack, v[PENDING_FROM]!, o[SlowOut.pendingEnd]!);
+      rec.interval(SyncState.checkpointing, o[SlowOut.pendingEnd]!, b);
+    }
+    v[CHECKPOINTS]! += o[SlowOut.completed]!;
+    v[CHECKPOINT_SECONDS]! += o[SlowOut.writeSeconds]!;
+    v[USEFUL]! += o[SlowOut.progress]!;
+    badput[Badput.slow]! += o[SlowOut.slowLoss]!;
     return pending;
   };
 

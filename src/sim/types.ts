@@ -136,6 +136,8 @@ export interface FailureLog {
   replicaCount: Int32Array;
   /** A replica-level policy's detection delay: a hang is dropped after min(hangSeconds, ft.hangTimeoutSeconds > 0). */
   ftDetectSeconds: Float64Array;
+  /** §6: 1 = the eviction of a slow host (a failure found at once). */
+  evicted: Uint8Array;
 }
 
 /**
@@ -174,6 +176,7 @@ export const BADPUT_CATEGORIES = [
   "rolledBack",
   "degraded",
   "overhead",
+  "slow",
 ] as const;
 export type BadputCategory = (typeof BADPUT_CATEGORIES)[number];
 /** Index of each category in a badput array (BADPUT_CATEGORIES' order). */
@@ -186,6 +189,7 @@ export const Badput = {
   rolledBack: 5,
   degraded: 6,
   overhead: 7,
+  slow: 8,
 } as const satisfies Record<BadputCategory, number>;
 
 /** What every policy's recording holds, whatever else it draws: the views read these generically. */
@@ -259,6 +263,10 @@ export interface PolicyMetrics {
   causeCount: Float64Array;
   /** The stall (whole-job stop) attributed to each cause's failures, same indexing. */
   causeStallSeconds: Float64Array;
+  /** §6: slow episodes that began in the run (the same for every policy). */
+  slowEpisodes: number;
+  /** §6: of the failures, those that were evictions of a slow host (counted in `failures` too). */
+  evictions: number;
   /**
    * Where the time went: each badput category's share of wall time (BADPUT_CATEGORIES' keys).
    * ettr + the sum of the shares is 1 (within rounding) in every run.
@@ -300,7 +308,9 @@ export type SummarizedMetric =
   | "jobRestarts"
   | "spareWaitSeconds"
   | "longestSpareWaitSeconds"
-  | "poolEmptySeconds";
+  | "poolEmptySeconds"
+  | "slowEpisodes"
+  | "evictions";
 
 /** Per cause of the mix, in the scenario's order: how many failures and the stall they caused. */
 export interface CauseSummary {

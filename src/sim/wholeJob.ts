@@ -12,8 +12,9 @@
 import { CurveBuilder, f64, u8 } from "./columns.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
+import { type SlowClock, SlowOut } from "./slowClock.ts";
 import type { SpareRequests } from "./spares.ts";
-import { MAX_RECORDED_WRITES, type SyncRecording } from "./synchronous.ts";
+import { MAX_RECORDED_WRITES, type SyncRecording, slowRecorder } from "./synchronous.ts";
 import { Badput, type PolicyMetrics, SyncState } from "./types.ts";
 
 /** A whole-job policy's timeline: the synchronous job's shape (states, curve, per-failure columns). */
@@ -62,6 +63,8 @@ export class CycleTraining {
   usefulAtStart = 0;
   /** Where the training pending at the end of the last train() call began (wall time). */
   pendingFrom = 0;
+  /** §6: training time lost to slow hosts (the `slow` badput). */
+  slowLoss = 0;
   private readonly cycle: number;
   private readonly recordEachWrite: boolean;
 
@@ -70,6 +73,7 @@ export class CycleTraining {
     readonly W: number,
     horizon: number,
     private readonly rec: WholeJobRecorder | null,
+    private readonly clock: SlowClock | null = null,
   ) {
     this.cycle = C + W;
     // As the synchronous job: past this many writes a timeline draws segments at their average rate.
@@ -84,6 +88,7 @@ export class CycleTraining {
   train(a: number, b: number, failed: boolean): number {
     const { C, W, cycle, rec } = this;
     this.usefulAtStart = this.useful;
+    if (this.clock?.overlaps(a, b)) return this.trainSlow(a, b, failed);
     rec?.curve.point(a, this.useful);
     const len = b - a;
     if (C <= 0) {
@@ -121,6 +126,23 @@ export class CycleTraining {
     this.checkpointSeconds += k * W + Math.max(0, p - C);
     this.useful += k * C + pending;
     return pending;
+  }
+
+  /** §6: train() when a host is slow in [a, b): the slow clock's walk, the same totals. */
+  private trainSlow(a: number, b: number, failed: boolean): number {
+    const { C, W, rec } = this;
+    const o = this.clock!.walk(a, b, C, W, rec ? slowRecorder(rec, this.useful) : null);
+    this.pendingFrom = o[SlowOut.pendingFrom]!;
+    if (rec) {
+      if (failed) rec.interval(SyncState.rolledBack, this.pendingFrom, o[SlowOut.pendingEnd]!);
+      rec.interval(SyncState.checkpointing, o[SlowOut.pendingEnd]!, b);
+    }
+    this.completed = o[SlowOut.completed]!;
+    this.checkpoints += this.completed;
+    this.checkpointSeconds += o[SlowOut.writeSeconds]!;
+    this.useful += o[SlowOut.progress]!;
+    this.slowLoss += o[SlowOut.slowLoss]!;
+    return o[SlowOut.pending]!;
   }
 }
 
@@ -203,6 +225,7 @@ export function finishWholeJob(
   const badput = pieces.badput;
   badput[Badput.checkpointWrite] = tr.checkpointSeconds;
   badput[Badput.rolledBack] = lost;
+  badput[Badput.slow] = tr.slowLoss;
   const metrics = assembleMetrics(trace, {
     wallSeconds: H,
     usefulSeconds: tr.useful,

@@ -39,6 +39,8 @@ export const METRIC_ROWS: readonly MetricRow[] = [
   row("spareWaitSeconds", "Spare waits", duration, "sync: job waiting; FT-HSDP: replica-time waiting"),
   row("longestSpareWaitSeconds", "Longest spare wait", duration),
   row("poolEmptySeconds", "Pool empty", duration, "time with no spare host"),
+  row("slowEpisodes", "Slow episodes", whole, "hosts alive but slow (same for every policy)"),
+  row("evictions", "Evictions", whole, "slow hosts dropped, counted among the failures"),
 ];
 
 /** The row of one metric (every SummarizedMetric the views show has one). */

@@ -67,6 +67,14 @@ export function consistencyProblems(s: Scenario): string[] {
       `cluster.hostsPerRack: ${fmt(expected * hostsPerEvent(s))} expected host strikes over ${fmt(s.training.days)} days is too many to simulate (at most ${fmt(MAX_EXPECTED_FAILURES)}); lower the rack size, the rack causes' share or failures.perHostDay`,
     );
   }
+  // §6: slow episodes cost a run what failures do, so both count against the same bound.
+  const episodes = hosts * s.slow.perHostDay * s.training.days;
+  if (episodes > 0 && expected <= MAX_EXPECTED_FAILURES && expected + episodes > MAX_EXPECTED_FAILURES) {
+    const maxRate = (MAX_EXPECTED_FAILURES - expected) / (hosts * s.training.days);
+    problems.push(
+      `slow.perHostDay: ${fmt(episodes)} expected slow episodes (and ${fmt(Math.round(expected))} failures) over ${fmt(s.training.days)} days is too many to simulate (at most ${fmt(MAX_EXPECTED_FAILURES)} in all); with ${fmt(hosts)} hosts the rate must be at most ${fmt(maxRate)}`,
+    );
+  }
   return problems;
 }
 

@@ -94,6 +94,8 @@ interface Described {
   since3?: true;
   /** Came with version 4 (SIMULATION.md §5): setting it makes the scenario version 4. */
   since4?: true;
+  /** Came with version 5 (SIMULATION.md §6): setting it makes the scenario version 5. */
+  since5?: true;
 }
 
 /** The sections of the cluster view's knobs panel, in the order it shows them (src/ui/cluster/knobLayout.ts titles them). */
@@ -105,6 +107,7 @@ export const KNOB_SECTIONS = [
   "sync",
   "ft",
   "spares",
+  "slow",
   "run",
 ] as const;
 export type KnobSection = (typeof KNOB_SECTIONS)[number];
@@ -658,6 +661,65 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
   },
 };
 
+/** §6: slow episodes (stragglers). */
+const slow: GroupSpecs<"slow"> = {
+  perHostDay: {
+    kind: "number",
+    sweep: { lo: 0, hi: 0.5 },
+    min: 0,
+    max: 10,
+    label: "Slow episodes",
+    unit: "per host-day",
+    help: "Episodes per host per day in which a host stays alive but runs slow (a throttled GPU, a flapping link); 0 = none.",
+    since5: true,
+    knob: { section: "slow" },
+  },
+  medianMinutes: {
+    kind: "number",
+    sweep: { lo: 1, hi: 240, log: true },
+    min: 0.01,
+    max: 10_080,
+    label: "Episode length (median)",
+    unit: "min",
+    help: "Each episode's length is lognormal with this median (Greyhound: ~10–25 min typical, up to hours).",
+    since5: true,
+    knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
+  },
+  sigma: {
+    kind: "number",
+    sweep: { lo: 0, hi: 2 },
+    min: 0,
+    max: 4,
+    label: "Length spread (σ)",
+    help: "σ of the length's logarithm; 0 = every episode lasts the median. The mean is median × e^(σ²/2).",
+    since5: true,
+    knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
+  },
+  factor: {
+    kind: "number",
+    sweep: { lo: 1, hi: 4 },
+    min: 1,
+    max: 100,
+    label: "Slowdown",
+    unit: "×",
+    help: "While slow, that host's steps take this many times as long; a synchronous step waits for the slowest host.",
+    since5: true,
+    knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
+  },
+  evictAfterMinutes: {
+    smallest: 0.01,
+    kind: "number",
+    sweep: { lo: 1, hi: 120, log: true },
+    min: 0,
+    max: 1440,
+    label: "Evict after",
+    unit: "min",
+    help: "A host still slow this long into its episode is evicted: a host failure found at once (a replica failure for FT-HSDP); 0 = never.",
+    since5: true,
+    knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
+  },
+};
+
 /** Every field, one table per group (GROUPS' order): validation, messages, knobs, the README table and the link all read it. */
 export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   cluster,
@@ -669,4 +731,5 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   spares,
   inMemory,
   hotSpare,
+  slow,
 };

@@ -7,8 +7,8 @@
 
 import { DEFAULT_POLICIES, type PolicyKey } from "../policyKeys.ts";
 
-export const SCENARIO_VERSION = 4 as const;
-export type ScenarioVersion = 1 | 2 | 3 | 4;
+export const SCENARIO_VERSION = 5 as const;
+export type ScenarioVersion = 1 | 2 | 3 | 4 | 5;
 export type { PolicyKey };
 
 /** §4: what a failure does to an FT-HSDP replica already outside the quorum. */
@@ -20,6 +20,20 @@ export interface InMemoryGroup {
   writeSeconds: number;
   restartSeconds: number;
   persistEvery: number;
+}
+
+/** §6: slow episodes (stragglers): hosts that stay alive but slow the job down. */
+export interface SlowGroup {
+  /** Episodes per host per day, Poisson over the fleet; 0 draws nothing (version 4 exactly). */
+  perHostDay: number;
+  /** Median episode length (lognormal). */
+  medianMinutes: number;
+  /** σ of the episode length's log; 0 = every episode lasts the median. */
+  sigma: number;
+  /** A slow host's steps take this many times as long. */
+  factor: number;
+  /** Evict a host still slow this long into its episode; 0 = never. */
+  evictAfterMinutes: number;
 }
 
 /** §4: the `hotSpare` policy's group (warm standbys, live migration). */
@@ -126,6 +140,7 @@ export interface Scenario {
   };
   inMemory: InMemoryGroup;
   hotSpare: HotSpareGroup;
+  slow: SlowGroup;
 }
 
 export type ScenarioGroup =
@@ -137,7 +152,8 @@ export type ScenarioGroup =
   | "ft"
   | "spares"
   | "inMemory"
-  | "hotSpare";
+  | "hotSpare"
+  | "slow";
 export const GROUPS: readonly ScenarioGroup[] = [
   "cluster",
   "training",
@@ -148,6 +164,7 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "spares",
   "inMemory",
   "hotSpare",
+  "slow",
 ];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
@@ -204,6 +221,8 @@ export const DEFAULT_SCENARIO: Scenario = {
   inMemory: { checkpointMinutes: 3, writeSeconds: 2, restartSeconds: 300, persistEvery: 10 },
   // §4's defaults: 2 standby hosts, 90 s to migrate, 30 min to prepare a new standby.
   hotSpare: { standbys: 2, migrateSeconds: 90, refillMinutes: 30 },
+  // §6's defaults: no slow episodes (the rest only matter once perHostDay > 0).
+  slow: { perHostDay: 0, medianMinutes: 15, sigma: 1, factor: 1.5, evictAfterMinutes: 0 },
 };
 
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */

@@ -62,6 +62,8 @@ export interface Badput {
   rolledBack: number;
   degraded: number;
   overhead: number;
+  /** §6: training at a slow host's pace. */
+  slow: number;
 }
 
 export const noBadput = (): Badput => ({
@@ -73,6 +75,7 @@ export const noBadput = (): Badput => ({
   rolledBack: 0,
   degraded: 0,
   overhead: 0,
+  slow: 0,
 });
 
 const INF = Number.POSITIVE_INFINITY;

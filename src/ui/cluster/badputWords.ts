@@ -25,6 +25,7 @@ export const SEGMENT_TEXT: Record<Segment, { name: string; what: string }> = {
   rolledBack: { name: "Rolled back", what: "training done and later lost to a rollback" },
   degraded: { name: "Degraded", what: "capacity lost to missing replicas while training" },
   overhead: { name: "Step overhead", what: "FT-HSDP's slower all-reduce (FTAR)" },
+  slow: { name: "Slow hosts", what: "training at a slow host's pace (every step waits for the slowest)" },
 };
 
 export const SEGMENTS: readonly Segment[] = ["useful", ...BADPUT_CATEGORIES];

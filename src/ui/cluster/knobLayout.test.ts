@@ -36,6 +36,7 @@ describe("the knobs panel's layout (built from the field specs)", () => {
       "sync",
       "ft",
       "spares",
+      "slow",
       "run",
     ]);
     expect(layout.find((s) => s.id === "failures")?.fields.map(([, f]) => f)).toEqual([
@@ -89,13 +90,20 @@ describe("the knobs panel's layout (built from the field specs)", () => {
       true,
     ]);
     const v4 = ["failures.log", "spares.repairLaw", "spares.repairSigma"];
+    // §6: a slow episode's shape and eviction matter only once there are episodes.
+    const slowShape = FIELDS.filter((k) => k.startsWith("slow.") && k !== "slow.perHostDay");
+    expect(slowShape.length).toBe(4);
+    expect(slowShape.filter((k) => enabled(d, k))).toEqual([]);
+    const slow = parseScenario({ slow: { perHostDay: 0.1 } });
+    expect(slowShape.filter((k) => !enabled(slow, k))).toEqual([]);
     // Every other knob is always on.
     const rest = FIELDS.filter(
       (k) =>
         k !== "failures.weibullShape" &&
         k !== "failures.hangFraction" &&
         !perPolicy.includes(k) &&
-        !v4.includes(k),
+        !v4.includes(k) &&
+        !slowShape.includes(k),
     );
     expect(rest.filter((k) => !enabled(d, k) || !enabled(mix, k))).toEqual([]);
   });

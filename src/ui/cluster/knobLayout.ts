@@ -41,6 +41,10 @@ const SECTION_TEXT: Record<KnobSection, Omit<KnobSectionLayout, "id" | "fields">
     title: "Spare hosts",
     note: "Unlimited: a failed host is replaced at once. Limited: recoveries wait for a spare; failed hosts return after repair.",
   },
+  slow: {
+    title: "Slow hosts",
+    note: "Hosts that stay alive but run slow: every synchronous step waits for the slowest one. FT-HSDP waits for the slowest healthy replica, and can evict it.",
+  },
   run: { title: "Run", extra: "seed" },
 };
 

@@ -1,0 +1,228 @@
+/**
+ * Slow episodes (SIMULATION.md §6): hosts that stay alive but slow, drawn from a random stream of
+ * their own (so `slow.perHostDay` = 0 draws nothing and leaves every failure where it was), and
+ * the two views of them the policies read:
+ * - whole-job policies run at 1/factor while any host is slow: the union of the episodes, as
+ *   sorted disjoint intervals walked by a SlowClock;
+ * - FT-HSDP runs at 1/factor while a healthy replica holds a slow host: per-replica start/end
+ *   events in time order, which it folds into its event loop.
+ * An eviction (`evictAfterMinutes`) ends its episode and becomes a failure row of the trace
+ * (host scope, new host, found at once): withEvictions merges those rows in time order.
+ */
+import { derived } from "./derived.ts";
+import { type FailureTrace, Layout } from "./failureTrace.ts";
+import { Rng } from "./rng.ts";
+import type { Scenario } from "./scenario/types.ts";
+import { SlowClock } from "./slowClock.ts";
+import type { SlowEpisodes } from "./slowTypes.ts";
+import { type ClosedFormValue, ScopeCode } from "./types.ts";
+
+export type { SlowEpisodes };
+
+/** What keeps the episodes' stream apart from the failures' (same seed, different draws). */
+const STREAM = 0x51_0e_5e_ed;
+
+/** Expected episodes over the horizon (the run's cost counts them as it counts failures). */
+export function expectedSlowEpisodes(s: Scenario): number {
+  const { hosts, horizonSeconds } = derived(s);
+  return (hosts * s.slow.perHostDay * horizonSeconds) / 86_400;
+}
+
+/** Mean episode length in seconds: median · e^(σ²/2). */
+export function meanEpisodeSeconds(s: Scenario): number {
+  return s.slow.medianMinutes * 60 * Math.exp((s.slow.sigma * s.slow.sigma) / 2);
+}
+
+/**
+ * The episodes of a run: Poisson starts over the fleet (rate hosts × perHostDay per day), each on
+ * a host drawn uniformly, its length lognormal (median · e^(σZ), Z by Box–Muller from two
+ * uniforms). Per episode: the gap, the host, then the two uniforms of its length. Null when there
+ * are none to draw.
+ */
+export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null {
+  const { perHostDay, medianMinutes, sigma, factor, evictAfterMinutes } = s.slow;
+  if (perHostDay <= 0) return null;
+  const { hosts, horizonSeconds: H } = derived(s);
+  const mu = (hosts * perHostDay) / 86_400;
+  const start: number[] = [];
+  const end: number[] = [];
+  const host: number[] = [];
+  const evicted: number[] = [];
+  const rng = new Rng((seed ^ STREAM) >>> 0);
+  const median = medianMinutes * 60;
+  const evictAfter = evictAfterMinutes * 60;
+  let t = 0;
+  for (;;) {
+    t += -Math.log(1 - rng.uniform()) / mu;
+    if (t >= H) break;
+    const h = Math.floor(rng.uniform() * hosts);
+    const u1 = rng.uniform();
+    const u2 = rng.uniform();
+    const z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
+    const length = sigma > 0 ? median * Math.exp(sigma * z) : median;
+    // Still slow evictAfter into the episode: evicted then, which ends it.
+    const evict = evictAfter > 0 && length > evictAfter;
+    start.push(t);
+    host.push(h);
+    end.push(t + (evict ? evictAfter : length));
+    evicted.push(evict ? 1 : 0);
+  }
+  return {
+    count: start.length,
+    start: Float64Array.from(start),
+    end: Float64Array.from(end),
+    host: Int32Array.from(host),
+    evicted: Uint8Array.from(evicted),
+    factor,
+  };
+}
+
+/**
+ * The trace with each eviction before the horizon as a failure row (host scope, `newHost`, no
+ * detection delay under any policy, cause −1, marked `evicted`), merged in time order; a failure
+ * and an eviction at the same instant: the failure first. The episodes ride along on the trace.
+ */
+export function withEvictions(s: Scenario, trace: FailureTrace, ep: SlowEpisodes): FailureTrace {
+  const H = derived(s).horizonSeconds;
+  const ev: number[] = [];
+  for (let e = 0; e < ep.count; e++) if (ep.evicted[e] && ep.end[e]! < H) ev.push(e);
+  // No eviction: the same columns (their `evicted` rows are all 0), with the episodes attached.
+  if (ev.length === 0) return { ...trace, slow: ep };
+  ev.sort((a, b) => ep.end[a]! - ep.end[b]! || a - b);
+  const n = trace.count + ev.length;
+  const out: FailureTrace = {
+    count: n,
+    seed: trace.seed,
+    time: new Float64Array(n),
+    host: new Int32Array(n),
+    hostCount: new Int32Array(n),
+    replica: new Int32Array(n),
+    replicaCount: new Int32Array(n),
+    hang: new Uint8Array(n),
+    newHost: new Uint8Array(n),
+    scope: new Uint8Array(n),
+    cause: new Int8Array(n),
+    detectSeconds: new Float64Array(n),
+    ftDetectSeconds: new Float64Array(n),
+    evicted: new Uint8Array(n),
+    slow: ep,
+  };
+  const layout = new Layout(s);
+  let i = 0;
+  let j = 0;
+  for (let row = 0; row < n; row++) {
+    if (j >= ev.length || (i < trace.count && trace.time[i]! <= ep.end[ev[j]!]!)) {
+      out.time[row] = trace.time[i]!;
+      out.host[row] = trace.host[i]!;
+      out.hostCount[row] = trace.hostCount[i]!;
+      out.replica[row] = trace.replica[i]!;
+      out.replicaCount[row] = trace.replicaCount[i]!;
+      out.hang[row] = trace.hang[i]!;
+      out.newHost[row] = trace.newHost[i]!;
+      out.scope[row] = trace.scope[i]!;
+      out.cause[row] = trace.cause[i]!;
+      out.detectSeconds[row] = trace.detectSeconds[i]!;
+      out.ftDetectSeconds[row] = trace.ftDetectSeconds[i]!;
+      i++;
+    } else {
+      const e = ev[j++]!;
+      const h = ep.host[e]!;
+      out.time[row] = ep.end[e]!;
+      out.host[row] = h;
+      out.hostCount[row] = 1;
+      out.replica[row] = layout.replicaOf(h);
+      out.replicaCount[row] = 1;
+      out.newHost[row] = 1;
+      out.scope[row] = ScopeCode.host;
+      out.cause[row] = -1;
+      out.evicted[row] = 1;
+    }
+  }
+  return out;
+}
+
+/** The union of the episodes, clipped to [0, H): sorted disjoint intervals (when any host is slow). */
+export function anySlowIntervals(ep: SlowEpisodes, H: number): { start: Float64Array; end: Float64Array } {
+  const start: number[] = [];
+  const end: number[] = [];
+  for (let e = 0; e < ep.count; e++) {
+    const a = ep.start[e]!;
+    const b = Math.min(ep.end[e]!, H);
+    if (b <= a) continue;
+    const last = end.length - 1;
+    if (last >= 0 && a <= end[last]!) end[last] = Math.max(end[last]!, b);
+    else {
+      start.push(a);
+      end.push(b);
+    }
+  }
+  return { start: Float64Array.from(start), end: Float64Array.from(end) };
+}
+
+/**
+ * Per-replica slow changes in time order, for FT-HSDP: at time[k], replica[k]'s count of slow
+ * hosts moves by delta[k] (+1 or −1). Ends come before starts at one instant.
+ */
+export function replicaSlowEvents(
+  s: Scenario,
+  ep: SlowEpisodes,
+  H: number,
+): { count: number; time: Float64Array; replica: Int32Array; delta: Int8Array } {
+  const layout = new Layout(s);
+  // Starts are in order already; ends are sorted by index (typed, no per-row objects), then the
+  // two runs are merged, an end before a start at the same instant.
+  const ends = new Uint32Array(ep.count);
+  let m = 0;
+  for (let e = 0; e < ep.count; e++) if (ep.end[e]! < H) ends[m++] = e;
+  const byEnd = ends.subarray(0, m).sort((a, b) => ep.end[a]! - ep.end[b]!);
+  const count = ep.count + m;
+  const time = new Float64Array(count);
+  const replica = new Int32Array(count);
+  const delta = new Int8Array(count);
+  let a = 0;
+  let b = 0;
+  for (let k = 0; k < count; k++) {
+    const takeEnd = b < m && (a >= ep.count || ep.end[byEnd[b]!]! <= ep.start[a]!);
+    const e = takeEnd ? byEnd[b++]! : a++;
+    time[k] = takeEnd ? ep.end[e]! : ep.start[e]!;
+    replica[k] = layout.replicaOf(ep.host[e]!);
+    delta[k] = takeEnd ? -1 : 1;
+  }
+  return { count, time, replica, delta };
+}
+
+/** A whole-job policy's clock over the union of the episodes (null: no episodes, the old path). */
+export function wholeJobClock(trace: FailureTrace, H: number): SlowClock | null {
+  const ep = trace.slow;
+  if (!ep || ep.count === 0) return null;
+  const u = anySlowIntervals(ep, H);
+  return new SlowClock(u.start, u.end, ep.factor);
+}
+
+/**
+ * §6's closed form (no eviction): episodes are an M/G/∞ queue, so a host is slow somewhere a share
+ * p = 1 − e^(−μ·E[L]) of the time, and every policy's ETTR is multiplied by 1 − p(1 − 1/f).
+ */
+export function slowShare(s: Scenario): number {
+  const { hosts } = derived(s);
+  const mu = (hosts * s.slow.perHostDay) / 86_400;
+  return 1 - Math.exp(-mu * meanEpisodeSeconds(s));
+}
+
+/** A policy's closed form with slow episodes applied: exact without failures, labelled approximate with them. */
+export function withSlowForm(s: Scenario, f: ClosedFormValue): ClosedFormValue {
+  if (s.slow.perHostDay <= 0) return f;
+  if (s.slow.evictAfterMinutes > 0)
+    return { value: null, note: "slow hosts are evicted: §6's form covers episodes without eviction" };
+  if (f.value === null) return f;
+  const p = slowShare(s);
+  const factor = 1 - p * (1 - 1 / s.slow.factor);
+  const how =
+    s.failures.perHostDay === 0
+      ? "exact in the long run (no failures)"
+      : "approximate: slowness and failures taken as independent";
+  return {
+    value: f.value * factor,
+    note: `${f.note}, × ${factor.toFixed(4)} for slow hosts (M/G/∞: slow ${(100 * p).toFixed(1)} % of the time; ${how})`,
+  };
+}
