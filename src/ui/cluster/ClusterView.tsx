@@ -5,6 +5,7 @@ import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
+import { FailureLogImport } from "./FailureLogImport.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
 import { StrategyPicker } from "./StrategyPicker.tsx";
@@ -47,6 +48,7 @@ export function ClusterView() {
           <StrategyPicker />
           <ResultsPanel />
           <Explorer />
+          <FailureLogImport />
         </div>
       </div>
     </div>

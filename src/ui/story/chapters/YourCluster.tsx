@@ -28,6 +28,11 @@ export function YourClusterChapter() {
           <Term id="p5p95" /> band over 200 seeds, the timelines, the failure log and what-if sweeps. Its
           address is always a link to exactly what is on screen.
         </p>
+        <p data-testid="story-failure-log">
+          Have a log of your own fleet's failures? The Cluster view's <strong>Failure log</strong> panel fits
+          the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
+          scenario.
+        </p>
       </Prose>
       <Figure label="The story's scenario">
         <WhenLoaded loaded={loaded}>
