@@ -6,8 +6,8 @@
  */
 import { type CellTime, cellTime, type TimeUnit } from "./csvTime.ts";
 import { LogBuilder } from "./logBuilder.ts";
-import { checkedText, quote } from "./quote.ts";
-import { type EventLog, LogError, MAX_LABEL_CHARS } from "./types.ts";
+import { quote } from "./quote.ts";
+import { type EventLog, LogError } from "./types.ts";
 
 const REQUIRED = ["time", "host", "cause"] as const;
 const COLUMNS = [...REQUIRED, "end"];
@@ -57,7 +57,14 @@ function columnsOf(header: string): Record<string, number> {
 export function parseCsv(text: string, unit: TimeUnit = "days"): EventLog {
   const lines = text.split(/\r?\n/);
   const at = columnsOf(lines[0] ?? "");
-  const log = new LogBuilder("csv", ["cause"], "cause");
+  const log = new LogBuilder(
+    "csv",
+    "host",
+    ["cause"],
+    () => "cause",
+    "cause",
+    (n) => `line ${n + 1}`,
+  );
   let kind: NonNullable<CellTime>["kind"] | null = null;
   const timeOf = (cell: string, where: string, column: string): number => {
     const t = cellTime(cell, unit);
@@ -81,11 +88,11 @@ export function parseCsv(text: string, unit: TimeUnit = "days"): EventLog {
     const columns = Object.keys(at).length;
     if (cells.length !== columns)
       throw new LogError(`${where}: ${cells.length} cells where the header names ${columns}`);
-    const host = checkedText(cells[at.host!]!.trim(), where, "host");
+    const host = cells[at.host!]!.trim();
     if (host === "") throw new LogError(`${where}: the host cell is empty`);
-    const cause = checkedText(cells[at.cause!]!.trim(), where, "cause", MAX_LABEL_CHARS) || "unlabelled";
+    const cause = cells[at.cause!]!.trim() || "unlabelled";
     const start = timeOf(cells[at.time!]!, where, "time");
-    log.start(where, start, host, [cause]);
+    log.start(n, start, host, [cause]);
     const endCell = at.end === undefined ? "" : (cells[at.end] ?? "").trim();
     if (endCell !== "") {
       const end = timeOf(endCell, where, "end");
@@ -93,7 +100,7 @@ export function parseCsv(text: string, unit: TimeUnit = "days"): EventLog {
         throw new LogError(
           `${where}: end ${quote(endCell)} is before its start ${quote(cells[at.time!]!.trim())}`,
         );
-      log.end(where, end, host);
+      log.end(n, end, host);
     }
   }
   return log.build();

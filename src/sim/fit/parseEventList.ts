@@ -4,8 +4,8 @@
  * Class, Desc}}, …]`. Each error names its event by number (1-based, as a person counts).
  */
 import { LogBuilder } from "./logBuilder.ts";
-import { checkedText, quote } from "./quote.ts";
-import { type EventLog, LogError, MAX_LABEL_CHARS, SECONDS_PER_DAY } from "./types.ts";
+import { quote } from "./quote.ts";
+import { type EventLog, LogError, SECONDS_PER_DAY } from "./types.ts";
 
 export const EVENT_LABELS = ["Level", "Class", "Desc"] as const;
 
@@ -15,22 +15,48 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 function hostOf(v: unknown, where: string): string {
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
   if (typeof v !== "string" || v === "") throw new LogError(`${where}: node_id must be a non-empty string`);
-  return checkedText(v, where, "node_id");
+  return v;
 }
 
 /** A fault_type's label; a label the log leaves out reads "unlabelled". */
-function labelOf(type: Record<string, unknown>, key: string, where: string): string {
+function labelOf(type: Record<string, unknown>, key: string, i: number): string {
   const v = type[key];
+  if (typeof v === "string" && v !== "") return v;
   if (v === undefined || v === null || v === "") return "unlabelled";
-  if (typeof v !== "string") throw new LogError(`${where}: fault_type.${key} must be a string`);
-  return checkedText(v, where, `fault_type.${key}`, MAX_LABEL_CHARS);
+  if (typeof v !== "string") throw new LogError(`event ${i + 1}: fault_type.${key} must be a string`);
+  return v;
 }
 
 /** The parsed JSON of an event list (an array), read into a log. */
 export function parseEventList(events: readonly unknown[]): EventLog {
-  const log = new LogBuilder("events", [...EVENT_LABELS], "Class");
-  events.forEach((e, i) => {
-    const where = `event ${i + 1}`;
+  const whereOf = (i: number) => `event ${i + 1}`;
+  const log = new LogBuilder(
+    "events",
+    "node_id",
+    [...EVENT_LABELS],
+    (k) => `fault_type.${k}`,
+    "Class",
+    whereOf,
+  );
+  const labels = ["", "", ""];
+  const none = {};
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    if (
+      isRecord(e) &&
+      e.event_type === "fault_start" &&
+      typeof e.event_time === "number" &&
+      Number.isFinite(e.event_time) &&
+      typeof e.node_id === "string" &&
+      e.node_id !== ""
+    ) {
+      // The common case, without a message string or an array per event.
+      const type = isRecord(e.fault_type) ? e.fault_type : none;
+      for (let k = 0; k < 3; k++) labels[k] = labelOf(type, EVENT_LABELS[k]!, i);
+      log.start(i, e.event_time * SECONDS_PER_DAY, e.node_id, labels);
+      continue;
+    }
+    const where = whereOf(i);
     if (!isRecord(e))
       throw new LogError(`${where}: not an object {node_id, event_time, event_type, fault_type}`);
     const host = hostOf(e.node_id, where);
@@ -41,19 +67,19 @@ export function parseEventList(events: readonly unknown[]): EventLog {
     }
     const seconds = days * SECONDS_PER_DAY;
     if (e.event_type === "fault_start") {
-      const type = isRecord(e.fault_type) ? e.fault_type : {};
+      const type = isRecord(e.fault_type) ? e.fault_type : none;
       log.start(
-        where,
+        i,
         seconds,
         host,
-        EVENT_LABELS.map((k) => labelOf(type, k, where)),
+        EVENT_LABELS.map((k) => labelOf(type, k, i)),
       );
     } else if (e.event_type === "fault_end") {
-      log.end(where, seconds, host);
+      log.end(i, seconds, host);
     } else {
       const shown = typeof e.event_type === "string" ? quote(e.event_type) : String(e.event_type);
       throw new LogError(`${where}: unknown event_type ${shown}; "fault_start" or "fault_end"`);
     }
-  });
+  }
   return log.build();
 }
