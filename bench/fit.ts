@@ -46,7 +46,7 @@ for (let r = 0; r <= REPEATS; r++) {
 if (!last.ok) throw new Error(last.message);
 const result = {
   date: new Date().toISOString(),
-  load: loadavg()[0],
+  load: loadavg()[0] ?? 0,
   events,
   megabytes: text.length / 1e6,
   medianMs: median(times),

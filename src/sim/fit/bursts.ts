@@ -29,7 +29,7 @@ export function burstsOf(log: EventLog, burstSeconds: number): Bursts {
       time.push(t[i]!);
       first.push(i);
     }
-    seen.add(log.startHost[i]!);
+    if (log.startHost[i]! >= 0) seen.add(log.startHost[i]!);
   }
   if (time.length > 0) hosts.push(seen.size);
   first.push(n);

@@ -32,7 +32,7 @@ export function fitJson(fit: LogFit, scenario: FittedScenario) {
       medianHours: r?.medianHours ?? null,
       meanHours: r?.meanHours ?? null,
       p90Hours: r?.p90Hours ?? null,
-      open: fit.format === "counts" ? null : (r?.open ?? fit.events),
+      open: fit.openFaults,
       lognormal: r?.lognormal ?? null,
     },
     hostsDispersion: fit.hostsDispersion,

@@ -59,6 +59,8 @@ export interface LogFit {
   causes: CauseShare[];
   repairHours: Float64Array;
   repairs: (RepairSummary & { open: number; unmatchedEnds: number }) | null;
+  /** Fault starts no end closed (null for a counts table). */
+  openFaults: number | null;
   /** Fault starts per host over the fleet (hosts not in the log: 0). */
   hostCounts: Int32Array;
   hostsDispersion: number | null;
@@ -109,6 +111,7 @@ function fitCounts(log: CountsLog, o: FitOptions): LogFit {
     causes: causeShares(log.causes),
     repairHours: new Float64Array(0),
     repairs: null,
+    openFaults: null,
     hostCounts: new Int32Array(0),
     hostsDispersion: null,
     mixture: null,
@@ -177,7 +180,7 @@ function fitEvents(log: EventLog, o: FitOptions): LogFit {
     notes.push({ what: "repair law", why: "fewer than two repairs of different positive lengths" });
 
   const hostCounts = new Int32Array(hosts);
-  for (const h of log.startHost) hostCounts[h]! += 1;
+  for (const h of log.startHost) if (h >= 0) hostCounts[h]! += 1;
   const mixture = fitPoissonMixture(hostCounts);
 
   const drift = driftOf(log.startSeconds, first, Math.max(days, 0));
@@ -206,6 +209,7 @@ function fitEvents(log: EventLog, o: FitOptions): LogFit {
     causes: causeShares(labelCounts(log.labelValues[labelIndex]!, log.startLabel[labelIndex]!)),
     repairHours: matched.hours,
     repairs: summary && { ...summary, open: matched.open, unmatchedEnds: matched.unmatchedEnds },
+    openFaults: matched.open,
     hostCounts,
     hostsDispersion: dispersionIndex(hostCounts),
     mixture,

@@ -241,3 +241,17 @@ describe("degenerate logs: say what cannot be estimated, fit the rest", () => {
     expect(fit.notes.map((n) => n.what)).toEqual(["arrivals", "repairs", "lemons", "drift"]);
   });
 });
+
+describe("a job-wide failure (an empty host, as a run's CSV export writes one)", () => {
+  it("counts in the bursts, rate and causes, not per host, and is never an open repair", () => {
+    const fit = fitLog(parseLog("time,host,cause\n0,a,GPU\n10,,job\n20,b,GPU\n"), { hosts: 2, days: 1 });
+    expect(fit.bursts).toBe(3);
+    expect(fit.perHostDay).toBeCloseTo(3 / 2, 15);
+    expect(Array.from(fit.hostCounts)).toEqual([1, 1]);
+    expect(fit.causes.map((c) => [c.name, c.count])).toEqual([
+      ["GPU", 2],
+      ["job", 1],
+    ]);
+    expect(fit.repairs).toBeNull();
+  });
+});

@@ -80,7 +80,8 @@ export class LogBuilder {
     this.count(row);
     const where = () => this.whereOf(row);
     this.startT.push(seconds);
-    this.startH.push(this.hosts.of(host, where));
+    // An empty host (a CSV line of a job-wide failure, as a run's export writes one): no host.
+    this.startH.push(host === "" ? -1 : this.hosts.of(host, where));
     for (let k = 0; k < labels.length; k++) this.startL.push(this.labels[k]!.of(labels[k]!, where));
   }
 

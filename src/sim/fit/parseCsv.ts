@@ -89,12 +89,13 @@ export function parseCsv(text: string, unit: TimeUnit = "days"): EventLog {
     if (cells.length !== columns)
       throw new LogError(`${where}: ${cells.length} cells where the header names ${columns}`);
     const host = cells[at.host!]!.trim();
-    if (host === "") throw new LogError(`${where}: the host cell is empty`);
     const cause = cells[at.cause!]!.trim() || "unlabelled";
     const start = timeOf(cells[at.time!]!, where, "time");
     log.start(n, start, host, [cause]);
     const endCell = at.end === undefined ? "" : (cells[at.end] ?? "").trim();
     if (endCell !== "") {
+      if (host === "")
+        throw new LogError(`${where}: an end needs a host (an empty host is a job-wide failure)`);
       const end = timeOf(endCell, where, "end");
       if (end < start)
         throw new LogError(

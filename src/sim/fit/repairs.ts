@@ -35,6 +35,7 @@ export function matchRepairs(log: EventLog): Repairs {
     const t = ends[e]!;
     for (; s < starts.length && starts[s]! <= t; s++) {
       const h = log.startHost[s]!;
+      if (h < 0) continue; // job-wide: no host's end closes it
       let q = open.get(h);
       if (q === undefined) {
         q = [];
@@ -53,7 +54,8 @@ export function matchRepairs(log: EventLog): Repairs {
     hours.push((t - q[head]!) / 3600);
     heads.set(h, head + 1);
   }
-  let stillOpen = starts.length - s;
+  let stillOpen = 0;
+  for (let i = s; i < starts.length; i++) if (log.startHost[i]! >= 0) stillOpen++;
   for (const [h, q] of open) stillOpen += q.length - (heads.get(h) ?? 0);
   return { hours: Float64Array.from(hours).sort(), open: stillOpen, unmatchedEnds };
 }

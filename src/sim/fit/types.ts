@@ -25,6 +25,7 @@ export interface EventLog {
   labelValues: string[][];
   /** Fault starts, sorted by time (stable: file order at one instant). Seconds. */
   startSeconds: Float64Array;
+  /** −1: a job-wide fault (a CSV line with an empty host): in the rate and causes, not per host. */
   startHost: Int32Array;
   /** startLabel[k][i]: fault start i's value of label key k. */
   startLabel: Int32Array[];
