@@ -181,7 +181,7 @@ function BarChart({
       xTicks={ticks.map((i) => i + 0.5)}
       xTick={(t) => labels[Math.floor(t)] ?? ""}
       legend={[
-        ["seen", "in the log"],
+        ["bar", "in the log"],
         ["fitted", expectedName],
       ]}
     >
