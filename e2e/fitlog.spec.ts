@@ -129,3 +129,22 @@ test("a refused log is named by its event and the problem; nothing changes", asy
   await expect(panel.getByTestId("fit-use")).toHaveCount(0);
   expect(await ettr(page)).toBe(before);
 });
+
+test.describe("at 390 × 844", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test("the fitted log's words and charts fit the phone's width", async ({ page }) => {
+    await page.goto("/#v=cluster");
+    const panel = page.getByRole("region", { name: "Failure log import" });
+    await panel.getByTestId("fit-hosts").fill("400");
+    await panel.getByTestId("fit-file-input").setInputFiles(logFile);
+    await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+    await expect(panel.locator(".fit-chart")).toHaveCount(3);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, "the page scrolls sideways").toBeLessThanOrEqual(innerWidth);
+    const chart = await panel.locator(".fit-chart svg").first().boundingBox();
+    expect(chart!.width).toBeLessThanOrEqual(390);
+  });
+});
