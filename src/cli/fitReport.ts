@@ -63,7 +63,12 @@ export function fitReport(file: string, fit: LogFit, scenarioNotes: readonly Fit
       m.chosen === "two"
         ? `two classes fit better (AIC ${g(m.aicTwo, 6)} vs one ${g(m.aicOne, 6)}): ${pct(m.share)} of hosts fail ${Number.isFinite(m.factor) ? `${g(m.factor)}×` : "infinitely"} as often as the rest`
         : `two classes do not fit better than one (AIC ${g(m.aicTwo, 6)} vs ${g(m.aicOne, 6)}): hosts alike`;
-    lines.push(`lemon hosts: dispersion index ${g(fit.hostsDispersion)} (1 for alike hosts); ${classes}`);
+    const over = fit.hostsFromLog
+      ? " (over the hosts in the log only; --hosts counts those that never failed)"
+      : "";
+    lines.push(
+      `lemon hosts: dispersion index ${g(fit.hostsDispersion)} (1 for alike hosts)${over}; ${classes}`,
+    );
   }
   if (fit.drift.windows.length > 0) {
     const p = fit.drift.pValue;

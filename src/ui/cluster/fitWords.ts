@@ -90,7 +90,10 @@ export function lemonWords(fit: LogFit): string {
   const d = fit.hostsDispersion;
   const m = fit.mixture;
   if (d === null || !m) return "";
-  const index = `The dispersion index is ${g(d)} (1 if every host were alike and failed at random).`;
+  const over = fit.hostsFromLog
+    ? " Counted over the hosts in the log only: give the fleet's size to count the hosts that never failed."
+    : "";
+  const index = `The dispersion index is ${g(d)} (1 if every host were alike and failed at random).${over}`;
   if (m.chosen !== "two")
     return `${index} Hosts look alike: two classes of hosts do not fit better than one.`;
   const factor = Number.isFinite(m.factor) ? `${g(m.factor)}× as often as` : "while";
