@@ -72,3 +72,25 @@ then fits an alpha-beta link to the all-reduces and puts the step model beside t
 
 Bad input prints one line on stderr naming the problem, and exits with status 2.
 `;
+
+export const FIT_HELP = `usage: npm run fit -- <log> [--hosts N] [--days D] [--label L] [--unit U] [--burst-seconds S] [--json] [--scenario]
+
+Fits the cluster model to a failure log (docs/model.md §5): failures and bursts, the rate,
+Poisson vs Weibull arrivals (k with its 95 % interval, AIC), the cause mix, repair times, lemon
+hosts and drift per 30-day window.
+
+  <log>              an event list (InfiniteHBD's JSON: node_id, event_time in days,
+                     event_type fault_start | fault_end, fault_type {Level, Class, Desc}),
+                     a CSV with the header time,host,cause[,end], or a counts table
+                     {gpus, gpusPerHost, days, causes: {name: count}}; at most 64 MiB, 1,000,000 events
+  --hosts N          the fleet's hosts (default: the distinct hosts in the log, an upper bound on the rate)
+  --days D           the window in days (default: the last timestamp - the first)
+  --label L          the label causes are grouped by: Level, Class (default) or Desc; cause for a CSV
+  --unit U           a CSV's numeric times: days (default), hours or seconds
+  --burst-seconds S  fault starts this close together are one failure (default 0: the same instant)
+  --json             every figure as one JSON object
+  --scenario         the fitted scenario file (JSON) instead of the figures
+  -h, --help         print this help
+
+Bad input prints one line on stderr naming the problem, and exits with status 2.
+`;

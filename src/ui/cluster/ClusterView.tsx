@@ -8,6 +8,7 @@ import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
+import { FailureLogImport } from "./FailureLogImport.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
 import { ReplayLinkNote } from "./ReplayLinkNote.tsx";
 import { ResultsPanel } from "./ResultsPanel.tsx";
@@ -78,6 +79,7 @@ export function ClusterView() {
           <StrategyPicker />
           <ResultsPanel />
           <Explorer />
+          <FailureLogImport />
         </div>
       </div>
     </div>

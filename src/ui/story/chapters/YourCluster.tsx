@@ -31,6 +31,11 @@ export function YourClusterChapter() {
           the timelines, the failure log, what-if sweeps and a tornado of which knob matters most. Its address
           is always a link to exactly what is on screen.
         </p>
+        <p data-testid="story-failure-log">
+          Have a log of your own fleet's failures? The Cluster view's <strong>Failure log</strong> panel fits
+          the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
+          scenario.
+        </p>
       </Prose>
       <Figure label="The story's scenario">
         <WhenLoaded loaded={loaded}>

@@ -1,0 +1,157 @@
+/**
+ * The Cluster view's "Failure log" panel (SIMULATION.md §5), as a person uses it: open a log the
+ * engine drew (InfiniteHBD's event-list format), read the fit in words, use it (Back undoes it),
+ * copy the link and open it fresh: the same scenario, the same numbers. A refused log is named.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { fitLog } from "../src/sim/fit/fitLog.ts";
+import { parseLog } from "../src/sim/fit/parseLog.ts";
+import { drawnLog, logEventList } from "../src/testing/engineLog.ts";
+
+test.use({ permissions: ["clipboard-read", "clipboard-write"] });
+
+/** A bursty (k = 0.6) 120-day log of a 400-host fleet with two causes, drawn by the engine. */
+const LOG = logEventList(
+  drawnLog(
+    {
+      cluster: { gpus: 3200, gpusPerHost: 8, replicas: 4 },
+      training: { days: 120 },
+      failures: {
+        perHostDay: 0.006,
+        arrivals: "weibull",
+        weibullShape: 0.6,
+        causes: [
+          { name: "GPU", share: 3, scope: "host", hang: false, newHost: true },
+          { name: "NIC", share: 1, scope: "host", hang: false, newHost: true },
+        ],
+      },
+    },
+    4,
+  ),
+);
+const FIT = fitLog(parseLog(LOG), { hosts: 400 });
+const logFile = join(mkdtempSync(join(tmpdir(), "fitlog-")), "fleet-log.json");
+writeFileSync(logFile, LOG);
+
+const settled = (page: Page) => page.locator('section[aria-label="Results"][aria-busy="false"]');
+
+async function ettr(page: Page): Promise<string | null> {
+  await expect(settled(page)).toBeVisible();
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
+  return page.getByTestId("ettr-ftHsdp").textContent();
+}
+
+async function copyLink(page: Page): Promise<string> {
+  await page.getByTestId("copy-link").click();
+  const shown = page.getByLabel("Share link");
+  await expect(page.getByRole("status").filter({ hasText: "Link copied" }).or(shown)).toBeVisible();
+  if (await shown.isVisible()) return shown.inputValue();
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+async function openFresh(browser: Browser, link: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(link);
+  return page;
+}
+
+test("a log is fitted in words and charts, used as an edit Back undoes, and its link reopens the same numbers", async ({
+  page,
+  browser,
+}) => {
+  // Four runs of the cluster and a fresh page: more than the default minute on a loaded machine.
+  test.setTimeout(150_000);
+  await page.goto("/#v=cluster");
+  const before = await ettr(page);
+  const panel = page.getByRole("region", { name: "Failure log import" });
+  await panel.getByTestId("fit-hosts").fill("400");
+  await panel.getByTestId("fit-file-input").setInputFiles(logFile);
+
+  // The figures are the library's, in words.
+  await expect(panel.getByTestId("fit-file")).toHaveText("fleet-log.json");
+  await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+  const k = FIT.weibull!;
+  const g = (x: number) => Number(x.toPrecision(2)).toLocaleString("en-US");
+  await expect(panel.getByTestId("fit-arrivals")).toContainText(
+    `A Weibull shape of ${g(k.shape)} (95 % sure it lies between ${g(k.shapeLo)} and ${g(k.shapeHi)})`,
+  );
+  const rate = Number(FIT.perHostDay!.toPrecision(3)).toLocaleString("en-US", {
+    maximumSignificantDigits: 3,
+  });
+  await expect(panel.getByTestId("fit-rate")).toContainText(
+    `${FIT.bursts.toLocaleString("en-US")} failures on 400 hosts`,
+  );
+  await expect(panel.getByTestId("fit-rate")).toContainText(`${rate} per host-day`);
+  await expect(panel.getByTestId("fit-causes")).toContainText("GPU");
+  await expect(panel.getByTestId("fit-notes")).toContainText("Not estimated: repairs.");
+  await expect(panel.locator(".fit-chart")).toHaveCount(3);
+  const axe = await new AxeBuilder({ page }).include(".failure-log-import").analyze();
+  const bad = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
+  // Use this fit: one edit; the knobs show the fitted rate and shape; Back undoes it.
+  await panel.getByTestId("fit-use").click();
+  await expect(page.getByTestId("failures.perHostDay")).toHaveValue(
+    String(Number(FIT.perHostDay!.toPrecision(6))),
+  );
+  await expect(page.getByTestId("failures.weibullShape")).toHaveValue(String(Number(k.shape.toPrecision(6))));
+  // The fitted scenario's own run replaces the one before (a new rate: a new number).
+  await expect(page.getByTestId("ettr-ftHsdp")).not.toHaveText(before!);
+  const fitted = await ettr(page);
+  const link = await copyLink(page);
+
+  await page.goBack();
+  await expect(page.getByTestId("failures.perHostDay")).toHaveValue("0.00651");
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(before!);
+  await page.goForward();
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(fitted!);
+
+  const fresh = await openFresh(browser, link);
+  await expect(fresh.getByTestId("ettr-ftHsdp")).toHaveText(fitted!);
+  await expect(fresh.getByTestId("failures.perHostDay")).toHaveValue(
+    String(Number(FIT.perHostDay!.toPrecision(6))),
+  );
+});
+
+test("a refused log is named by its event and the problem; nothing changes", async ({ page }) => {
+  await page.goto("/#v=cluster");
+  const before = await ettr(page);
+  const bad = join(mkdtempSync(join(tmpdir(), "fitlog-")), "bad.json");
+  writeFileSync(
+    bad,
+    JSON.stringify([
+      { node_id: "a", event_time: 1, event_type: "fault_start" },
+      { node_id: "a", event_time: 2, event_type: "fault_begin" },
+    ]),
+  );
+  const panel = page.getByRole("region", { name: "Failure log import" });
+  await panel.getByTestId("fit-file-input").setInputFiles(bad);
+  await expect(panel.getByTestId("fit-error")).toHaveText(
+    'This log was not fitted: event 2: unknown event_type "fault_begin"; "fault_start" or "fault_end".',
+  );
+  await expect(panel.getByTestId("fit-use")).toHaveCount(0);
+  expect(await ettr(page)).toBe(before);
+});
+
+test.describe("at 390 × 844", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+  test("the fitted log's words and charts fit the phone's width", async ({ page }) => {
+    await page.goto("/#v=cluster");
+    const panel = page.getByRole("region", { name: "Failure log import" });
+    await panel.getByTestId("fit-hosts").fill("400");
+    await panel.getByTestId("fit-file-input").setInputFiles(logFile);
+    await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+    await expect(panel.locator(".fit-chart")).toHaveCount(3);
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, "the page scrolls sideways").toBeLessThanOrEqual(innerWidth);
+    const chart = await panel.locator(".fit-chart svg").first().boundingBox();
+    expect(chart!.width).toBeLessThanOrEqual(390);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The fit as the page's worker runs it: a log's text and the options a person chose, to the fit,
+ * the fitted scenario and its notes, or the refusal's message. Nothing here throws: a refused log
+ * is an answer, shown in place.
+ */
+import type { TimeUnit } from "./csvTime.ts";
+import { type FitNote, type FitOptions, fitLog, type LogFit } from "./fitLog.ts";
+import { type FittedScenario, fittedScenario } from "./fitScenario.ts";
+import { parseLog } from "./parseLog.ts";
+import { LogError } from "./types.ts";
+
+export interface FitRequest extends FitOptions {
+  unit: TimeUnit;
+  /** The file's name, for the scenario's. */
+  name: string;
+}
+
+export type FitOutcome =
+  | { ok: true; fit: LogFit; scenario: FittedScenario; notes: FitNote[] }
+  | { ok: false; message: string };
+
+export type FitPhase = "reading" | "parsing" | "fitting";
+
+export function fitText(
+  text: string,
+  req: FitRequest,
+  onPhase: (p: FitPhase) => void = () => {},
+): FitOutcome {
+  try {
+    onPhase("parsing");
+    const log = parseLog(text, { unit: req.unit });
+    onPhase("fitting");
+    const fit = fitLog(log, req);
+    const { scenario, notes } = fittedScenario(fit, `Fitted to ${req.name}`);
+    return { ok: true, fit, scenario, notes };
+  } catch (e) {
+    if (e instanceof LogError) return { ok: false, message: e.message };
+    throw e;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The scenario a fit gives (§5): its `failures` and `spares` fields, the rest left to the
+ * defaults (or, in the page, to the scenario on screen: "Use this fit" keeps its cluster). Each
+ * figure is brought into the field's range, and a note says so when that changed it.
+ */
+import type { FailureCause } from "../scenario.ts";
+import type { FitNote, LogFit } from "./fitLog.ts";
+
+/**
+ * The version-4 fields a fit sets, typed here narrowly (the engine's scenario types grow them in
+ * the same issue): `badHosts`, `repairLaw` and `repairSigma`.
+ */
+export interface FittedFailures {
+  perHostDay: number;
+  arrivals: "poisson" | "weibull";
+  weibullShape?: number;
+  hangFraction: 0;
+  causes: FailureCause[];
+  badHosts?: { share: number; factor: number };
+}
+
+export interface FittedSpares {
+  repairLaw: "lognormal";
+  repairHours: number;
+  repairSigma: number;
+}
+
+export interface FittedScenario {
+  name: string;
+  failures: FittedFailures;
+  spares?: FittedSpares;
+}
+
+/** The ranges of the fields a fit sets (SIMULATION.md §3, §5). */
+const RANGE = {
+  perHostDay: [0, 10],
+  weibullShape: [0.2, 5],
+  factor: [1, 1000],
+  repairHours: [0.001, 8760],
+  repairSigma: [0.01, 4],
+} as const;
+
+const CAUSE_NAME_CHARS = 40;
+
+/** Rounded to 6 significant digits: a scenario file a person reads, not a float's last bits. */
+const tidy = (x: number) => Number(x.toPrecision(6));
+
+export function fittedScenario(fit: LogFit, name: string): { scenario: FittedScenario; notes: FitNote[] } {
+  const notes: FitNote[] = [];
+  const within = (field: keyof typeof RANGE, x: number): number => {
+    const [lo, hi] = RANGE[field];
+    const y = Math.min(hi, Math.max(lo, x));
+    if (y !== x)
+      notes.push({
+        what: field,
+        why: `the fit gives ${tidy(x)}; the model takes ${lo}–${hi}, so the scenario says ${y}`,
+      });
+    return tidy(y);
+  };
+  const failures: FittedFailures = {
+    perHostDay: within("perHostDay", fit.perHostDay ?? 0),
+    arrivals: fit.arrivals === "weibull" ? "weibull" : "poisson",
+    hangFraction: 0,
+    causes: fit.causes.map((c) => ({
+      name: c.name.slice(0, CAUSE_NAME_CHARS),
+      share: tidy(c.share),
+      scope: "host",
+      hang: false,
+      newHost: true,
+    })),
+  };
+  if (fit.arrivals === "weibull" && fit.weibull)
+    failures.weibullShape = within("weibullShape", fit.weibull.shape);
+  const m = fit.mixture;
+  if (m && m.chosen === "two" && m.share < 1) {
+    failures.badHosts = { share: tidy(m.share), factor: within("factor", m.factor) };
+  }
+  const scenario: FittedScenario = { name: name.slice(0, 80), failures };
+  const law = fit.repairs?.lognormal;
+  if (law) {
+    scenario.spares = {
+      repairLaw: "lognormal",
+      repairHours: within("repairHours", Math.exp(law.mu)),
+      repairSigma: within("repairSigma", law.sigma),
+    };
+  }
+  return { scenario, notes };
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { fitLog } from "../../sim/fit/fitLog.ts";
+import { parseLog } from "../../sim/fit/parseLog.ts";
+import { drawnLog, logCsv } from "../../testing/engineLog.ts";
+import { arrivalWords, durationWords, shortGaps } from "./fitWords.ts";
+
+const fitOf = (shape: number) =>
+  fitLog(
+    parseLog(
+      logCsv(
+        drawnLog(
+          {
+            cluster: { gpus: 3200, gpusPerHost: 8, replicas: 4 },
+            training: { days: 365 },
+            failures: { perHostDay: 0.004, arrivals: "weibull", weibullShape: shape },
+          },
+          9,
+        ),
+      ),
+      { unit: "seconds" },
+    ),
+    { hosts: 400 },
+  );
+
+describe("the arrivals in plain words", () => {
+  it("an interval wholly below 1 reads bursty, with the share of short gaps seen and at random", () => {
+    const fit = fitOf(0.5);
+    const w = arrivalWords(fit)!;
+    expect(fit.weibull!.shapeHi).toBeLessThan(1);
+    expect(w.headline).toBe("Bursty: failures cluster.");
+    const gaps = shortGaps(fit)!;
+    expect(gaps.seen).toBeGreaterThan(gaps.random);
+    expect(w.detail).toContain("right after a failure the next one comes sooner than at random");
+  });
+
+  it("wholly above 1 reads regular; around 1 reads random", () => {
+    expect(arrivalWords(fitOf(2))!.headline).toBe("Regular: failures come more evenly than at random.");
+    const random = fitOf(1);
+    expect(random.weibull!.shapeLo).toBeLessThan(1);
+    expect(arrivalWords(random)!.headline).toBe("No sign of bursts: failures look random.");
+  });
+
+  it("durations in the unit a person says", () => {
+    expect(durationWords(1800)).toBe("30 minutes");
+    expect(durationWords(16 * 3600)).toBe("16 hours");
+    expect(durationWords(5 * 86_400)).toBe("5 days");
+  });
+});
