@@ -205,6 +205,10 @@ const NOT_AN_AXIS: Record<string, string> = {
   // their share axes (hang fraction itself must be 0 beside a cause mix).
   "failures.causes[].hang":
     "yes/no: part of what the cause is; the hanging causes' share axes sweep the hang share",
+  // §5: a replay's log is data, not a number; lemon hosts are a (share, factor) pair, set in its
+  // knobs (an axis over one half of a pair is not built yet: docs/model.md §5).
+  "failures.log": "a recorded failure log, replayed as it is: not a number to sweep",
+  "failures.badHosts": "a (share, factor) pair set in its knobs; no axis sweeps one half of a pair yet",
   "failures.causes[].newHost":
     "yes/no, and fixed by scope for job-wide causes; the scope axis moves it with the scope",
 };

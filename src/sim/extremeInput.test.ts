@@ -73,7 +73,7 @@ describe("cause names", () => {
     } catch (e) {
       const message = (e as Error).message;
       expect(message).toMatch(
-        /failures\.causes\[0\]\.name: got "a{39}…" \(42 characters\); must be a string of 1–40 characters/,
+        /failures\.causes\[0\]\.name: got "a{39}😀…" \(41 characters\); must be a string of 1–40 characters/,
       );
       expect(message).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
     }

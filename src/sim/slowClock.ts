@@ -102,11 +102,18 @@ export class SlowClock {
         rec?.point(t, progress);
         continue;
       }
-      // Whole cycles inside this piece at once (not while recording each write).
-      if (need === C && rec === null) {
+      // Whole cycles inside this piece at once. A recording run takes the same arithmetic (a
+      // policy's metrics must not depend on whether it records) and lists the cycles beside it.
+      if (need === C) {
         const cyc = C * wallPerProgress + W;
         const m = Math.floor((lim - t) / cyc);
         if (m > 0) {
+          if (rec)
+            for (let i = 0; i < m; i++) {
+              const te = t + i * cyc + C * wallPerProgress;
+              rec.point(te, progress + (i + 1) * C);
+              rec.write(te, te + W);
+            }
           completed += m;
           progress += m * C;
           writeSeconds += m * W;

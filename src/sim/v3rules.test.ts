@@ -54,6 +54,7 @@ describe("inMemory", () => {
       rolledBack: 600,
       degraded: 0,
       overhead: 0,
+      slow: 0,
     });
   });
 
