@@ -1,6 +1,6 @@
 /**
  * The cause-mix editor in the cluster knobs and each failure's recovery in the failure log
- * (SIMULATION.md §3), driven as a person would: rows added and edited, a refused value named in
+ * (docs/model.md §3), driven as a person would: rows added and edited, a refused value named in
  * the validator's words while the previous results stay, the Llama 3 mix one click away, and a
  * reloaded link that brings the same mix back.
  */

@@ -1,5 +1,5 @@
 /**
- * The Cluster view's v2 timeline parts (SIMULATION.md §3): the FT-HSDP job lane, rack marks
+ * The Cluster view's v2 timeline parts (docs/model.md §3): the FT-HSDP job lane, rack marks
  * across the replicas one rack failure struck, and the spare-pool chart. Each preset's expected
  * counts come from the engine itself, run here on the same scenario and seed as the page.
  */

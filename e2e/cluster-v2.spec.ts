@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 
-/** Cluster model v2 (SIMULATION.md §3) in the cluster view's knobs. */
+/** Cluster model v2 (docs/model.md §3) in the cluster view's knobs. */
 
 test("the v2 knobs change the results, and a bad value names its field", async ({ page }) => {
   await page.goto("/#v=cluster");

@@ -1,5 +1,5 @@
 /**
- * The Cluster view's "Failure log" panel (SIMULATION.md §5), as a person uses it: open a log the
+ * The Cluster view's "Failure log" panel (docs/model.md §5), as a person uses it: open a log the
  * engine drew (InfiniteHBD's event-list format), read the fit in words, use it (Back undoes it),
  * copy the link and open it fresh: the same scenario, the same numbers. A refused log is named.
  */

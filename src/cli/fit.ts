@@ -1,7 +1,7 @@
 /**
  * `npm run fit -- <log> [--hosts N] [--days D] [--label L] [--unit U] [--burst-seconds S] [--json] [--scenario]`
  *
- * Fits the model to a failure log (SIMULATION.md §5) and prints the figures, their JSON, or the
+ * Fits the model to a failure log (docs/model.md §5) and prints the figures, their JSON, or the
  * fitted scenario file. Bad input: one line on stderr naming the problem, exit 2.
  */
 import { basename } from "node:path";

@@ -5,7 +5,7 @@
  * `{"parameters": [...]}` wrapper) in the order they are all-reduced, and the step they make
  * (DDP over 4 × 8 GPUs by default, see presetCatalog.ts). Bad input: one line on stderr, exit 2.
  *
- * The first bucket is capped at 1 MiB (SIMULATION.md §2, PyTorch's `_DEFAULT_FIRST_BUCKET_BYTES`).
+ * The first bucket is capped at 1 MiB (docs/model.md §2, PyTorch's `_DEFAULT_FIRST_BUCKET_BYTES`).
  * Newer PyTorch (pytorch/pytorch#121640) caps it at `bucket_cap_mb` instead when the user passes
  * `bucket_cap_mb` explicitly: give `--first-bucket-mb` the same value to reproduce that.
  *

@@ -91,7 +91,7 @@ describe("clusterTrace (Perfetto / Trace Event JSON)", () => {
     expect(sync.some((v, i) => i > 0 && v < (sync[i - 1] as number))).toBe(true);
   });
 
-  it("is the engine's own output: the checkpoint due at the first failure's instant is lost with 600 s of work (SIMULATION.md's edge rule), which the hand-drawn fixture had as 0", () => {
+  it("is the engine's own output: the checkpoint due at the first failure's instant is lost with 600 s of work (docs/model.md's edge rule), which the hand-drawn fixture had as 0", () => {
     const trace = fixtureTrace();
     expect(Array.from(legacyTrace(trace).failures.syncLostSeconds)).toEqual([600, 195]);
     const sync = slices(SYNC_PID).map((e) => [e.name, e.ts / 1e6, (e.ts + (e.dur ?? 0)) / 1e6]);

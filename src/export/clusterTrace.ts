@@ -10,7 +10,7 @@
  * replica trains or waits is the job's state, shown once on the FT-HSDP job track rather than
  * copied onto every replica (that would grow as replicas × failures).
  *
- * Each job also has a second thread, its job track (SIMULATION.md §3): a replica-level policy's job
+ * Each job also has a second thread, its job track (docs/model.md §3): a replica-level policy's job
  * restarts and checkpoint writes, with the progress a job restart rolled back on a third thread (a
  * rollback spans writes, so it cannot share their thread without overlapping them); a whole-job
  * policy's restarts, one per failure (every failure restarts it), named for the failure that

@@ -29,7 +29,7 @@ const ETTR_BAND = ["mean", "p5", "p95"] as const;
 
 /**
  * One row per sweep point: the swept value, the scenario's shape, each selected policy's ETTR
- * band (display order), the scenario, then each policy's mean badput shares (SIMULATION.md §4).
+ * band (display order), the scenario, then each policy's mean badput shares (docs/model.md §4).
  * The columns up to scenario_json are version 1's, in its order, for the default selection; the
  * badput columns come after it so that no earlier column moves.
  */

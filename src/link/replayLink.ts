@@ -1,5 +1,5 @@
 /**
- * A replay scenario's link (SIMULATION.md §5): `s=3.<checked payload>`, format 2's framing and
+ * A replay scenario's link (docs/model.md §5): `s=3.<checked payload>`, format 2's framing and
  * dictionary around the scenario's diff, with `failures.log.events` written compactly as one
  * string: events split by ";", each "dt,cause,hosts" where dt is the time since the event
  * before (or "=t", the time itself, where the delta would not add back to it exactly, so a link

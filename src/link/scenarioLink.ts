@@ -56,7 +56,7 @@ const FORMAT_1_DICTIONARY = strToU8(
 );
 
 /**
- * Format 2's dictionary: the version-1 vocabulary plus version 2's (SIMULATION.md §3: racks,
+ * Format 2's dictionary: the version-1 vocabulary plus version 2's (docs/model.md §3: racks,
  * placement, Weibull arrivals, the cause list, FTAR's timeout, FT-HSDP checkpoints, spares).
  * Part of format 2: it must never change (a new one means a new tag).
  */

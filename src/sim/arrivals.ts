@@ -1,5 +1,5 @@
 /**
- * Arrival processes (SIMULATION.md §1 "Failures", §3 "Arrivals"): when the job's failure events
+ * Arrival processes (docs/model.md §1 "Failures", §3 "Arrivals"): when the job's failure events
  * happen. Each is one function from the previous event to the next; a new law is one entry here.
  */
 import type { Arrivals, Scenario } from "./scenario.ts";

@@ -1,5 +1,5 @@
 /**
- * The cause table (SIMULATION.md §3): what a failure event can be, with everything the engine
+ * The cause table (docs/model.md §3): what a failure event can be, with everything the engine
  * and the closed forms ask of a cause precomputed in typed columns. A scenario without a cause
  * mix is version 1: a host fail-stop (1 − hangFraction) or a host hang (hangFraction), both
  * breaking their host. A new kind of cause is a new column here, not an edit across the engine.

@@ -1,5 +1,5 @@
 /**
- * The closed forms' result types (SIMULATION.md §3, §4). Version 1's forms are the synchronous and
+ * The closed forms' result types (docs/model.md §3, §4). Version 1's forms are the synchronous and
  * FT-HSDP policies' own arithmetic, so their fields are named by those keys (a public contract:
  * the CLI's JSON `closedForm`); a leaf module, so that types.ts and closedForms.ts share it.
  */

@@ -1,5 +1,5 @@
 /**
- * The engine's Monte Carlo against SIMULATION.md §3's closed forms (renewal.test.ts checks the
+ * The engine's Monte Carlo against docs/model.md §3's closed forms (renewal.test.ts checks the
  * independent reference; this checks the engine itself). Seeds are the Monte Carlo's own
  * (seedOf), and each policy runs through the registry on the same failure traces as
  * runScenario would: the mean below is exactly the Monte Carlo's ETTR mean.

@@ -1,5 +1,5 @@
 /**
- * The closed forms shown beside the simulation (SIMULATION.md §1 "Metrics", §3 "Closed forms,
+ * The closed forms shown beside the simulation (docs/model.md §1 "Metrics", §3 "Closed forms,
  * version 2", as corrected). Each form says what it assumes; where the scenario breaks an
  * assumption (Weibull or other arrivals, a limited spare pool, job-scope causes, racks striking
  * several replicas, recoveries that overlap, a rollback the form ignores) its value is null and

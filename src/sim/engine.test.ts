@@ -7,7 +7,7 @@ import { DEFAULT_SCENARIO, derived, parseScenario, type ScenarioInput } from "./
 
 const withDefaults = (input: ScenarioInput) => parseScenario(input);
 
-describe("SIMULATION.md's worked check (the FT-HSDP paper's headline)", () => {
+describe("docs/model.md's worked check (the FT-HSDP paper's headline)", () => {
   // 1/λ = 18 min, D = 60 + 540 s: sync = 8/18; FT: 3 min stall, 7 min on 11 of 12 replicas.
   const fixed = withDefaults({ failures: { arrivals: "fixed" } });
   const paperSync = 8 / 18;

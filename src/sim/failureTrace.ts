@@ -1,6 +1,6 @@
 /**
  * The failures of one run, drawn once: both policies consume the same trace, so their
- * difference is the policies', not the dice's (SIMULATION.md §1 "Failures", §3).
+ * difference is the policies', not the dice's (docs/model.md §1 "Failures", §3).
  *
  * Each row is one failure event: when, which cause, and what it strikes. What it strikes is a
  * run of hosts (one host, one rack, or none for a job-scope failure) and, through the placement,

@@ -1,5 +1,5 @@
 /**
- * FT-HSDP checkpoints (SIMULATION.md §3) at their edges, on hand-placed traces with the answer
+ * FT-HSDP checkpoints (docs/model.md §3) at their edges, on hand-placed traces with the answer
  * worked out by hand beside each: what stallSeconds counts while a write runs, a write ending
  * exactly at the horizon, and a checkpoint falling due at the instant a global stall begins.
  * Cluster: 4 hosts of 8 GPUs, 4 replicas of one host, a 3-hour horizon (10,800 s), fail-stop

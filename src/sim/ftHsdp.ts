@@ -1,5 +1,5 @@
 /**
- * FT-HSDP (SIMULATION.md §1 "FT-HSDP", §3 "FT-HSDP, version 2"), event-driven: the only events
+ * FT-HSDP (docs/model.md §1 "FT-HSDP", §3 "FT-HSDP, version 2"), event-driven: the only events
  * are failures, the ends of recovery phases, spare requests, job restarts and checkpoint writes,
  * so the cost grows with failures, never with steps, GPUs or replicas.
  *

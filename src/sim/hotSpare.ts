@@ -1,5 +1,5 @@
 /**
- * `hotSpare`: warm standbys with live migration (TorchPass-style), as SIMULATION.md §4 writes
+ * `hotSpare`: warm standbys with live migration (TorchPass-style), as docs/model.md §4 writes
  * it. Standby hosts hold the job's code and process groups and do not train. A recovery is a
  * migration (detect + `migrateSeconds`, the whole job waits, nothing rolls back) when R ≥ 2,
  * none of its failures is job-scope and as many standbys are ready as the hosts broken so far in

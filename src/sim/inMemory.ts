@@ -1,6 +1,6 @@
 /**
  * `inMemory`: synchronous training with in-memory checkpoints (Gemini, SOSP '23), as
- * SIMULATION.md §4 writes it. Every failure stops the whole job. Every C of training a blocking
+ * docs/model.md §4 writes it. Every failure stops the whole job. Every C of training a blocking
  * write of W copies each host's state into a peer's CPU memory in another rack (it survives any
  * host or rack failure); every `persistEvery`-th completed in-memory checkpoint of the run is also
  * durable (saved to storage in the background, no stall). A host or rack failure recovers from

@@ -105,7 +105,7 @@ export interface Policy<K extends Key = Key> {
   readonly cardMetric: SummarizedMetric;
   run(s: Scenario, failures: FailureTrace, record: boolean): PolicyRun<K>;
   /**
-   * Its closed form (SIMULATION.md §3, §4), or null with the reason none applies. `base` is
+   * Its closed form (docs/model.md §3, §4), or null with the reason none applies. `base` is
    * closedForms(s): the forms shared with the page's cross-checks, which a policy may build on.
    */
   closedForm(s: Scenario, base: ClosedForms): ClosedFormValue;
@@ -198,7 +198,7 @@ export function policyOf(key: string): Policy {
   return p;
 }
 
-/** The policies a scenario selects, in its display order (SIMULATION.md §4 "Which strategies run"). */
+/** The policies a scenario selects, in its display order (docs/model.md §4 "Which strategies run"). */
 export function selectedPolicies(s: Pick<Scenario, "policies">): readonly Policy[] {
   return s.policies.map(policyOf);
 }

@@ -1,6 +1,6 @@
 /**
  * The closed forms a result carries: the shared cross-checks of closedForms.ts plus, under
- * `policies`, each selected policy's own form from its module (SIMULATION.md §4 "Closed forms,
+ * `policies`, each selected policy's own form from its module (docs/model.md §4 "Closed forms,
  * version 3"), keyed and ordered as the selection.
  */
 import { closedForms, longRun } from "./closedForms.ts";

@@ -1,5 +1,5 @@
 /**
- * The policies' keys (SIMULATION.md §4), apart from the registry (policies.ts) so that the
+ * The policies' keys (docs/model.md §4), apart from the registry (policies.ts) so that the
  * scenario's validator can name them without loading every policy's run function. A key is a
  * public contract: it names the policy in scenarios, links, the CLI's JSON and the CSV.
  */

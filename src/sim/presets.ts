@@ -68,7 +68,7 @@ const HEADLINE_RACKS = {
 const V2_SOURCE = `${HEADLINE_SOURCE} Version-2 settings (docs/model.md §3) are ours, for illustration.`;
 
 /**
- * The strategies side by side (SIMULATION.md §4). Every strategy that restarts from storage
+ * The strategies side by side (docs/model.md §4). Every strategy that restarts from storage
  * (synchronous, FT-HSDP after a job-wide failure, hot spares' fallback, in-memory's persistent
  * copy) checkpoints on one cadence, so no side is charged a rollback the others are spared.
  */
@@ -279,7 +279,7 @@ export const PRESETS: readonly Preset[] = [
     id: "slow-greyhound",
     title: "Slow hosts as Greyhound reports them",
     description:
-      'The headline cluster with slow episodes (SIMULATION.md §6): lognormal lengths with a median of 15 min and σ = 1 (mean 25 min, 1 in 10 past 54 min, 1 in 100 past 2.5 h), 1.5× slower while slow (our choice), and 0.0068 episodes per host-day, chosen so that slow hosts alone leave 1/1.34 of the time (M/G/∞: some host is slow 75 % of the time). No eviction: sweep "Evict after" to see what dropping a slow replica buys.',
+      'The headline cluster with slow episodes (docs/model.md §6): lognormal lengths with a median of 15 min and σ = 1 (mean 25 min, 1 in 10 past 54 min, 1 in 100 past 2.5 h), 1.5× slower while slow (our choice), and 0.0068 episodes per host-day, chosen so that slow hosts alone leave 1/1.34 of the time (M/G/∞: some host is slow 75 % of the time). No eviction: sweep "Evict after" to see what dropping a slow replica buys.',
     source:
       "Greyhound (Alibaba), USENIX ATC '25: most large jobs meet slowdowns; episodes of ~10–25 min typically, up to hours; jobs 1.34× slower on average. The factor, σ and the rate that yields 1.34× on this cluster are our assumptions.",
     scenario: {

@@ -1,5 +1,5 @@
 /**
- * Properties of the cluster engine over version-2 scenarios (SIMULATION.md §3): cause lists with
+ * Properties of the cluster engine over version-2 scenarios (docs/model.md §3): cause lists with
  * host, rack and job scopes, hangs and newHost; racks and placement; Weibull arrivals; FTAR hang
  * timeouts; FT-HSDP checkpoints; limited spare pools. properties.test.ts holds the version-1
  * ones (and the brute-force reference); these ask what must hold whatever §3 adds.

@@ -1,5 +1,5 @@
 /**
- * Properties of every version-3 run (SIMULATION.md §4) over generated scenarios that select any
+ * Properties of every version-3 run (docs/model.md §4) over generated scenarios that select any
  * 1–4 policies in any order, with every §3 and §4 part: where the time goes adds up exactly, each
  * selected policy (and only it) is in the result, in display order, and a recorded run gives the
  * numbers an unrecorded one gives.

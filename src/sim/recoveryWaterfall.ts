@@ -1,6 +1,6 @@
 /**
  * One failure's recovery, read back from a recorded trace as phases with their seconds: what the
- * failure log's stacked bars and the timeline's hover show (SIMULATION.md §3).
+ * failure log's stacked bars and the timeline's hover show (docs/model.md §3).
  *
  * A replica-level policy (FT-HSDP): for each replica a host or rack failure strikes, the run of that replica's phase
  * intervals that starts at the failure and follows back to back (detect → waitSpare → restart →

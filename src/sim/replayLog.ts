@@ -1,5 +1,5 @@
 /**
- * A run's own failures as a log (SIMULATION.md §5), and back: the CSV `time,host,cause` of a
+ * A run's own failures as a log (docs/model.md §5), and back: the CSV `time,host,cause` of a
  * recorded run's failures, the `failures.log` event list of the same failures, and the replay
  * scenario that strikes them. Replaying a run's failures gives that run's numbers bit for bit
  * (replayLog.test.ts), the proof that drawn and replayed failures go through one engine.

@@ -1,5 +1,5 @@
 /**
- * Each rule of SIMULATION.md §1 on a hand-placed failure trace, with the answer worked out by
+ * Each rule of docs/model.md §1 on a hand-placed failure trace, with the answer worked out by
  * hand in the comment next to it. Base cluster: 4 hosts of 8 GPUs, 4 replicas of one host each,
  * a 3-hour horizon (10,800 s), detection 60 s (fail-stop) / 600 s (hang), sync restart 540 s,
  * FT-HSDP: replica restart 420 s, rejoin 120 s, no reconfigure, no catch-up, minReplicas 1.

@@ -168,7 +168,7 @@ const cause = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe("scenario version 2 (SIMULATION.md §3)", () => {
+describe("scenario version 2 (docs/model.md §3)", () => {
   it("the §3 defaults are version 1's behaviour, so the defaults are a version-1 scenario", () => {
     expect(DEFAULT_SCENARIO.version).toBe(1);
     expect(DEFAULT_SCENARIO.cluster).toMatchObject({ hostsPerRack: 1, placement: "packed" });

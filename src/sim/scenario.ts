@@ -1,5 +1,5 @@
 /**
- * Scenario v2: the public contract of the explorer (DESIGN.md, SIMULATION.md §1 and §3).
+ * Scenario v2: the public contract of the explorer (DESIGN.md, docs/model.md §1 and §3).
  *
  * Every field is described once, in FIELD_SPECS: its group, kind, range, unit and a label. The
  * zod schemas, the error messages, the UI's knobs and the README's table all derive from it, so a

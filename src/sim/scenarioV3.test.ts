@@ -1,5 +1,5 @@
 /**
- * The scenario's version-3 fields (SIMULATION.md §4): `policies`, the `inMemory` and `hotSpare`
+ * The scenario's version-3 fields (docs/model.md §4): `policies`, the `inMemory` and `hotSpare`
  * groups, FT-HSDP's own costs. Bad input is refused by name with the allowed range; the version
  * follows from the content; a v3 setting round-trips through a share link.
  */

@@ -1,4 +1,4 @@
-/** Version 4's fields (SIMULATION.md §5): defaults, version, ranges and a log's refusals by name. */
+/** Version 4's fields (docs/model.md §5): defaults, version, ranges and a log's refusals by name. */
 import { describe, expect, it } from "vitest";
 import { runScenario } from "./engine.ts";
 import { DEFAULT_SCENARIO, parseScenario, ScenarioError, type ScenarioInput } from "./scenario.ts";

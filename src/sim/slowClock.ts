@@ -1,5 +1,5 @@
 /**
- * A whole-job policy's training under slow episodes (SIMULATION.md §6): the job advances at
+ * A whole-job policy's training under slow episodes (docs/model.md §6): the job advances at
  * 1/factor while any host is slow, else at 1, and its checkpoint timer counts training (progress),
  * so a slow stretch pushes its checkpoints later in wall time. The rate is piecewise constant
  * between the union's boundaries; the clock walks a training segment piece by piece, jumping over

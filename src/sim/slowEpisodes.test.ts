@@ -1,5 +1,5 @@
 /**
- * SIMULATION.md §6 in the engine: slow episodes leave version 4 alone when there are none, split
+ * docs/model.md §6 in the engine: slow episodes leave version 4 alone when there are none, split
  * wall time exactly for every policy, match the M/G/∞ closed form where it is exact, set each
  * policy's pace as §6 says on hand-placed episodes, and count against the run's cost bound.
  */

@@ -1,5 +1,5 @@
 /**
- * Slow episodes (SIMULATION.md §6): hosts that stay alive but slow, drawn from a random stream of
+ * Slow episodes (docs/model.md §6): hosts that stay alive but slow, drawn from a random stream of
  * their own (so `slow.perHostDay` = 0 draws nothing and leaves every failure where it was), and
  * the two views of them the policies read:
  * - whole-job policies run at 1/factor while any host is slow: the union of the episodes, as

@@ -1,5 +1,5 @@
 /**
- * A policy's spare-host pool (SIMULATION.md §3 "Spare hosts"). Its history depends only on the
+ * A policy's spare-host pool (docs/model.md §3 "Spare hosts"). Its history depends only on the
  * failures and the policy's detection delays, never on the policy's recovery, so it runs as a
  * pass of its own before the policy: the policy then only asks when the requests made by some
  * instant are served.

@@ -183,7 +183,7 @@ function causeItemSpec(key: CauseAxisKey): ScalarSpec {
 }
 
 /**
- * What a share axis means (SIMULATION.md §3: shares are weights, normalised over the list): the
+ * What a share axis means (docs/model.md §3: shares are weights, normalised over the list): the
  * cause's share of all failures is set to x; the other causes keep their shares of one another,
  * and the failure rate is unchanged, so only what a failure is changes, not how often one comes.
  */

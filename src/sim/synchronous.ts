@@ -1,5 +1,5 @@
 /**
- * Synchronous training (SIMULATION.md §1 "Synchronous training", §3 "Synchronous job, version 2"),
+ * Synchronous training (docs/model.md §1 "Synchronous training", §3 "Synchronous job, version 2"),
  * event-driven over failures. A recovery is detect → waitSpare (until every replacement host
  * requested by then is served: one time from the spare pool's pass) → restart.
  *

@@ -14,7 +14,7 @@ import type { Scenario } from "./scenario/types.ts";
 export type { PerPolicy, PolicyKey };
 
 /**
- * The phases a failed replica goes through under FT-HSDP (SIMULATION.md §1, §3). The codes are
+ * The phases a failed replica goes through under FT-HSDP (docs/model.md §1, §3). The codes are
  * stored in recorded traces and links' fingerprints, so they never change; the order a replica
  * goes through them is FT_PHASE_ORDER.
  */
@@ -163,7 +163,7 @@ export interface Trace {
 }
 
 /**
- * Where the time goes (SIMULATION.md §4): the categories wall time splits into besides useful
+ * Where the time goes (docs/model.md §4): the categories wall time splits into besides useful
  * training, in the order of every column and bar. The order is also the index into
  * PolicyMetrics.badputSeconds. Keys are a public contract (CLI's `badput.<category>`, CSV columns).
  */
@@ -275,7 +275,7 @@ export interface PolicyMetrics {
 }
 
 /**
- * The closed forms of SIMULATION.md §3 and §4 (closedForms.ts, types in closedFormTypes.ts): they are the two original
+ * The closed forms of docs/model.md §3 and §4 (closedForms.ts, types in closedFormTypes.ts): they are the two original
  * policies' own arithmetic, so their type lives with them.
  */
 import type { ClosedForms, ClosedFormValue } from "./closedFormTypes.ts";

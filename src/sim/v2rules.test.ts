@@ -1,5 +1,5 @@
 /**
- * Version-2 rules (SIMULATION.md §3) on hand-placed failures, each result worked out by hand.
+ * Version-2 rules (docs/model.md §3) on hand-placed failures, each result worked out by hand.
  * Cluster: 8 hosts, 4 replicas (2 hosts each), a 10,800 s horizon, no random failures.
  * FT-HSDP recovery: detect 60 + restart 420 + rejoin 120 (stall 180 s, down 420 s); sync restart 540.
  */

@@ -1,5 +1,5 @@
 /**
- * Version-3 rules (SIMULATION.md §4) on hand-placed failures, each result worked out by hand
+ * Version-3 rules (docs/model.md §4) on hand-placed failures, each result worked out by hand
  * (in the comments). Cluster: 8 hosts, 4 replicas (2 hosts each), a 10,800 s horizon, no random
  * failures; fail-stop detection 60 s, sync restart 540 s; FT-HSDP restart 420 s, rejoin 120 s.
  */

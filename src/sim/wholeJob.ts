@@ -1,5 +1,5 @@
 /**
- * What the policies that stop the whole job at every failure share (SIMULATION.md §4's
+ * What the policies that stop the whole job at every failure share (docs/model.md §4's
  * `inMemory` and `hotSpare`; the synchronous policy is the same mechanics, kept in its own file
  * so version 1 and 2 keep their bits): training in fixed checkpoint cycles between recoveries,
  * and recoveries made of pieces (one per failure that starts or restarts one) whose time splits

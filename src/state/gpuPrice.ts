@@ -1,5 +1,5 @@
 /**
- * The price per GPU-hour that turns the results' lost GPU-hours into money (SIMULATION.md §4
+ * The price per GPU-hour that turns the results' lost GPU-hours into money (docs/model.md §4
  * "Where the time goes"): a display setting, not part of the scenario, so it changes no number the
  * engine computes and no old link's meaning. In the link as `gph=` (absent: the default), so a
  * shared link shows the same cost.

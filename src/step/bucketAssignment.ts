@@ -19,9 +19,9 @@
  * - torch/nn/parallel/distributed.py: `bucket_bytes_cap = int(bucket_cap_mb * 1024 * 1024)`.
  *   Newer torch versions (torch/nn/parallel/distributed.py, `bucket_bytes_cap_default`) pass
  *   `bucket_bytes_cap` as the first-bucket cap too when the user sets `bucket_cap_mb` explicitly;
- *   SIMULATION.md §2 keeps 1 MiB, and `firstBucketBytes` is a knob for that case.
+ *   docs/model.md §2 keeps 1 MiB, and `firstBucketBytes` is a knob for that case.
  * Leftover buckets here follow the order in which their dtype first appeared (deterministic;
- * SIMULATION.md accepts any order of them).
+ * docs/model.md accepts any order of them).
  */
 import type { Param } from "./modelList.ts";
 

@@ -1,5 +1,5 @@
 /**
- * α–β cost of the collectives a gradient bucket goes through (SIMULATION.md §2).
+ * α–β cost of the collectives a gradient bucket goes through (docs/model.md §2).
  * α: latency per algorithm step (s); B: bandwidth per rank (bytes/s), the rate that makes the
  * α–β ring formula reproduce measured bus bandwidth.
  */

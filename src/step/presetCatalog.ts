@@ -28,7 +28,7 @@ function llmCompute(paramCount: number): ComputeConfig {
 }
 
 /**
- * A pasted model's own compute times: the same rule applied to its element count (SIMULATION.md §2:
+ * A pasted model's own compute times: the same rule applied to its element count (docs/model.md §2:
  * cost proportional to elements by default), kept to the microsecond rather than whole ms so a tiny
  * model gets tiny times, and bounded by what the step link accepts (10⁶ ms).
  */

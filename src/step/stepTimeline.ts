@@ -1,5 +1,5 @@
 /**
- * One training step of DDP / HSDP, bucket by bucket (SIMULATION.md §2): forward, backward
+ * One training step of DDP / HSDP, bucket by bucket (docs/model.md §2): forward, backward
  * parameter by parameter in gradient-ready order, each bucket's reduction on one communication
  * stream (`start_i = max(ready_i, end_{i−1})`), then the optimizer, which waits for all of them.
  * Times are in milliseconds from the start of the step.
@@ -87,7 +87,7 @@ export interface StepMetrics {
   computeMs: number;
   /** Sum of every bucket's reduction time. */
   commMs: number;
-  /** Communication still running after backward ends (SIMULATION.md §2). */
+  /** Communication still running after backward ends (docs/model.md §2). */
   exposedCommMs: number;
   /** Holistic Trace Analysis: time computing while communicating ÷ time communicating. */
   overlapRatio: number;

@@ -1,5 +1,5 @@
 /**
- * A scenario with every version-2 part at once (SIMULATION.md §3): striped racks of 8 hosts, a
+ * A scenario with every version-2 part at once (docs/model.md §3): striped racks of 8 hosts, a
  * cause mix of every scope (host failures that break hosts, host hangs, rack switches that hang,
  * job-wide software bugs), FTAR's 60 s hang timeout, FT checkpoints and a limited spare pool. The
  * tests of what the worker and the timeline build from a run, and bench:cluster at 100,000

@@ -5,7 +5,7 @@
  * tests and benchmarks only: production code that imported it would ship a second, unchecked
  * engine and test libraries into the app.
  *
- * Layers (DESIGN.md, "Layers"): imports point down only, so each folder can be read, tested and
+ * Layers (README.md, "Layout"): imports point down only, so each folder can be read, tested and
  * changed knowing only the folders below it. Folders on one rank do not import each other (sim
  * and step are independent models; export and gpu share nothing). A new folder under src/ fails
  * the test until it is given a rank here.

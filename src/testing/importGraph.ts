@@ -110,7 +110,7 @@ export function circles(edges: readonly ImportEdge[]): string[][] {
 }
 
 /**
- * The layers of src/, top to bottom (DESIGN.md, "Layers"): a folder imports only folders of a
+ * The layers of src/, top to bottom (README.md, "Layout"): a folder imports only folders of a
  * lower rank. main.tsx and cli/ are entry points: nothing imports them.
  */
 export const LAYERS: readonly (readonly string[])[] = [

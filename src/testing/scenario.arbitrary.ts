@@ -133,7 +133,7 @@ export const v2Scenario: fc.Arbitrary<Scenario> = fc
   });
 
 /**
- * Version-3 scenarios (SIMULATION.md §4): a version-2 scenario with 1–4 of the policies in any
+ * Version-3 scenarios (docs/model.md §4): a version-2 scenario with 1–4 of the policies in any
  * order, the in-memory and hot-spare groups over their interesting ranges (no checkpoints to
  * every few seconds, few standbys to many, refills from none to slow) and FT-HSDP's own costs.
  */

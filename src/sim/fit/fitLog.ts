@@ -1,5 +1,5 @@
 /**
- * A log, fitted (SIMULATION.md §5 "Fitting a log"): every figure of the section, each with what
+ * A log, fitted (docs/model.md §5 "Fitting a log"): every figure of the section, each with what
  * the charts need, and for each figure that cannot be estimated from this log, a note saying
  * why (one failure has no gap; a log at one instant spans no time; a counts table has no hosts).
  * The rest is fitted all the same.

@@ -31,7 +31,7 @@ export interface FittedScenario {
   spares?: FittedSpares;
 }
 
-/** The ranges of the fields a fit sets (SIMULATION.md §3, §5). */
+/** The ranges of the fields a fit sets (docs/model.md §3, §5). */
 const RANGE = {
   perHostDay: [0, 10],
   weibullShape: [0.2, 5],

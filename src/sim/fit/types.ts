@@ -1,5 +1,5 @@
 /**
- * A failure log as the fit reads it (SIMULATION.md §5 "Fitting a log"), whatever its format: the
+ * A failure log as the fit reads it (docs/model.md §5 "Fitting a log"), whatever its format: the
  * fault starts and ends in time order, hosts and labels interned to indexes. The parsers fill
  * it; the statistics read it and never see the text again.
  */

@@ -1,4 +1,4 @@
-/** The checks between fields that a schema of single fields cannot state (SIMULATION.md §1, §3, §5). */
+/** The checks between fields that a schema of single fields cannot state (docs/model.md §1, §3, §5). */
 import { policiesAllowed } from "../policyKeys.ts";
 import { fmt } from "./format.ts";
 import { logProblems } from "./logChecks.ts";

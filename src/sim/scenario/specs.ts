@@ -90,11 +90,11 @@ interface Described {
   help: string;
   /** Came with version 2: a version-1 scenario may not set it. */
   since2?: true;
-  /** Came with version 3 (SIMULATION.md §4): setting it makes the scenario version 3. */
+  /** Came with version 3 (docs/model.md §4): setting it makes the scenario version 3. */
   since3?: true;
-  /** Came with version 4 (SIMULATION.md §5): setting it makes the scenario version 4. */
+  /** Came with version 4 (docs/model.md §5): setting it makes the scenario version 4. */
   since4?: true;
-  /** Came with version 5 (SIMULATION.md §6): setting it makes the scenario version 5. */
+  /** Came with version 5 (docs/model.md §6): setting it makes the scenario version 5. */
   since5?: true;
 }
 

@@ -70,7 +70,7 @@ export interface ReplayLog {
   events: LogEvent[];
 }
 
-/** One entry of the cause mix (SIMULATION.md §3): what a failure event of this kind strikes. */
+/** One entry of the cause mix (docs/model.md §3): what a failure event of this kind strikes. */
 export interface FailureCause {
   /** Shown as text, never as markup. */
   name: string;
@@ -179,7 +179,7 @@ export type ScenarioInput = {
 export type FailureCauseInput = Omit<FailureCause, "hang" | "newHost"> &
   Partial<Pick<FailureCause, "hang" | "newHost">>;
 
-/** The FT-HSDP paper's headline (SIMULATION.md "Worked check"), with Poisson arrivals. */
+/** The FT-HSDP paper's headline (docs/model.md "Worked check"), with Poisson arrivals. */
 export const DEFAULT_SCENARIO: Scenario = {
   // The defaults use no §3 setting: they are a version-1 scenario (see the file comment).
   version: 1,

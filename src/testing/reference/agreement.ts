@@ -5,7 +5,7 @@
 import { BADPUT_CATEGORIES, type PolicyMetrics } from "../../sim/types.ts";
 import type { ReferenceMetrics } from "./independent.ts";
 
-/** The metrics SIMULATION.md §1 fixes; §3 adds the rest. */
+/** The metrics docs/model.md §1 fixes; §3 adds the rest. */
 export const V1_METRICS = [
   "ettr",
   "failures",

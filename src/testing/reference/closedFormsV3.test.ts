@@ -1,5 +1,5 @@
 /**
- * The closed forms of SIMULATION.md §3 (as corrected) and §4, written here again from the spec's
+ * The closed forms of docs/model.md §3 (as corrected) and §4, written here again from the spec's
  * text, against what the engine shows (closedFormsOf, `closedForm.policies.<key>`):
  * 1. on held-out generated scenarios, the engine's value equals the spec's formula wherever the
  *    engine gives one, and it gives one wherever the spec says the form applies;
@@ -126,7 +126,7 @@ const heldOut = fc.tuple(v3Scenario, fc.boolean(), fc.boolean()).map(([s, inRegi
     : s,
 );
 
-describe("closed forms equal SIMULATION.md's formulas on held-out scenarios", () => {
+describe("closed forms equal docs/model.md's formulas on held-out scenarios", () => {
   it("synchronous renewal, inMemory, hotSpare and FT-HSDP (with its step overhead)", {
     timeout: 60_000,
   }, () => {
@@ -235,7 +235,7 @@ function meta(s: Scenario): number {
   return (1 - l * (u0 + C / 2)) / (1 + s.sync.checkpointWriteSeconds / C);
 }
 
-describe("the fixed-arrival forms and Meta's model equal SIMULATION.md's on held-out scenarios", () => {
+describe("the fixed-arrival forms and Meta's model equal docs/model.md's on held-out scenarios", () => {
   const scenarios = fc
     .tuple(v3Scenario, fc.constantFrom("fixed" as const, "poisson" as const))
     .map(([s, arrivals]) => {

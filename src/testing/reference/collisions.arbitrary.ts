@@ -1,5 +1,5 @@
 /**
- * fast-check generators of version-2 scenarios chosen so that failures collide (SIMULATION.md §3):
+ * fast-check generators of version-2 scenarios chosen so that failures collide (docs/model.md §3):
  * small clusters, racks, striped placement, few spares with long repairs, job-scope causes, hangs
  * with FTAR timeouts, FT-HSDP checkpoints, and an MTBF comparable to the recovery times.
  */
@@ -21,7 +21,7 @@ const cause: fc.Arbitrary<Cause> = fc
     newHost: c.scope !== "job" && c.newHost,
   }));
 
-/** The knobs of SIMULATION.md §1 that both generators draw (each with its own ranges). */
+/** The knobs of docs/model.md §1 that both generators draw (each with its own ranges). */
 interface CollidingKnobs {
   replicas: number;
   hostsPerReplica: number;

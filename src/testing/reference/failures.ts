@@ -1,5 +1,5 @@
 /**
- * The reference's own reading of SIMULATION.md §3 "New fields", "Racks and placement", "Arrivals"
+ * The reference's own reading of docs/model.md §3 "New fields", "Racks and placement", "Arrivals"
  * and "Detection": what a failure event is, which hosts and replicas it strikes, how long each
  * policy takes to detect it, and a failure generator with dice of its own. Written from the spec
  * alone, beside the engine, so the two can be compared (./independent.test.ts).

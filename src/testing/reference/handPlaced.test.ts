@@ -1,6 +1,6 @@
 /**
  * The reference's answers on the hand-placed §3 situations (./handPlaced.ts), worked out by hand
- * from SIMULATION.md §3 — the timelines are in the comments. These pin the reference itself;
+ * from docs/model.md §3 — the timelines are in the comments. These pin the reference itself;
  * ./independent.test.ts then holds the engine to the reference on the same situations.
  */
 import { describe, expect, it } from "vitest";

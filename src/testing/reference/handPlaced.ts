@@ -1,5 +1,5 @@
 /**
- * Hand-placed version-2 situations, one per rule of SIMULATION.md §3 that failures can collide on,
+ * Hand-placed version-2 situations, one per rule of docs/model.md §3 that failures can collide on,
  * on a small cluster whose numbers are easy to follow by hand: 6 hosts, 3 replicas of 2 hosts,
  * a horizon of 8,640 s; fail-stop found in 10 s, a hang in 100 s; sync restart 50 s; FT-HSDP
  * reconfigure 5 s, replica restart 40 s, catch-up 20 s (non-blocking), rejoin 10 s.
@@ -124,7 +124,7 @@ export const SITUATIONS: Record<string, Situation> = {
 };
 
 /**
- * Version-3 situations (SIMULATION.md §4), one per new rule, on the same small cluster with all
+ * Version-3 situations (docs/model.md §4), one per new rule, on the same small cluster with all
  * four policies selected. `over` sets the §4 groups (and `sync` checkpoints, which hotSpare writes):
  * in-memory restart 100 s, migrations 30 s. Worked out by hand in ./handPlacedV3.test.ts.
  */

@@ -1,6 +1,6 @@
 /**
  * The reference's answers on the hand-placed §4 situations (./handPlaced.ts V3_SITUATIONS), worked
- * out by hand from SIMULATION.md §4, timelines in the comments. These pin the reference itself;
+ * out by hand from docs/model.md §4, timelines in the comments. These pin the reference itself;
  * ./independentV3.test.ts holds the engine to the reference on the same situations.
  * Cluster: 6 hosts, 3 replicas of 2 (packed), H = 8,640 s; fail-stop found in 10 s; sync restart
  * 50 s; in-memory restart 100 s; migration 30 s; FT-HSDP reconfigure 5, restart 40, catch-up 20

@@ -1,5 +1,5 @@
 /**
- * The engine against an independent reading of SIMULATION.md §1 (./independent.ts), run by run on
+ * The engine against an independent reading of docs/model.md §1 (./independent.ts), run by run on
  * the same failure trace, over scenarios chosen to make failures collide: hangs, checkpoint writes,
  * failures during writes and recoveries, blocking catch-up, minReplicas > 1, R = 1, tiny
  * horizons, fixed arrivals, several failures in one replica and across replicas.
@@ -34,7 +34,7 @@ function compare(s: Scenario, trace: FailureTrace): { synchronous: string[]; ftH
 // run of a few seconds of CPU can exceed vitest's 5 s default, which measures load, not correctness.
 const SLOW = { timeout: 60_000 };
 
-describe("engine vs an independent reading of SIMULATION.md §1", () => {
+describe("engine vs an independent reading of docs/model.md §1", () => {
   it("agrees run by run on generated failure traces", SLOW, () => {
     fc.assert(
       fc.property(collidingV1Scenario, (s) => {

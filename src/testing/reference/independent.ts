@@ -1,5 +1,5 @@
 /**
- * A second, deliberately plain reading of SIMULATION.md §1 and §3 (cluster model version 2),
+ * A second, deliberately plain reading of docs/model.md §1 and §3 (cluster model version 2),
  * written without looking at the engine's policy code. Tests run it beside the engine on the same
  * failures: where the two disagree, one of them misreads the spec. Each policy is one loop that
  * walks from instant to instant: at each instant it first settles everything due (the pool, phase
@@ -29,7 +29,7 @@ import {
   unserved,
 } from "./spares.ts";
 
-/** The per-run figures both readings produce (SIMULATION.md "Metrics" and §3 "New metrics"). */
+/** The per-run figures both readings produce (docs/model.md "Metrics" and §3 "New metrics"). */
 export interface ReferenceMetrics {
   ettr: number;
   usefulSeconds: number;

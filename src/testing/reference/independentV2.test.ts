@@ -1,5 +1,5 @@
 /**
- * The engine against the independent reading of SIMULATION.md §3 (./independent.ts), run by run:
+ * The engine against the independent reading of docs/model.md §3 (./independent.ts), run by run:
  * on generated collision-prone version-2 scenarios (failures drawn by the reference's dice and by
  * the engine's), on the hand-placed situations of ./handPlaced.ts (one per §3 rule), and in Monte
  * Carlo means over eight version-2 scenarios with independent dice on each side.
@@ -55,7 +55,7 @@ function scenarioOf(k: Knobs): Scenario {
   });
 }
 
-describe("engine vs an independent reading of SIMULATION.md §3", () => {
+describe("engine vs an independent reading of docs/model.md §3", () => {
   it("agrees run by run on 600 generated v2 scenarios, failures drawn by the reference", SLOW, () => {
     fc.assert(
       fc.property(collidingV2Scenario, (s) => {

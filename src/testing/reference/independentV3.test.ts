@@ -1,5 +1,5 @@
 /**
- * The engine against the independent reading of SIMULATION.md §4 (./independentV3.ts and the
+ * The engine against the independent reading of docs/model.md §4 (./independentV3.ts and the
  * FT-HSDP and synchronous loops of ./independent.ts), for all four policies: run by run on
  * generated version-3 scenarios (every §3 part, every §4 part, 1–4 policies in any order) with
  * failures drawn by the reference's dice and by the engine's, on hand-placed pile-ups, on the
@@ -37,7 +37,7 @@ function compare(s: Scenario, failures: readonly Failure[]): Record<string, stri
   return out;
 }
 
-describe("engine vs an independent reading of SIMULATION.md §4, run by run", () => {
+describe("engine vs an independent reading of docs/model.md §4, run by run", () => {
   it("agrees on 620 generated v3 scenarios, failures drawn by the reference", SLOW, () => {
     fc.assert(
       fc.property(v3Scenario, (s) => {

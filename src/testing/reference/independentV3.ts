@@ -1,5 +1,5 @@
 /**
- * The reference's reading of SIMULATION.md §4's two new whole-job strategies, `inMemory` (Gemini's
+ * The reference's reading of docs/model.md §4's two new whole-job strategies, `inMemory` (Gemini's
  * in-memory checkpoints) and `hotSpare` (warm standbys with live migration), written from the spec
  * text alone, beside ./independent.ts's synchronous job (whose loop it follows: settle everything
  * due at an instant, then let a failure at that instant strike, then move on).

@@ -1,5 +1,5 @@
 /**
- * The engine against the reference's own reading of SIMULATION.md §5 (lemon slots and lognormal
+ * The engine against the reference's own reading of docs/model.md §5 (lemon slots and lognormal
  * repairs, ./failures.ts and ./spares.ts): Monte Carlo means with independent dice on each side
  * (the engine's xoroshiro streams against the reference's mulberry32, a shuffle against
  * rejection sampling, Box–Muller against the polar method), all four policies, every metric

@@ -1,4 +1,4 @@
-/** The reference's run function for each policy key of SIMULATION.md §4 "Which strategies run". */
+/** The reference's run function for each policy key of docs/model.md §4 "Which strategies run". */
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import type { Scenario } from "../../sim/scenario.ts";
 import type { Failure, Knobs } from "./failures.ts";

@@ -1,5 +1,5 @@
 /**
- * The reference's synchronous job against SIMULATION.md §3's exact renewal form, on its own dice:
+ * The reference's synchronous job against docs/model.md §3's exact renewal form, on its own dice:
  * ETTR = E[e^(−λD)] · λC / (e^(λ(C+W)) − 1). Checks the reference (arrivals, causes, detection,
  * rollback) without the engine; the form is a long-run average, a 30-day horizon is long enough.
  */

@@ -1,5 +1,5 @@
 /**
- * The reference's reading of SIMULATION.md §3 "Spare hosts": one pool per policy, fed by the
+ * The reference's reading of docs/model.md §3 "Spare hosts": one pool per policy, fed by the
  * failures alone (strikes, their detection ends under that policy, repairs), never by the
  * recovery going on — so the policies only ask it "what of mine is unserved?" and "is that served yet?".
  */

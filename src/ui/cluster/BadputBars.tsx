@@ -1,5 +1,5 @@
 /**
- * "Where the time goes" (SIMULATION.md §4): for each policy, one stacked horizontal bar of wall
+ * "Where the time goes" (docs/model.md §4): for each policy, one stacked horizontal bar of wall
  * time split into the useful share (ETTR) and the badput categories, which add up to it exactly;
  * beside it the lost GPU-hours, (1 − ETTR) × GPUs × hours, and their cost at a price per GPU-hour.
  * Each segment is labelled where its label fits, and hovering, focusing or clicking one says its

@@ -1,5 +1,5 @@
 /**
- * The cause mix (`failures.causes`, SIMULATION.md §3) as an editable list of rows: name, share
+ * The cause mix (`failures.causes`, docs/model.md §3) as an editable list of rows: name, share
  * (a percentage: the shares shown always sum to 100), scope, hang, new host. Every edit goes through the knobs'
  * PendingEdits like any other knob, so it reaches the simulation (and the link) only when the
  * whole scenario validates; a refused edit stays on screen, marked, with the validator's words

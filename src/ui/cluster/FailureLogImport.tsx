@@ -1,5 +1,5 @@
 /**
- * The Cluster view's "Failure log" panel (SIMULATION.md §5): open a fleet's failure log, fit the
+ * The Cluster view's "Failure log" panel (docs/model.md §5): open a fleet's failure log, fit the
  * model to it in a worker (progress, Cancel), read the figures in plain words and the charts,
  * and "Use this fit": the fitted failures and spares on the scenario on screen, as one edit that
  * Back undoes. The fit itself is not in the address; the scenario it gives is.

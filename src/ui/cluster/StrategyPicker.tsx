@@ -1,5 +1,5 @@
 /**
- * Which strategies the Cluster view compares: the scenario's `policies` (SIMULATION.md §4), so the
+ * Which strategies the Cluster view compares: the scenario's `policies` (docs/model.md §4), so the
  * choice is in the link. A change is the whole scenario validated again, as a knob edit is; a
  * refused one (no strategy left, or one the page cannot draw yet) changes nothing and says why,
  * in the validator's words.

@@ -1,5 +1,5 @@
 /**
- * The words and figures of "Where the time goes" (SIMULATION.md §4), apart from the bars
+ * The words and figures of "Where the time goes" (docs/model.md §4), apart from the bars
  * (BadputBars.tsx) so tests and the story's sentences read them without loading any CSS or React.
  */
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
@@ -14,7 +14,7 @@ import { count, pct } from "../format.ts";
 /** A segment of a bar: the useful share, or a badput category. */
 export type Segment = "useful" | BadputCategory;
 
-/** Each segment's name, and what it counts (the words of SIMULATION.md §4). */
+/** Each segment's name, and what it counts (the words of docs/model.md §4). */
 export const SEGMENT_TEXT: Record<Segment, { name: string; what: string }> = {
   useful: { name: "Useful training", what: "training kept (ETTR)" },
   detection: { name: "Detection", what: "stalled until a failure is found (detect, FTAR's reconfigure)" },
@@ -44,7 +44,7 @@ export function compact(n: number): string {
   return count(n, a < 10 ? 2 : 0);
 }
 
-/** Lost GPU-hours (SIMULATION.md §4): the wall time not turned into training, on every GPU. */
+/** Lost GPU-hours (docs/model.md §4): the wall time not turned into training, on every GPU. */
 export function lostGpuHours(ettr: number, gpus: number, days: number): number {
   return (1 - ettr) * gpus * days * 24;
 }

@@ -1,5 +1,5 @@
 /**
- * The FT-HSDP job lane (SIMULATION.md §3): what the job as a whole does, apart from any one
+ * The FT-HSDP job lane (docs/model.md §3): what the job as a whole does, apart from any one
  * replica: job restarts after a job-scope failure, blocking FT-HSDP checkpoint writes, and the
  * progress a job restart rolled back. Drawn like the synchronous lane, through the same level of
  * detail, and only when the run has something on it.

@@ -1,5 +1,5 @@
 /**
- * Rack marks on the FT-HSDP lanes (SIMULATION.md §3): a rack failure strikes every host of the
+ * Rack marks on the FT-HSDP lanes (docs/model.md §3): a rack failure strikes every host of the
  * rack, and under striped placement those hosts serve several replicas. Each such event gets a
  * failure marker on every lane it struck and a connector joining them at its time, labelled with
  * the rack, so one event that took several replicas reads as one. Which replicas an event struck

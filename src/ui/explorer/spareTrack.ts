@@ -1,5 +1,5 @@
 /**
- * The spare-pool chart under the timeline (SIMULATION.md §3 "Spare hosts"): spare hosts available
+ * The spare-pool chart under the timeline (docs/model.md §3 "Spare hosts"): spare hosts available
  * over time, one step line per policy (each policy has its own pool), and the replacement
  * requests waiting for a host shaded below zero. Same time scale and zoom as the lanes above;
  * drawn with d3-shape on the canvas. A step function with more changes than pixels is reduced

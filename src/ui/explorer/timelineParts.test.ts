@@ -1,5 +1,5 @@
 /**
- * The v2 parts of the timeline (SIMULATION.md §3), on traces the engine made from hand-placed
+ * The v2 parts of the timeline (docs/model.md §3), on traces the engine made from hand-placed
  * failures: the FT-HSDP job lane, rack marks across the replicas a rack failure struck, and the
  * spare-pool chart's step series.
  */

@@ -2,7 +2,7 @@
  * Chapter 7: what real clusters add (cluster model v2). The headline cluster with one real-cluster
  * effect at a time: job-wide software failures, rack failures packed or striped, a spare pool that
  * runs dry (the presets of those names). Sync and FT-HSDP ETTR as bars beside the plain headline's, each computed by the engine
- * in the story's worker. Then the four strategies (SIMULATION.md §4) on two of those clusters, with
+ * in the story's worker. Then the four strategies (docs/model.md §4) on two of those clusters, with
  * where each one's time goes (the Cluster view's badput bars), every sentence read from the runs.
  */
 

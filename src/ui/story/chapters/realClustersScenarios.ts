@@ -1,6 +1,6 @@
 /**
  * Chapter 7's cases: the paper's headline cluster with one thing from a real cluster added (cluster
- * model v2, SIMULATION.md §3), each the preset of that name. Kept apart from the chapter so the e2e
+ * model v2, docs/model.md §3), each the preset of that name. Kept apart from the chapter so the e2e
  * test runs the same inputs through the engine.
  */
 import { presetById } from "../../../sim/presets.ts";
