@@ -116,9 +116,9 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
     if (!d.chance(0.5)) continue;
     const group: Record<string, unknown> = {};
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      // Version 4's fields less often: each is one more way to be refused, and most cases
-      // should still reach the engine.
-      if (d.chance(spec.since4 ? 0.05 : 0.4)) group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
+      // Version 4's and 5's fields less often: each is one more way to be refused, and most
+      // cases should still reach the engine.
+      if (d.chance(spec.since4 || spec.since5 ? 0.05 : 0.4)) group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
     }
     if (d.chance(0.05)) group[d.pick(ODD_KEYS)] = junk(d);
     out[g] = d.chance(0.97) ? group : junk(d);
@@ -153,6 +153,12 @@ function capFailures(out: Record<string, unknown>): void {
   const f = failures as Record<string, unknown>;
   const rate = typeof f.perHostDay === "number" ? f.perHostDay : 0.00651; // the default rate
   if (hosts * rate * days > FUZZ_MAX_FAILURES) f.perHostDay = FUZZ_MAX_FAILURES / (hosts * days);
+  // §6: slow episodes cost like failures: the same bound.
+  const slow = out.slow;
+  if (typeof slow !== "object" || slow === null || Array.isArray(slow)) return;
+  const sl = slow as Record<string, unknown>;
+  if (typeof sl.perHostDay === "number" && hosts * sl.perHostDay * days > FUZZ_MAX_FAILURES)
+    sl.perHostDay = FUZZ_MAX_FAILURES / (hosts * days);
 }
 
 /** Breaks a text the way a hand edit, a bad copy or a truncation does. */
