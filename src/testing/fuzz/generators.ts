@@ -118,7 +118,8 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
       // Version 4's and 5's fields less often: each is one more way to be refused, and most
       // cases should still reach the engine.
-      if (d.chance(spec.since4 || spec.since5 ? 0.05 : 0.4)) group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
+      if (d.chance(spec.since4 || spec.since5 ? 0.05 : 0.4))
+        group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
     }
     if (d.chance(0.05)) group[d.pick(ODD_KEYS)] = junk(d);
     out[g] = d.chance(0.97) ? group : junk(d);
