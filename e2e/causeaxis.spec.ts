@@ -56,9 +56,9 @@ test("the sweep picker offers a cause's share; sweeping it draws a line per poli
   // A line per policy through every point, each point at one of the shares the engine sweeps.
   const xs = buildSweep(mix, "cause.1.share", 5).map((p) => p.x);
   expect(xs.length).toBe(5);
-  for (const tone of ["sync", "ft"]) {
-    const d = await page.locator(`[data-testid=sweep-chart] path.mean-${tone}`).getAttribute("d");
-    expect(d?.match(/[ML]/g)?.length, tone).toBe(5);
+  for (const key of ["synchronous", "ftHsdp"]) {
+    const d = await page.locator(`[data-testid=sweep-chart] path.mean[data-policy=${key}]`).getAttribute("d");
+    expect(d?.match(/[ML]/g)?.length, key).toBe(5);
   }
   for (const i of xs.keys())
     for (const p of ["synchronous", "ftHsdp"])
@@ -93,7 +93,15 @@ test("the tornado lists each cause's share, and a click on that row opens its sw
     .locator("[data-testid^=tornado-row-]")
     .evaluateAll((els) => els.map((e) => e.getAttribute("data-axis")));
   const plan = planTornado(mix, 0.5);
-  expect(axes.sort()).toEqual(plan.rows.map((r) => r.axis).sort());
+  // Every row is one the plan moves; knobs that changed no run are left out, and counted.
+  const planned = plan.rows.map((r) => r.axis as string);
+  expect(axes.filter((a) => !planned.includes(a ?? ""))).toEqual([]);
+  const inert = page.getByTestId("tornado-inert");
+  const leftOut =
+    (await inert.count()) === 0
+      ? 0
+      : Number(/^(\d+) knobs? (?:is|are) left out/.exec((await inert.textContent()) ?? "")?.[1]);
+  expect(axes.length + leftOut).toBe(planned.length);
   expect(axes).toContain("cause.0.share");
   expect(axes).toContain("cause.1.share");
   await expect(page.getByTestId("tornado-help")).toContainText("other causes keep their proportions");

@@ -318,7 +318,7 @@ function SweepChart({
             <path key={`band-${key}`} className="band" style={policyStyle(key)} d={band} />
           ))}
           {paths.map(({ key, mean }) => (
-            <path key={`mean-${key}`} className="mean" style={policyStyle(key)} d={mean} />
+            <path key={`mean-${key}`} className="mean" data-policy={key} style={policyStyle(key)} d={mean} />
           ))}
           {cats &&
             done.map((r) =>
