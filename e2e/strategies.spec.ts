@@ -154,7 +154,7 @@ test("the words follow the strategies shown: one (Hot spares alone), then four",
   await expect(page.getByTestId("gain")).toHaveCount(0);
   const forms = page.getByRole("article", { name: "Closed forms" });
   await expect(forms.locator("tbody tr")).toHaveCount(1);
-  await expect(forms.locator("tbody tr")).toContainText("hot spares: E[e^(−λD)]");
+  await expect(forms.locator("tbody tr")).toContainText("Hot spares: E[e^(−λD)]");
   await expect(forms.locator("tbody tr")).not.toContainText("FT-HSDP");
   await expect(page.locator("body")).not.toContainText(/two policies|both policies|same trace for both/);
 

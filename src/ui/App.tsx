@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { addressNeedsChecks, addressStore, isApplyingAddress } from "../state/address.ts";
 import { hideStyle, unknownControls } from "../state/hideFlags.ts";
 import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
@@ -7,7 +7,6 @@ import { ErrorBoundary } from "./boundary/ErrorBoundary.tsx";
 import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
-import { clusterTabLabel } from "./strategyWords.ts";
 
 // Each view is its own chunk: the first paint loads only the view the address names.
 const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));
@@ -104,9 +103,29 @@ function ViewDrawn({ onDrawn }: { onDrawn?: () => void }) {
   return null;
 }
 
+/**
+ * The Cluster tab names the strategies picked, in the registry's words. The registry carries
+ * every policy's code, so it loads after the first frame rather than with the page's shell
+ * (robust.spec.ts's first-load budget); until then the tab reads "Cluster".
+ */
+function useStrategyWords(): typeof import("./strategyWords.ts") | null {
+  const [words, setWords] = useState<typeof import("./strategyWords.ts") | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import("./strategyWords.ts").then((m) => {
+      if (live) setWords(() => m);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return words;
+}
+
 export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
   const tab = useAppStore((s) => s.tab);
   const policies = useAppStore((s) => s.scenario.policies);
+  const tabWords = useStrategyWords();
   const setTab = useAppStore((s) => s.setTab);
   useHiddenControls();
   const tabsRef = useRef<HTMLDivElement>(null);
@@ -131,7 +150,7 @@ export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
               className={tab === t ? "tab active" : "tab"}
               onClick={() => setTab(t)}
             >
-              {t === "cluster" ? clusterTabLabel(policies) : TAB_LABELS[t]}
+              {t === "cluster" ? (tabWords?.clusterTabLabel(policies) ?? "Cluster") : TAB_LABELS[t]}
             </button>
           ))}
         </div>
