@@ -14,7 +14,7 @@ import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "@playwright/test";
-import { formatClock } from "../src/ui/explorer/timeAxis.ts";
+import { formatClock } from "../src/ui/timeline/timeAxis.ts";
 import { CHROMIUM, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4197);

@@ -5,9 +5,9 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { basename } from "node:path";
+import { TraceByteReader } from "../step/trace/traceBytes.ts";
 import { MAX_TRACE_BYTES, TraceError } from "../step/trace/traceError.ts";
 import type { RankTrace } from "../step/trace/traceModel.ts";
-import { TraceByteReader } from "../worker/traceBytes.ts";
 import { echo } from "./echo.ts";
 import { formatBytes, InputFileError } from "./inputFile.ts";
 
@@ -33,7 +33,7 @@ export function readTraceFile(path: string): RankTrace {
       throw new InputFileError(
         `cannot read trace ${shown}: it is larger than ${formatBytes(MAX_TRACE_BYTES)}; ${only}`,
       );
-    const reader = new TraceByteReader(basename(path));
+    const reader = new TraceByteReader(basename(path), new TextDecoder("utf-8"));
     const buf = new Uint8Array(CHUNK);
     let total = 0;
     for (;;) {

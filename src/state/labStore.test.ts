@@ -1,9 +1,9 @@
 import { expose } from "comlink";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
+import type { FaultReport, KillAnswer, LabProgress } from "../lab/lab.ts";
 import { until, useWatchdogClock } from "../testing/watchdogClock.ts";
 import type { GpuWorkerApi } from "../worker/gpu.worker.ts";
-import type { FaultReport, KillAnswer, LabProgress } from "../worker/lab.ts";
 import { createLabStore, LATE_KILL_NOTE } from "./labStore.ts";
 import { workerHealth } from "./workerHealth.ts";
 

@@ -12,6 +12,14 @@ import { labRunProblems } from "../gpu/labBudget.ts";
 import type { CaseResult } from "../gpu/runCase.ts";
 import type { Algorithm } from "../gpu/schedule.ts";
 import {
+  algorithmsFor,
+  type BenchPlan,
+  type BenchReport,
+  type FaultReport,
+  type LabProgress,
+  MiB,
+} from "../lab/lab.ts";
+import {
   DEFAULT_LAB_SETTINGS,
   decodeLabParam,
   encodeLabParam,
@@ -22,14 +30,6 @@ import {
 } from "../link/labLink.ts";
 import { decodeLabResults, encodeLabResults, type LinkedRow } from "../link/labResultsLink.ts";
 import { LinkError } from "../link/linkError.ts";
-import {
-  algorithmsFor,
-  type BenchPlan,
-  type BenchReport,
-  type FaultReport,
-  type LabProgress,
-  MiB,
-} from "../worker/lab.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import {
   type GpuInfo,

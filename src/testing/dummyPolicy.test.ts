@@ -25,9 +25,9 @@ import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "../sim/
 import { axisInfo } from "../sim/sweep.ts";
 import type { PolicyKey, WholeJobRecording } from "../sim/types.ts";
 import { momentAt } from "../state/traceAt.ts";
-import { FailureLog } from "../ui/explorer/FailureLog.tsx";
-import { MetricsPanel } from "../ui/explorer/MetricsPanel.tsx";
-import { tracksFor } from "../ui/explorer/timelineRenderer.ts";
+import { FailureLog } from "../ui/cluster/FailureLog.tsx";
+import { MetricsPanel } from "../ui/cluster/MetricsPanel.tsx";
+import { tracksFor } from "../ui/timeline/timelineRenderer.ts";
 
 /** Loses nothing: trains the whole run, whatever fails. */
 function runNoop(s: Scenario, failures: FailureTrace, record: boolean) {

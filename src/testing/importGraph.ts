@@ -118,7 +118,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["ui"],
   ["state"],
   ["worker"],
-  ["link"],
+  ["link", "lab"],
   ["train"],
   ["export", "gpu"],
   ["sim", "step"],

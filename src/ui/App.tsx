@@ -4,9 +4,9 @@ import { hideStyle, unknownControls } from "../state/hideFlags.ts";
 import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
 import { ErrorBoundary } from "./boundary/ErrorBoundary.tsx";
-import { ThemeToggle } from "./explorer/ThemeToggle.tsx";
 import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
+import { ThemeToggle } from "./ThemeToggle.tsx";
 
 // Each view is its own chunk: the first paint loads only the view the address names.
 const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => ({ default: m.ClusterView })));

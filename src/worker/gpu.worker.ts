@@ -9,8 +9,8 @@
 import { expose } from "comlink";
 import type { FtarEvent } from "../gpu/ftar.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
+import { type BenchPlan, type FaultRequest, Lab, type LabProgress, type TrainRequest } from "../lab/lab.ts";
 import type { TrainProgress } from "../train/session.ts";
-import { type BenchPlan, type FaultRequest, Lab, type LabProgress, type TrainRequest } from "./lab.ts";
 
 let lab: Lab | null = null;
 

@@ -6,10 +6,10 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { measureSet } from "../step/trace/ranks.ts";
+import { TraceByteReader } from "../step/trace/traceBytes.ts";
 import { traceJson } from "../step/trace/traceReport.ts";
 import { ddpGpuTrace, exampleSpec } from "../testing/ddpTrace.ts";
 import { traceApi } from "./traceApi.ts";
-import { TraceByteReader } from "./traceBytes.ts";
 
 const fixture = (r: number) =>
   readFileSync(new URL(`../step/trace/fixtures/cpu-gloo-rank${r}.json.gz`, import.meta.url));
@@ -23,7 +23,7 @@ async function open(name: string, bytes: Uint8Array<ArrayBuffer>) {
 
 function cli(files: { name: string; bytes: Uint8Array<ArrayBuffer> }[], allSteps: boolean) {
   const traces = files.map((f) => {
-    const reader = new TraceByteReader(f.name);
+    const reader = new TraceByteReader(f.name, new TextDecoder("utf-8"));
     reader.push(f.bytes);
     return reader.end();
   });

@@ -9,10 +9,10 @@ import { fitLink, fittedLink } from "../step/trace/linkFit.ts";
 import type { RankFigures } from "../step/trace/measure.ts";
 import { type BesideResult, modelBeside } from "../step/trace/modelBeside.ts";
 import { type LateStart, measureSet } from "../step/trace/ranks.ts";
+import { TraceByteReader } from "../step/trace/traceBytes.ts";
 import { MAX_TRACE_BYTES, TraceError } from "../step/trace/traceError.ts";
 import type { RankTrace } from "../step/trace/traceModel.ts";
 import { verdict, worldSizeOf } from "../step/trace/traceReport.ts";
-import { TraceByteReader } from "./traceBytes.ts";
 
 export type OpenReply = { ok: true; id: number; name: string } | { ok: false; name: string; error: string };
 
@@ -76,7 +76,7 @@ export const traceApi = {
           `it is ${(file.size / 2 ** 30).toFixed(2)} GiB; traces up to 1 GiB are read`,
         );
       }
-      const reader = new TraceByteReader(name);
+      const reader = new TraceByteReader(name, new TextDecoder("utf-8"));
       const stream = file.stream().getReader();
       let done = 0;
       for (;;) {

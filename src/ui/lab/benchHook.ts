@@ -3,8 +3,8 @@
  * bench on `window`, so the runner can call it and collect the rows.
  */
 
+import type { BenchPlan, BenchReport } from "../../lab/lab.ts";
 import { labStore } from "../../state/labStore.ts";
-import type { BenchPlan, BenchReport } from "../../worker/lab.ts";
 
 declare global {
   interface Window {

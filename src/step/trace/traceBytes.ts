@@ -2,16 +2,21 @@
  * A trace file's bytes, in pieces, into its text, in pieces: gunzip on the fly when the bytes
  * start with gzip's magic number (fflate's streaming Gunzip), then UTF-8 decoding in stream mode,
  * so neither the compressed nor the uncompressed file is ever held whole. Used by the trace
- * worker and by `npm run trace`.
+ * worker and by `npm run trace`. The UTF-8 decoder is handed in (the worker's and Node's
+ * `TextDecoder`) so that this folder stays pure ECMAScript.
  */
 import { Gunzip } from "fflate";
-import { RankTraceReader } from "../step/trace/readTrace.ts";
-import { TraceError } from "../step/trace/traceError.ts";
-import type { RankTrace } from "../step/trace/traceModel.ts";
+import { RankTraceReader } from "./readTrace.ts";
+import { TraceError } from "./traceError.ts";
+import type { RankTrace } from "./traceModel.ts";
+
+/** What the reader needs of a `TextDecoder("utf-8")`: stream-mode decoding. */
+export interface Utf8StreamDecoder {
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
 
 export class TraceByteReader {
   private readonly reader: RankTraceReader;
-  private readonly decoder = new TextDecoder("utf-8");
   private gunzip: Gunzip | null = null;
   private started = false;
   /** The first byte, held until the second shows whether this is gzip. */
@@ -21,7 +26,10 @@ export class TraceByteReader {
   private textBytes = 0;
   bytesIn = 0;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly decoder: Utf8StreamDecoder,
+  ) {
     this.reader = new RankTraceReader(file);
   }
 

@@ -1,6 +1,6 @@
 /** Light / dark theme switch for the header; the choice is remembered on this device. */
 import { useEffect } from "react";
-import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
+import { explorerStore, useExplorerStore } from "../state/explorerStore.ts";
 
 const KEY = "ft-hsdp-theme";
 

@@ -19,15 +19,15 @@ import { ErrorBoundary } from "../boundary/ErrorBoundary.tsx";
 import { Panel } from "../boundary/Panel.tsx";
 import { failureLogLostWords, lossExplainerFor } from "../scenarioWords.ts";
 import { everyStrategyWords, strategiesWords, strategyList } from "../strategyWords.ts";
+import { Legend } from "../timeline/Legend.tsx";
+import { Timeline } from "../timeline/Timeline.tsx";
 import { useShownRun } from "../useShownRun.ts";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
-import { Legend } from "./Legend.tsx";
 import { MetricsPanel } from "./MetricsPanel.tsx";
 import { PerfettoExport } from "./PerfettoExport.tsx";
 import { Presets } from "./Presets.tsx";
 import { Sweeps } from "./Sweeps.tsx";
-import { Timeline } from "./Timeline.tsx";
 import { Tornado } from "./Tornado.tsx";
 import "./explorer.css";
 

@@ -15,8 +15,8 @@ import type { PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { useExplorerStore } from "../../state/explorerStore.ts";
 import { pct } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
+import { decimateCurve } from "../timeline/lod.ts";
 import { useWidth } from "../useWidth.ts";
-import { decimateCurve } from "./lod.ts";
 
 const H = 260;
 const M = { top: 14, right: 118, bottom: 40, left: 58 };

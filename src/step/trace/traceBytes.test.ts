@@ -9,15 +9,15 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { gzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { measureSet } from "../step/trace/ranks.ts";
-import { TraceError } from "../step/trace/traceError.ts";
+import { measureSet } from "./ranks.ts";
 import { TraceByteReader } from "./traceBytes.ts";
+import { TraceError } from "./traceError.ts";
 
-const FIXTURES = new URL("../step/trace/fixtures/", import.meta.url);
+const FIXTURES = new URL("./fixtures/", import.meta.url);
 const FILES = ["cpu-gloo-rank0.json.gz", "cpu-gloo-rank1.json.gz"];
 
 function read(name: string, bytes: Uint8Array, piece = 4096) {
-  const r = new TraceByteReader(name);
+  const r = new TraceByteReader(name, new TextDecoder("utf-8"));
   for (let i = 0; i < bytes.length; i += piece) r.push(bytes.subarray(i, i + piece));
   return r.end();
 }
@@ -99,7 +99,7 @@ describe("real 2-rank gloo traces", () => {
     const once = read("rank0.json.gz", whole, 65536);
     expect(read("rank0.json.gz", whole, 997)).toEqual(once);
     // One byte first: gzip is recognised by two.
-    const r = new TraceByteReader("rank0.json.gz");
+    const r = new TraceByteReader("rank0.json.gz", new TextDecoder("utf-8"));
     r.push(whole.subarray(0, 1));
     r.push(whole.subarray(1));
     expect(r.end()).toEqual(once);

@@ -10,8 +10,8 @@ import { costSeconds, mainRecovery, recoveryWaterfall } from "../../sim/recovery
 import type { PolicyRecording, Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { duration } from "../format.ts";
+import { formatClock } from "../timeline/timeAxis.ts";
 import { RecoveryBar } from "./RecoveryBar.tsx";
-import { formatClock } from "./timeAxis.ts";
 
 const ROW_H = 30;
 const VIEW_H = 300;

@@ -5,7 +5,7 @@
  */
 import { type Recovery, wallSeconds } from "../../sim/recoveryWaterfall.ts";
 import { duration } from "../format.ts";
-import { PHASE_TEXT, recoveryText } from "./recoveryText.ts";
+import { PHASE_TEXT, recoveryText } from "../timeline/recoveryText.ts";
 
 export function RecoveryBar({
   recovery,
