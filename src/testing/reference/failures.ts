@@ -82,6 +82,8 @@ export interface Failure {
    * the failure; absent = 1 (fixed repairs).
    */
   repair?: number[];
+  /** §6: the eviction of a slow host (host scope, new host, found at once: no detection). */
+  evicted?: boolean;
 }
 
 /** Hosts the event strikes: one host, every host of one rack, or none (the job as a whole). */
@@ -100,11 +102,13 @@ export function replicaOfHost(s: Scenario, k: Knobs, host: number): number {
 
 /** §3 "Detection": the watchdog for the synchronous job. */
 export function syncDetectSeconds(s: Scenario, f: Failure): number {
+  if (f.evicted) return 0;
   return f.hang ? s.detection.hangSeconds : s.detection.failStopSeconds;
 }
 
 /** §3 "Detection": FT-HSDP's FTAR drops a hung member after its own timeout when that is sooner. */
 export function ftDetectSeconds(s: Scenario, k: Knobs, f: Failure): number {
+  if (f.evicted) return 0;
   if (!f.hang) return s.detection.failStopSeconds;
   return k.hangTimeoutSeconds > 0
     ? Math.min(s.detection.hangSeconds, k.hangTimeoutSeconds)
@@ -191,7 +195,7 @@ export function referenceFailures(s: Scenario, k: Knobs, seed: number): Failure[
 }
 
 /** mulberry32: the reference's own dice (not the engine's xoroshiro). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -203,7 +207,7 @@ function mulberry32(seed: number): () => number {
 }
 
 /** Standard normals by the polar (Marsaglia) method: not the engine's Box–Muller. */
-function gaussian(uniform: () => number): () => number {
+export function gaussian(uniform: () => number): () => number {
   return () => {
     for (;;) {
       const a = 2 * uniform() - 1;

@@ -11,6 +11,7 @@
 import { derived, type Scenario } from "../../sim/scenario.ts";
 import { type Failure, hostsStruck, type Knobs, syncDetectSeconds } from "./failures.ts";
 import { noBadput, type ReferenceMetrics } from "./independent.ts";
+import { type SlowRun, SlowWalk } from "./slow.ts";
 import {
   allServed,
   newPool,
@@ -60,8 +61,18 @@ interface Plan {
   restarted(t: number): void;
 }
 
-/** The shared whole-job loop: train, write, detect → waitSpare → restart, as §1/§3 and §4 say. */
-function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Plan): ReferenceMetrics {
+/**
+ * The shared whole-job loop: train, write, detect → waitSpare → restart, as §1/§3 and §4 say.
+ * §6: training runs at 1/factor while any host is slow, and the checkpoint interval counts
+ * training (`need` is what is left of it). `failures` holds the evictions.
+ */
+function wholeJob(
+  s: Scenario,
+  k: Knobs,
+  failures: readonly Failure[],
+  slow: SlowRun | null,
+  plan: Plan,
+): ReferenceMetrics {
   const { horizonSeconds: H } = derived(s);
   const { interval, write } = plan.cadence;
   const everyStep = interval === 0;
@@ -71,7 +82,10 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
 
   let t = 0;
   let state: State = "train";
-  let stateEnd = everyStep ? INF : interval;
+  let stateEnd = INF; // the end of write/detect/restart
+  let need = interval; // training still to do before the next checkpoint (train)
+  const walk = new SlowWalk(slow, H, 1, () => 0);
+  const factor = slow?.factor ?? 1;
   let restartSeconds = 0;
   let waitsForSpares = true;
   let waitSince = 0;
@@ -90,7 +104,7 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
   for (;;) {
     for (let changed = true; changed; ) {
       changed = settlePool(pool, t);
-      if (state === "train" && stateEnd <= t) {
+      if (state === "train" && !everyStep && need <= 0) {
         state = "write";
         stateEnd = t + write;
         changed = true;
@@ -98,7 +112,7 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
         checkpoints++;
         plan.saved(t, progress);
         state = "train";
-        stateEnd = t + interval;
+        need = interval;
         changed = true;
       } else if (state === "detect" && stateEnd <= t) {
         if (waitsForSpares) {
@@ -118,7 +132,7 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
       } else if (state === "restart" && stateEnd <= t) {
         plan.restarted(t);
         state = "train";
-        stateEnd = everyStep ? INF : t + interval;
+        need = interval;
         changed = true;
       }
     }
@@ -146,10 +160,17 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
       continue;
     }
     if (t >= H) break;
-    const next = Math.min(f?.time ?? INF, state === "waitSpare" ? INF : stateEnd, nextPoolEvent(pool), H);
+    walk.advance(t);
+    const wallPerProgress = walk.slowIn(0) ? factor : 1;
+    const due = state === "train" && !everyStep ? t + need * wallPerProgress : INF;
+    const end = state === "train" ? due : state === "waitSpare" ? INF : stateEnd;
+    const next = Math.min(f?.time ?? INF, end, nextPoolEvent(pool), H, walk.next());
     const dt = next - t;
     if (state === "train") {
-      progress += dt;
+      const gained = next === due ? need : dt / wallPerProgress;
+      progress += gained;
+      badput.slow += dt - gained;
+      need -= gained;
     } else if (state === "write") badput.checkpointWrite += dt;
     else {
       stall += dt;
@@ -191,13 +212,18 @@ function wholeJob(s: Scenario, k: Knobs, failures: readonly Failure[], plan: Pla
  * storage recovery, detect → waitSpare → `sync.restartSeconds`, back to the last durable one,
  * after which the in-memory copies are the restored checkpoint's.
  */
-export function referenceInMemory(s: Scenario, k: Knobs, failures: readonly Failure[]): ReferenceMetrics {
+export function referenceInMemory(
+  s: Scenario,
+  k: Knobs,
+  failures: readonly Failure[],
+  slow: SlowRun | null = null,
+): ReferenceMetrics {
   const interval = s.inMemory.checkpointMinutes * 60;
   let completed = 0;
   let inMemory = 0; // progress the last completed in-memory checkpoint holds
   let durable = 0; // progress the last durable checkpoint holds (the start counts as one)
   let storage = false; // the recovery under way is a storage recovery
-  return wholeJob(s, k, failures, {
+  return wholeJob(s, k, failures, slow, {
     cadence: { interval, write: s.inMemory.writeSeconds },
     strike(_t, f, fresh, _broken, progress) {
       if (fresh) storage = false;
@@ -228,7 +254,12 @@ export function referenceInMemory(s: Scenario, k: Knobs, failures: readonly Fail
  * `sync` checkpoint), which stays full and gives its standbys back at once. A migration's
  * standbys are ready again `refillMinutes` after it ends; a migration aborts a write in progress.
  */
-export function referenceHotSpare(s: Scenario, k: Knobs, failures: readonly Failure[]): ReferenceMetrics {
+export function referenceHotSpare(
+  s: Scenario,
+  k: Knobs,
+  failures: readonly Failure[],
+  slow: SlowRun | null = null,
+): ReferenceMetrics {
   const R = s.cluster.replicas;
   const interval = s.sync.checkpointMinutes * 60;
   const refill = s.hotSpare.refillMinutes * 60;
@@ -237,7 +268,7 @@ export function referenceHotSpare(s: Scenario, k: Knobs, failures: readonly Fail
   let broken = 0; // hosts broken so far in this recovery
   let full = false;
   let saved = 0; // progress the last completed sync-cadence checkpoint holds
-  return wholeJob(s, k, failures, {
+  return wholeJob(s, k, failures, slow, {
     cadence: { interval, write: s.sync.checkpointWriteSeconds },
     strike(t, f, fresh, newlyBroken, progress) {
       if (fresh) {

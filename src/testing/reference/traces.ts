@@ -5,7 +5,9 @@
  */
 import { type FailureTrace, failureTraceOf } from "../../sim/failureTrace.ts";
 import type { Scenario } from "../../sim/scenario.ts";
+import type { SlowEpisodes } from "../../sim/slowTypes.ts";
 import type { Failure, Knobs } from "./failures.ts";
+import type { SlowRun } from "./slow.ts";
 
 /** The reference's failures as the engine's hand-placed trace (a rack is named by its first host). */
 export function toEngineTrace(s: Scenario, k: Knobs, failures: readonly Failure[]): FailureTrace {
@@ -34,6 +36,33 @@ export function fromEngineTrace(k: Knobs, t: FailureTrace): Failure[] {
       hang: t.hang[i] === 1,
       newHost: t.newHost[i] === 1,
       cause: t.cause[i]!,
+      ...(t.evicted[i] === 1 ? { evicted: true } : {}),
     };
   });
+}
+
+/** §6: the reference's episodes as the engine's columns (its evicted ones end at their eviction). */
+export function toEngineEpisodes(slow: SlowRun): SlowEpisodes {
+  const e = slow.episodes;
+  return {
+    count: e.length,
+    start: Float64Array.from(e, (x) => x.start),
+    end: Float64Array.from(e, (x) => x.end),
+    host: Int32Array.from(e, (x) => x.host),
+    evicted: Uint8Array.from(e, (x) => (x.evicted ? 1 : 0)),
+    factor: slow.factor,
+  };
+}
+
+/** §6: the engine's drawn episodes as the reference's. */
+export function fromEngineEpisodes(ep: SlowEpisodes): SlowRun {
+  return {
+    factor: ep.factor,
+    episodes: Array.from({ length: ep.count }, (_, e) => ({
+      start: ep.start[e]!,
+      end: ep.end[e]!,
+      host: ep.host[e]!,
+      evicted: ep.evicted[e] === 1,
+    })),
+  };
 }
