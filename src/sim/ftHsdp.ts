@@ -9,15 +9,16 @@
  * keyed on the end of its current phase; a failure during its recovery re-keys that entry.
  * Version 1's arithmetic is kept operation for operation, so its numbers keep their bits.
  */
-import { CurveBuilder, f64, i32, u8 } from "./columns.ts";
 import { derived } from "./derived.ts";
 import type { FailureTrace } from "./failureTrace.ts";
 import { Layout } from "./failureTrace.ts";
-import { IndexedMinHeap } from "./indexedHeap.ts";
+import { FtRecorder, type FtRecording } from "./ftRecorder.ts";
+import { DONE, HEALTHY, NEXT_PHASE, replicaState } from "./ftReplicaState.ts";
+import { StallAttribution } from "./ftStallAttribution.ts";
 import { assembleMetrics, badputSeconds } from "./policyMetrics.ts";
 import type { Scenario } from "./scenario.ts";
 import { replicaSlowEvents } from "./slowEpisodes.ts";
-import { runSparePool, type SpareRequests } from "./spares.ts";
+import { runSparePool } from "./spares.ts";
 import {
   Badput,
   type ClosedForms,
@@ -25,193 +26,14 @@ import {
   FtJobState,
   FtPhase,
   type PolicyMetrics,
-  type ReplicaRecording,
   ScopeCode,
 } from "./types.ts";
+
+export type { FtRecording };
 
 /** §4: the §3 first-order form (base.ftFirstOrder), which already divides by FTAR's step overhead 1 + o/100. */
 export function ftHsdpClosedForm(_s: Scenario, base: ClosedForms): ClosedFormValue {
   return base.ftFirstOrder;
-}
-
-/**
- * FT-HSDP's recording: replica lanes (types.ts's ReplicaRecording); its stall per failure is the
- * global stall not already covered by an earlier failure's stall.
- */
-export type FtRecording = ReplicaRecording;
-
-const HEALTHY = 0;
-/** "Healthy again": the step after rejoin. */
-const DONE = 7;
-/**
- * The phase after each (indexed by FtPhase code): detect → waitSpare → restart → catch-up →
- * rejoin; a quiet detect (§4 `restrike: "quiet"`) goes on as detect does.
- */
-const NEXT_PHASE = Uint8Array.of(
-  HEALTHY,
-  FtPhase.waitSpare,
-  FtPhase.catchUp,
-  FtPhase.rejoin,
-  DONE,
-  FtPhase.restart,
-  FtPhase.waitSpare,
-);
-
-/**
- * Per-replica state, kept between runs so a Monte Carlo does not allocate R-sized arrays for
- * every seed. Only `phase` needs resetting; the rest is read only while a replica recovers.
- */
-class ReplicaState {
-  phase: Uint8Array;
-  phaseEnd: Float64Array;
-  queue: IndexedMinHeap;
-  /** Spares: when every request made so far for the replica's hosts is served; heap of those still waiting. */
-  waitUntil: Float64Array;
-  waitStart: Float64Array;
-  owed: IndexedMinHeap;
-
-  constructor(readonly capacity: number) {
-    this.phase = new Uint8Array(capacity);
-    this.phaseEnd = new Float64Array(capacity);
-    this.queue = new IndexedMinHeap(capacity, this.phaseEnd);
-    this.waitUntil = new Float64Array(capacity);
-    this.waitStart = new Float64Array(capacity);
-    this.owed = new IndexedMinHeap(capacity, this.waitUntil);
-  }
-}
-
-let shared: ReplicaState | null = null;
-
-function replicaState(R: number): ReplicaState {
-  if (shared === null || shared.capacity < R) shared = new ReplicaState(R);
-  shared.phase.fill(HEALTHY, 0, R);
-  shared.queue.clear();
-  shared.owed.clear();
-  return shared;
-}
-
-/**
- * Which failure each stalled second belongs to: a job restart's own failure; else the earliest
- * failure among the replicas then causing the stall (in a stall phase, or down while below
- * minReplicas). A checkpoint write's stall belongs to no failure.
- */
-class StallAttribution {
-  /** The failure index each recovering replica is recovering from, as a heap key. */
-  readonly failureOf: Float64Array;
-  readonly stalling: IndexedMinHeap;
-  readonly down: IndexedMinHeap;
-  readonly stallPerFailure: Float64Array;
-
-  constructor(R: number, failures: number) {
-    this.failureOf = new Float64Array(R);
-    this.stalling = new IndexedMinHeap(R, this.failureOf);
-    this.down = new IndexedMinHeap(R, this.failureOf);
-    this.stallPerFailure = new Float64Array(failures);
-  }
-
-  attribute(dt: number, stallPhases: number, belowMin: boolean, jobOwner: number): void {
-    if (jobOwner >= 0) {
-      this.stallPerFailure[jobOwner]! += dt;
-      return;
-    }
-    const owners = stallPhases > 0 ? this.stalling : belowMin ? this.down : null;
-    if (owners && owners.size > 0) this.stallPerFailure[this.failureOf[owners.top()]!]! += dt;
-  }
-
-  healthy(r: number): void {
-    this.stalling.remove(r);
-    this.down.remove(r);
-  }
-}
-
-/** What only a recorded run keeps: the phase intervals, the stall spans, the job track, the progress curve. */
-class FtRecorder {
-  readonly replica = i32();
-  readonly phase = u8();
-  readonly start = f64();
-  readonly end = f64();
-  readonly stallStart = f64();
-  readonly stallEnd = f64();
-  readonly jobState = u8();
-  readonly jobStart = f64();
-  readonly jobEnd = f64();
-  readonly curve = new CurveBuilder();
-  readonly row: Int32Array;
-  readonly lostPerFailure: Float64Array;
-
-  constructor(
-    R: number,
-    failures: number,
-    readonly attr: StallAttribution,
-  ) {
-    this.row = new Int32Array(R);
-    this.lostPerFailure = new Float64Array(failures);
-  }
-
-  enter(r: number, phase: number, start: number, end: number, stalls: boolean): void {
-    this.row[r] = this.replica.push(r);
-    this.phase.push(phase);
-    this.start.push(start);
-    this.end.push(end);
-    if (stalls) this.attr.stalling.upsert(r);
-    else this.attr.stalling.remove(r);
-  }
-
-  /** The replica's current phase ends at t (early when a new failure cancels it). */
-  leave(r: number, t: number): void {
-    this.end.set(this.row[r]!, t);
-  }
-
-  job(state: FtJobState, start: number, end: number): void {
-    if (end <= start) return;
-    this.jobState.push(state);
-    this.jobStart.push(start);
-    this.jobEnd.push(end);
-  }
-
-  /** Stall spans are merged: one that starts where the last ended continues it. */
-  stallTransition(stalled: boolean, t: number): void {
-    if (!stalled) this.stallEnd.push(t);
-    else if (this.stallEnd.length > 0 && this.stallEnd.last() === t) this.stallEnd.length--;
-    else this.stallStart.push(t);
-  }
-
-  /**
-   * The intervals, clipped to the horizon, without the empty ones: a phase entered at the very
-   * instant a new failure cancels it.
-   */
-  build(H: number, pool: SpareRequests | null): FtRecording {
-    const replica = this.replica.toArray();
-    const phase = this.phase.toArray();
-    const start = this.start.toArray();
-    const end = this.end.toArray();
-    let kept = 0;
-    for (let i = 0; i < end.length; i++) {
-      const e = Math.min(end[i]!, H);
-      if (e <= start[i]!) continue;
-      replica[kept] = replica[i]!;
-      phase[kept] = phase[i]!;
-      start[kept] = start[i]!;
-      end[kept] = e;
-      kept++;
-    }
-    const recording: FtRecording = {
-      kind: "replicas",
-      intervals: {
-        replica: replica.slice(0, kept),
-        phase: phase.slice(0, kept),
-        start: start.slice(0, kept),
-        end: end.slice(0, kept),
-      },
-      stalls: { start: this.stallStart.toArray(), end: this.stallEnd.toArray() },
-      job: { state: this.jobState.toArray(), start: this.jobStart.toArray(), end: this.jobEnd.toArray() },
-      progress: this.curve.build(),
-      stallPerFailure: this.attr.stallPerFailure,
-      lostPerFailure: this.lostPerFailure,
-    };
-    if (pool?.history) recording.spares = pool.history;
-    return recording;
-  }
 }
 
 export function runFtHsdp(

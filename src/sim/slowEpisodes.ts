@@ -34,47 +34,80 @@ export function meanEpisodeSeconds(s: Scenario): number {
 }
 
 /**
+ * The uniforms the episodes are drawn from, in batches (Rng.fill), kept from run to run: four an
+ * episode (its gap, its host, the two of its length), so a batch holds whole episodes.
+ */
+const BATCH = 4 * 256;
+const uniforms = new Float64Array(BATCH);
+
+/**
  * The episodes of a run: Poisson starts over the fleet (rate hosts × perHostDay per day), each on
  * a host drawn uniformly, its length lognormal (median · e^(σZ), Z by Box–Muller from two
  * uniforms). Per episode: the gap, the host, then the two uniforms of its length. Null when there
- * are none to draw.
+ * are none to draw. The uniforms are drawn ahead in batches and taken in order (the same numbers
+ * as drawing each when needed), and the columns are typed from the start: drawn one by one into
+ * arrays of objects, this was a sixth of a run with slow hosts.
  */
 export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null {
   const { perHostDay, medianMinutes, sigma, factor, evictAfterMinutes } = s.slow;
   if (perHostDay <= 0) return null;
   const { hosts, horizonSeconds: H } = derived(s);
   const mu = (hosts * perHostDay) / 86_400;
-  const start: number[] = [];
-  const end: number[] = [];
-  const host: number[] = [];
-  const evicted: number[] = [];
+  // Mean + 8σ: growing is a rare fallback, not the normal path.
+  const expected = mu * H;
+  let capacity = Math.ceil(expected + 8 * Math.sqrt(expected)) + 16;
+  let start = new Float64Array(capacity);
+  let end = new Float64Array(capacity);
+  let host = new Int32Array(capacity);
+  let evicted = new Uint8Array(capacity);
   const rng = new Rng((seed ^ STREAM) >>> 0);
+  const u = uniforms;
+  let k = BATCH;
   const median = medianMinutes * 60;
   const evictAfter = evictAfterMinutes * 60;
+  let n = 0;
   let t = 0;
   for (;;) {
-    t += -Math.log(1 - rng.uniform()) / mu;
+    if (k === BATCH) {
+      rng.fill(u, 0, BATCH);
+      k = 0;
+    }
+    t += -Math.log(1 - u[k]!) / mu;
     if (t >= H) break;
-    const h = Math.floor(rng.uniform() * hosts);
-    const u1 = rng.uniform();
-    const u2 = rng.uniform();
+    const h = Math.floor(u[k + 1]! * hosts);
+    const u1 = u[k + 2]!;
+    const u2 = u[k + 3]!;
+    k += 4;
     const z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
     const length = sigma > 0 ? median * Math.exp(sigma * z) : median;
     // Still slow evictAfter into the episode: evicted then, which ends it.
     const evict = evictAfter > 0 && length > evictAfter;
-    start.push(t);
-    host.push(h);
-    end.push(t + (evict ? evictAfter : length));
-    evicted.push(evict ? 1 : 0);
+    if (n === capacity) {
+      capacity *= 2;
+      start = grow(start, new Float64Array(capacity));
+      end = grow(end, new Float64Array(capacity));
+      host = grow(host, new Int32Array(capacity));
+      evicted = grow(evicted, new Uint8Array(capacity));
+    }
+    start[n] = t;
+    host[n] = h;
+    end[n] = t + (evict ? evictAfter : length);
+    evicted[n] = evict ? 1 : 0;
+    n++;
   }
   return {
-    count: start.length,
-    start: Float64Array.from(start),
-    end: Float64Array.from(end),
-    host: Int32Array.from(host),
-    evicted: Uint8Array.from(evicted),
+    count: n,
+    start: start.slice(0, n),
+    end: end.slice(0, n),
+    host: host.slice(0, n),
+    evicted: evicted.slice(0, n),
     factor,
   };
+}
+
+function grow<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 /**
@@ -159,36 +192,102 @@ export function anySlowIntervals(ep: SlowEpisodes, H: number): { start: Float64A
   return { start: Float64Array.from(start), end: Float64Array.from(end) };
 }
 
+/** Per-replica slow changes in time order (replicaSlowEvents): count rows are valid. */
+export interface ReplicaSlowEvents {
+  count: number;
+  time: Float64Array;
+  replica: Int32Array;
+  delta: Int8Array;
+}
+
+/**
+ * replicaSlowEvents' columns and its heap, kept from run to run and grown when a run needs more
+ * (a Monte Carlo of runs with slow hosts allocated ~100 KB a run, a tenth of its time in GC).
+ * Only the run under way reads them: FT-HSDP is done with a run's events before the next run.
+ */
+const events: ReplicaSlowEvents = {
+  count: 0,
+  time: new Float64Array(0),
+  replica: new Int32Array(0),
+  delta: new Int8Array(0),
+};
+let heap = new Int32Array(0);
+
 /**
  * Per-replica slow changes in time order, for FT-HSDP: at time[k], replica[k]'s count of slow
- * hosts moves by delta[k] (+1 or −1). Ends come before starts at one instant.
+ * hosts moves by delta[k] (+1 or −1). Ends come before starts at one instant, ends among
+ * themselves by time then index. The result is shared: valid until the next call.
  */
-export function replicaSlowEvents(
-  s: Scenario,
-  ep: SlowEpisodes,
-  H: number,
-): { count: number; time: Float64Array; replica: Int32Array; delta: Int8Array } {
+export function replicaSlowEvents(s: Scenario, ep: SlowEpisodes, H: number): ReplicaSlowEvents {
   const layout = new Layout(s);
-  // Starts are in order already; ends are sorted by index (typed, no per-row objects), then the
-  // two runs are merged, an end before a start at the same instant.
-  const ends = new Uint32Array(ep.count);
   let m = 0;
-  for (let e = 0; e < ep.count; e++) if (ep.end[e]! < H) ends[m++] = e;
-  const byEnd = ends.subarray(0, m).sort((a, b) => ep.end[a]! - ep.end[b]!);
+  for (let e = 0; e < ep.count; e++) if (ep.end[e]! < H) m++;
   const count = ep.count + m;
-  const time = new Float64Array(count);
-  const replica = new Int32Array(count);
-  const delta = new Int8Array(count);
-  let a = 0;
-  let b = 0;
-  for (let k = 0; k < count; k++) {
-    const takeEnd = b < m && (a >= ep.count || ep.end[byEnd[b]!]! <= ep.start[a]!);
-    const e = takeEnd ? byEnd[b++]! : a++;
-    time[k] = takeEnd ? ep.end[e]! : ep.start[e]!;
-    replica[k] = layout.replicaOf(ep.host[e]!);
-    delta[k] = takeEnd ? -1 : 1;
+  if (events.time.length < count) {
+    const n = Math.max(count, 2 * events.time.length);
+    events.time = new Float64Array(n);
+    events.replica = new Int32Array(n);
+    events.delta = new Int8Array(n);
   }
-  return { count, time, replica, delta };
+  if (heap.length < ep.count) heap = new Int32Array(Math.max(ep.count, 2 * heap.length));
+  const { time, replica, delta } = events;
+  const end = ep.end;
+  const start = ep.start;
+  // Starts are in order already; the ends are merged in from a min-heap (by end, then index) of
+  // the episodes begun and not yet ended. Few are under way at once, so the heap stays small:
+  // a sort of every end cost as much as the run.
+  let size = 0;
+  let a = 0;
+  for (let k = 0; k < count; k++) {
+    let e: number;
+    if (size > 0 && (a >= ep.count || end[heap[0]!]! <= start[a]!)) {
+      e = heap[0]!;
+      time[k] = end[e]!;
+      delta[k] = -1;
+      size = popHeap(heap, size, end);
+    } else {
+      e = a++;
+      time[k] = start[e]!;
+      delta[k] = 1;
+      if (end[e]! < H) size = pushHeap(heap, size, e, end);
+    }
+    replica[k] = layout.replicaOf(ep.host[e]!);
+  }
+  events.count = count;
+  return events;
+}
+
+/** Episode a before b in the heap: the earlier end, then the lower index. */
+function before(a: number, b: number, key: Float64Array): boolean {
+  return key[a]! < key[b]! || (key[a] === key[b] && a < b);
+}
+
+function pushHeap(h: Int32Array, size: number, e: number, key: Float64Array): number {
+  let i = size;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (!before(e, h[parent]!, key)) break;
+    h[i] = h[parent]!;
+    i = parent;
+  }
+  h[i] = e;
+  return size + 1;
+}
+
+function popHeap(h: Int32Array, size: number, key: Float64Array): number {
+  const n = size - 1;
+  const last = h[n]!;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const c = l + 1 < n && before(h[l + 1]!, h[l]!, key) ? l + 1 : l;
+    if (!before(h[c]!, last, key)) break;
+    h[i] = h[c]!;
+    i = c;
+  }
+  h[i] = last;
+  return n;
 }
 
 /** A whole-job policy's clock over the union of the episodes (null: no episodes, the old path). */
