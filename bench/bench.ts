@@ -6,7 +6,8 @@
  *
  * Then the ratios issue 17 asks for, printed directly: all four policies on the headline cluster
  * against the default run (≤ 3×), and the default run against the engine of BENCH_BASE (default
- * c579a6e, main at the start of round 6: "no slower"), measured side by side (engineAb.ts).
+ * c579a6e, main at the start of round 6: "no slower"), measured side by side (engineAb.ts); and
+ * issue 28's: the default run with slow hosts on against it (≤ 1.5×).
  */
 
 import { writeFileSync } from "node:fs";
@@ -82,6 +83,8 @@ const llama = parseScenario({
 
 // §4: all four policies on the headline cluster (issue 17's ratio: at most 3× the default run).
 const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
+// §6: the default run with the Greyhound preset's slow hosts on (issue 28: at most 1.5× without).
+const slowOn = parseScenario({ slow: presetById("slow-greyhound")?.scenario.slow });
 
 // §5: a replay of a 20,000-event log (the bound), on the headline cluster with all four policies:
 // a drawn run's failures, cut to 20,000 events, replayed. Timed with the validation of the log
@@ -120,6 +123,13 @@ const cases: Case[] = [
     warmUp: 300,
     repeats: 301,
     run: () => runScenario(four),
+  },
+  {
+    name: "one run, slow hosts on (default + Greyhound's slow group)",
+    failures: failuresOf(slowOn),
+    warmUp: 300,
+    repeats: 301,
+    run: () => runScenario(slowOn),
   },
   {
     name: "one run, recorded (timelines, log, curves)",
@@ -202,6 +212,13 @@ console.log(
   `\nall four policies / the default run (synchronous + FT-HSDP), same cluster and seed: ${fourRatio.toFixed(2)}× (target ≤ 3×) ${fourRatio <= 3 ? "✓" : "✗"}`,
 );
 
+const slowRatio =
+  medianOf("one run, slow hosts on (default + Greyhound's slow group)") /
+  medianOf("one run (default, 30 days)");
+console.log(
+  `slow hosts on / off, default run (Greyhound's slow group, ${slowOn.slow.perHostDay} a host-day): ${slowRatio.toFixed(2)}× (target ≤ 1.5×) ${slowRatio <= 1.5 ? "✓" : "✗"}`,
+);
+
 const BASE = process.env.BENCH_BASE ?? "c579a6e";
 const AB_REPEATS = Number(process.env.BENCH_AB_REPEATS ?? 5);
 const ab =
@@ -238,6 +255,6 @@ if (ab) {
 const out = join(import.meta.dirname, "results.json");
 writeFileSync(
   out,
-  `${JSON.stringify({ date: new Date().toISOString(), machine, rows, fourPoliciesOverDefault: fourRatio, base: BASE, againstBase: ab }, null, 2)}\n`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, rows, fourPoliciesOverDefault: fourRatio, slowOverDefault: slowRatio, base: BASE, againstBase: ab }, null, 2)}\n`,
 );
 console.log(`\nwritten to ${out}`);
