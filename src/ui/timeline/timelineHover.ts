@@ -117,7 +117,8 @@ function ownInterval(rec: ReplicaRecording, idx: LaneIndex, lane: number, t: num
 /** The failure, and what it cost the lane's policy. */
 export function failureLines(trace: Trace, i: number, lane: PolicyLane): string[] {
   const f = trace.failures;
-  const kind = f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
+  const kind =
+    f.evicted[i] === 1 ? "eviction of a slow host" : f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
   const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} ${struckText(trace, i)}; detected after ${duration(f.detectSeconds[i] as number)}`;
   const rec = lane.recording;
   const stall = rec.stallPerFailure[i] as number;
