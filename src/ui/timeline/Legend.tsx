@@ -72,8 +72,8 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
       )}
       {slow && (
         <li data-testid="legend-slow-shade">
-          <span className="swatch sw-slowshade" aria-hidden="true" />A replica lane shaded: one of its hosts
-          is slow (its steps, and a synchronous job's, take longer)
+          <span className="swatch sw-slowshade" aria-hidden="true" />
+          Replica lane shaded: one of its hosts is slow, and every step waits for it
         </li>
       )}
       {evictions && (

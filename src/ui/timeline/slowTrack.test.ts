@@ -8,7 +8,7 @@ import { Layout as HostLayout } from "../../sim/failureTrace.ts";
 import { derived, parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
 import type { SlowEpisodes } from "../../sim/slowTypes.ts";
 import type { Trace } from "../../sim/types.ts";
-import { evictionsIn, slowCount } from "./slowTrack.ts";
+import { evictionsIn, slowCount } from "../../sim/slowCount.ts";
 import { type ReplicaBand, replicaBand, replicaLanesId } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
