@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { runScenario } from "../../sim/engine.ts";
 import { Layout as HostLayout } from "../../sim/failureTrace.ts";
 import { derived, parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { evictionsIn, slowCount } from "../../sim/slowCount.ts";
 import type { SlowEpisodes } from "../../sim/slowTypes.ts";
 import type { Trace } from "../../sim/types.ts";
-import { evictionsIn, slowCount } from "../../sim/slowCount.ts";
 import { type ReplicaBand, replicaBand, replicaLanesId } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
@@ -96,11 +96,14 @@ describe("the slow track and the lanes' shade", () => {
         (b) => (b.args[1] as number) >= y && (b.args[1] as number) + (b.args[3] as number) <= y + h + 1e-9,
       ),
     ).toBe(true);
-    // The shade on the replica lanes, in their band.
+    // The shade: on the replica lanes, in their band, and as the track's tint where any host is slow.
     const B = replicaBand(r.currentLayout, replicaLanesId("ftHsdp"), 8) as ReplicaBand;
     const shade = fills.filter((f) => f.style === "colour-slowShade");
-    expect(shade.length).toBeGreaterThan(0);
-    expect(shade.every((f) => (f.args[1] as number) >= B.y && (f.args[1] as number) < B.y + B.h)).toBe(true);
+    const inLanes = shade.filter((f) => (f.args[1] as number) >= B.y && (f.args[1] as number) < B.y + B.h);
+    const inTrack = shade.filter((f) => (f.args[1] as number) >= y && (f.args[1] as number) < y + h);
+    expect(inLanes.length).toBeGreaterThan(0);
+    expect(inTrack.length).toBeGreaterThan(0);
+    expect(inLanes.length + inTrack.length).toBe(shade.length);
   });
 
   it("hover on the track names the episode under the pointer; on its replica's lane too", () => {

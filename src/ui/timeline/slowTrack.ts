@@ -107,17 +107,20 @@ export class SlowIndex {
   ): number {
     const { t, n, max } = this.steps;
     if (max === 0) return 0;
-    ctx.fillStyle = p.slow;
     const dt = (view.t1 - view.t0) / view.width;
     let i = Math.max(0, stepIndex(t, view.t0));
     let issued = 0;
     let runFrom = -1;
     let runValue = 0;
+    // Where any host is slow, the band is tinted as the lanes' shade is; the bar counts them.
     const flush = (to: number) => {
       if (runFrom < 0 || runValue === 0) return;
-      const bh = Math.max(2, (runValue / max) * h);
+      const bh = Math.max(3, (runValue / max) * h);
+      ctx.fillStyle = p.slowShade;
+      ctx.fillRect(view.left + runFrom, y, to - runFrom, h - bh);
+      ctx.fillStyle = p.slow;
       ctx.fillRect(view.left + runFrom, y + h - bh, to - runFrom, bh);
-      issued++;
+      issued += 2;
     };
     const last = Math.min(view.width, Math.ceil(x(this.horizon) - view.left));
     for (let c = 0; c < last; c++) {
