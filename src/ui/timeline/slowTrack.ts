@@ -152,7 +152,7 @@ export class SlowIndex {
       const col = Math.round(x(at[k] as number));
       if (col === lastCol) continue;
       lastCol = col;
-      cross(ctx, col + 0.5, y + 4, 3);
+      cross(ctx, col + 0.5, y + 5, 4);
       drawn++;
     }
     ctx.stroke();
