@@ -65,8 +65,8 @@ async function numbers(page: Page, attr: string): Promise<number[]> {
 test("the default scenario shows no job lane, rack marks or spare chart", async ({ page }) => {
   await page.goto("/#v=cluster");
   const canvas = page.getByTestId("timeline-canvas");
-  await expect(canvas).toHaveAttribute("data-rack-marks", "0");
-  await expect(canvas).not.toHaveAttribute("data-job-lane", /./);
+  await expect(canvas).toHaveAttribute("data-rack-marks-ft-hsdp", "0");
+  await expect(canvas).not.toHaveAttribute("data-job-lane-ft-hsdp", /./);
   await expect(canvas).not.toHaveAttribute("data-spare-chart", /./);
   await expect(canvas).not.toHaveAttribute("aria-label", /job lane|rack failures|spare hosts/);
   for (const id of ["legend-job-lane", "legend-rack", "legend-spares"])
@@ -93,7 +93,7 @@ test("job-wide failures get an FT-HSDP job lane; hovering a job restart names it
   const a = trace.ftJob.start[first] as number;
   const b = trace.ftJob.end[first] as number;
   await zoomTo(page, a - 120, b + 120);
-  const [jobY, jobH] = await numbers(page, "data-job-lane");
+  const [jobY, jobH] = await numbers(page, "data-job-lane-ft-hsdp");
   const tip = await hoverMiddle(page, (jobY as number) + (jobH as number) / 2);
   await expect(tip).toContainText("FT-HSDP job — job restart");
   await expect(tip).toContainText(`${Math.round(b - a)} s)`);
@@ -110,7 +110,7 @@ test("a striped rack failure is marked across the replicas it struck; packed rac
   expect(events.length).toBeGreaterThan(0);
   await openPreset(page, /striped placement/);
   const canvas = page.getByTestId("timeline-canvas");
-  await expect(canvas).toHaveAttribute("data-rack-marks", String(events.length));
+  await expect(canvas).toHaveAttribute("data-rack-marks-ft-hsdp", String(events.length));
   await expect(canvas).toHaveAttribute("aria-label", new RegExp(`${events.length} rack failures marked`));
   await expect(page.getByTestId("legend-rack")).toBeVisible();
 
@@ -123,14 +123,14 @@ test("a striped rack failure is marked across the replicas it struck; packed rac
   );
   const other = struck.find((r) => r !== f.replica[i]) as number;
   await zoomTo(page, t - 600, t + 600);
-  const [ftY, laneH] = await numbers(page, "data-ft-lanes");
+  const [ftY, laneH] = await numbers(page, "data-replica-lanes-ft-hsdp");
   const tip = await hoverMiddle(page, (ftY as number) + (other + 0.5) * (laneH as number));
   await expect(tip).toContainText(`Rack ${Math.floor((f.host[i] as number) / 8)} (hosts`);
   await expect(tip).toContainText(`one event struck ${struck.length} replicas`);
 
   // Packed: the same racks each lie inside one replica, so nothing is marked across lanes.
   await openPreset(page, /packed placement/);
-  await expect(canvas).toHaveAttribute("data-rack-marks", "0");
+  await expect(canvas).toHaveAttribute("data-rack-marks-ft-hsdp", "0");
   await expect(page.getByTestId("legend-rack")).toHaveCount(0);
 });
 

@@ -40,7 +40,7 @@ test("a link selecting all four strategies: a lane group per policy in its order
   const hot = await laneY(page, "data-lane-hot-spare");
   const sync = await laneY(page, "data-lane-synchronous");
   const mem = await laneY(page, "data-lane-in-memory");
-  const ft = Number(((await canvas.getAttribute("data-ft-lanes")) ?? "").split(",")[0]);
+  const ft = Number(((await canvas.getAttribute("data-replica-lanes-ft-hsdp")) ?? "").split(",")[0]);
   expect(hot).not.toBeNull();
   // In the link's order, top to bottom: hot spares, synchronous, FT-HSDP's replica lanes, in-memory.
   expect(hot!).toBeLessThan(sync!);
@@ -89,7 +89,7 @@ test("a link selecting only in-memory checkpoints: its one lane, its replay coun
   const canvas = page.getByTestId("timeline-canvas");
   await expect(canvas).toHaveAttribute("data-lane-in-memory", /\d/);
   await expect(canvas).not.toHaveAttribute("data-lane-synchronous", /./);
-  await expect(canvas).not.toHaveAttribute("data-ft-lanes", /./);
+  await expect(canvas).not.toHaveAttribute("data-replica-lanes-ft-hsdp", /./);
   const heads = await page.getByTestId("failure-log").getByRole("columnheader").allTextContents();
   expect(heads.filter((h) => h.startsWith("Recovery: "))).toEqual(["Recovery: In-memory checkpoints"]);
   await page.getByTestId("replay-play").click();

@@ -92,7 +92,7 @@ test("unpicking FT-HSDP leaves the synchronous job alone on the page: one card, 
   await page.getByTestId("strategy-ftHsdp").click();
   await expect(page.getByTestId("strategy-ftHsdp")).not.toBeChecked();
   await expect(page.locator(".policy-card")).toHaveCount(1);
-  await expect(page.getByTestId("timeline-canvas")).not.toHaveAttribute("data-ft-lanes", /./);
+  await expect(page.getByTestId("timeline-canvas")).not.toHaveAttribute("data-replica-lanes-ft-hsdp", /./);
   await expect(page.getByTestId("timeline-canvas")).toHaveAttribute("data-lane-synchronous", /\d/);
 });
 

@@ -5,17 +5,8 @@ import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
 import type { Trace } from "../sim/types.ts";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";
-import {
-  clusterTraceBlob,
-  clusterTraceEvents,
-  clusterTraceJson,
-  JOB_TID,
-  jobPid,
-  ROLLBACK_TID,
-  replicaPid,
-  STATE_TID,
-  type TraceEvent,
-} from "./clusterTrace.ts";
+import { clusterTraceBlob, clusterTraceEvents, clusterTraceJson } from "./clusterTrace.ts";
+import { JOB_TID, jobPid, ROLLBACK_TID, replicaPid, STATE_TID, type TraceEvent } from "./traceEvents.ts";
 
 /** The default pair's job processes: the synchronous job first, FT-HSDP's second (display order). */
 const SYNC_PID = jobPid(0);

@@ -69,6 +69,8 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
     },
     policies: policies.map((p) => p.key),
     recordings: rec,
+    // §6: the episodes every policy met, when the run has any (the timeline and the Perfetto export draw them).
+    ...(failures.slow ? { slow: failures.slow } : {}),
   };
 }
 

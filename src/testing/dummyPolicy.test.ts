@@ -154,7 +154,7 @@ describe("a dummy third policy registered from outside", () => {
     const trace = run.trace!;
     const ids = tracksFor(scenario, trace).map((t) => t.id);
     expect(ids.filter((id) => id.startsWith("sync:"))).toEqual(["sync:synchronous", "sync:noop"]);
-    expect(ids.indexOf("sync:noop")).toBeLessThan(ids.indexOf("ftReplicas"));
+    expect(ids.indexOf("sync:noop")).toBeLessThan(ids.indexOf("replicas:ftHsdp"));
     const H = derived(scenario).horizonSeconds;
     const m = momentAt(trace, H / 2).policies.find((p) => p.key === ("noop" as PolicyKey));
     expect(m?.useful).toBe(H / 2);

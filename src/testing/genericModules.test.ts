@@ -2,14 +2,14 @@
  * The generic modules name no policy (issue 17 item 1): they iterate the scenario's selection
  * (policies.ts's selectedPolicies / a trace's `policies`) and read a policy's recording by its
  * kind, so a new policy reaches them with no edit. A policy's key may appear only in its own
- * files (synchronous.ts, ftHsdp.ts, inMemory.ts, hotSpare.ts, wholeJob.ts, FT-HSDP's own tracks
- * ftTrack.ts, jobTrack.ts, rackTrack.ts), the registry (policies.ts, policyKeys.ts), the closed
+ * files (synchronous.ts, ftHsdp.ts, inMemory.ts, hotSpare.ts, wholeJob.ts), the registry (policies.ts, policyKeys.ts), the closed
  * forms of §3 (closedForms.ts, closedFormTypes.ts: the CLI JSON's v1 contract), the compat
  * fingerprints, the story chapters about one policy, and tests.
  *
  * The list: the engine's recorder and result types; the recovery waterfall and its index; the
- * replay's lookups and store; the link guard's store; the Perfetto and CSV exports; the worker's
- * transfer; every timeline module but FT-HSDP's own tracks; the replay, failure log, goodput
+ * replay's lookups and store; the link guard's store; the Perfetto export (every file of it) and the
+ * CSV; the worker's transfer; every timeline module, the replica-level tracks included (their ids
+ * carry the policy's key, so a second replica-level policy gets its own); the replay, failure log, goodput
  * chart, legend and the explorer page. (MetricsPanel.tsx iterates the selection too, but its lede
  * compares FT-HSDP with synchronous training by name when both ran, so it is not listed.)
  */
@@ -30,6 +30,12 @@ const GENERIC = [
   "src/state/replayStore.ts",
   "src/state/store.ts",
   "src/export/clusterTrace.ts",
+  "src/export/traceEvents.ts",
+  "src/export/tracePolicies.ts",
+  "src/export/traceWholeJob.ts",
+  "src/export/traceReplicas.ts",
+  "src/export/traceFailures.ts",
+  "src/export/traceSlow.ts",
   "src/export/csv.ts",
   "src/worker/clusterApi.ts",
   "src/ui/timeline/timelineTrack.ts",
@@ -40,6 +46,11 @@ const GENERIC = [
   "src/ui/timeline/timelinePalette.ts",
   "src/ui/timeline/syncTrack.ts",
   "src/ui/timeline/spareTrack.ts",
+  "src/ui/timeline/ftTrack.ts",
+  "src/ui/timeline/jobTrack.ts",
+  "src/ui/timeline/rackTrack.ts",
+  "src/ui/timeline/slowTrack.ts",
+  "src/ui/timeline/slowHostsTrack.ts",
   "src/ui/timeline/replayOverlay.ts",
   "src/ui/timeline/Timeline.tsx",
   "src/ui/timeline/Replay.tsx",

@@ -65,6 +65,8 @@ function TimelineTeach({ run }: { run: RunResult | null }) {
       {wholeJob && "A whole-job strategy is one lane: one unit, so any failure stops all of it. "}
       {replicas &&
         "A replica-level strategy has one lane per replica, a complete copy of the model sharded over its own hosts: only the failed replica goes down, the others keep training and wait only while the failure is detected and while the replica rejoins; a thin job lane shows its job restarts and checkpoint writes, and a bracket joins the replicas one rack failure struck. "}
+      {(trace?.slow?.count ?? 0) > 0 &&
+        "Slow hosts stay alive but run slower, and every step waits for the slowest: the Slow hosts track counts them at each moment (✕: an eviction), and a replica's lane is shaded while one of its hosts is slow. "}
       When a pool of spare hosts is limited, a chart below counts each strategy's. Scroll to zoom (down to
       seconds), drag to pan, hover for details; open the trace in ui.perfetto.dev.
     </p>

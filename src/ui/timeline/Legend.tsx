@@ -6,6 +6,7 @@ import type { Trace } from "../../sim/types.ts";
 import { policyStyle } from "../policyColour.ts";
 import { hasJobLane } from "./jobTrack.ts";
 import { rackEvents } from "./rackTrack.ts";
+import { hasSlowEpisodes } from "./slowTrack.ts";
 import { hasSpareChart } from "./spareTrack.ts";
 
 const ITEMS = [
@@ -20,8 +21,11 @@ const ITEMS = [
 
 export function Legend({ trace }: { trace?: Trace | undefined }) {
   // One pass over the failure log per trace, not per render.
-  const { job, racks, spares } = useMemo(
+  const { job, racks, spares, slow, evictions } = useMemo(
     () => ({
+      slow: trace !== undefined && hasSlowEpisodes(trace),
+      // An eviction inside the run is a failure row marked evicted (one past the horizon never happened).
+      evictions: trace?.failures.evicted.includes(1) ?? false,
       job: trace?.policies.some((k) => hasJobLane(trace.recordings[k])) ?? false,
       racks: trace !== undefined && rackEvents(trace).length > 0,
       // The policies whose limited spare pool the chart draws, each line in its policy's colour.
@@ -58,6 +62,26 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
           <span className="swatch sw-catchup" aria-hidden="true" />
           <span className="swatch sw-rolledback" aria-hidden="true" />
           FT-HSDP job lane: job restart · FT checkpoint write · rolled back
+        </li>
+      )}
+      {slow && (
+        <li data-testid="legend-slow">
+          <span className="swatch sw-slow" aria-hidden="true" />
+          Slow hosts (alive, but slower): the bars count them at each moment
+        </li>
+      )}
+      {slow && (
+        <li data-testid="legend-slow-shade">
+          <span className="swatch sw-slowshade" aria-hidden="true" />
+          Replica lane shaded: one of its hosts is slow, and every step waits for it
+        </li>
+      )}
+      {evictions && (
+        <li data-testid="legend-eviction">
+          <span className="marker-evict" aria-hidden="true">
+            ✕
+          </span>
+          Eviction: a host still slow after the eviction delay, dropped (a host failure found at once)
         </li>
       )}
       {racks && (

@@ -112,7 +112,8 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
         return (ctx) => {
           const L = r.currentLayout;
           const [t0, t1] = c.window;
-          drawReplayOverlay(ctx, L, windowScale(L, t0, t1), trace, momentAt(trace, cursor), p);
+          const m = momentAt(trace, cursor);
+          drawReplayOverlay(ctx, L, windowScale(L, t0, t1), r.replayMarks(t0, t1, m), m, p);
         };
       },
       onStart: () => {

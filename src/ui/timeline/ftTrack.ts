@@ -1,5 +1,5 @@
 /**
- * The FT-HSDP lanes: global stalls span every lane; each lane's own recovery (down, catching up,
+ * A replica-level policy's lanes (FT-HSDP's): global stalls span every lane; each lane's own recovery (down, catching up,
  * rejoining) and its failures are drawn over them. Lanes group replicas when there are more
  * replicas than pixels allow.
  */
@@ -26,16 +26,29 @@ import {
   type View,
 } from "./lod.ts";
 import { hoverReplicaLane } from "./timelineHover.ts";
-import { BUILT_IN_SPACE, FT_GROUP, GUTTER, type Layout, laneLabel, TRACK_IDS } from "./timelineLayout.ts";
+import {
+  BUILT_IN_SPACE,
+  datasetKey,
+  GUTTER,
+  type Layout,
+  laneLabel,
+  type ReplicaBand,
+  replicaBand,
+  replicaGroupId,
+  replicaLanesId,
+} from "./timelineLayout.ts";
 import { failureMarkerSteps, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
-import type {
-  PolicyLane,
-  PolicyTrackType,
-  Track,
-  TrackFrame,
-  TrackInput,
-  TrackPointer,
+import {
+  MAX_REPLAY_OUTLINES,
+  type PolicyLane,
+  type PolicyTrackType,
+  type ReplayFrame,
+  type ReplayMarks,
+  type Track,
+  type TrackFrame,
+  type TrackInput,
+  type TrackPointer,
 } from "./timelineTrack.ts";
 import { FT_KIND } from "./timelineTracks.ts";
 
@@ -69,14 +82,14 @@ export class FtTrack {
   constructor(
     private readonly trace: ReplicaTrace,
     /** The layout to index the lanes for at once; null leaves it to regroupSteps (build steps). */
-    L: Layout | null,
+    L: ReplicaBand | null,
   ) {
     this.stalls = singleLane(trace.ftStalls.start, trace.ftStalls.end);
     if (L) this.regroup(L);
   }
 
   /** Re-index the lanes when the layout groups replicas differently. */
-  regroup(L: Layout): void {
+  regroup(L: ReplicaBand): void {
     if (L.group === this.group) return;
     for (const step of this.regroupSteps(L)) step();
   }
@@ -86,7 +99,7 @@ export class FtTrack {
    * (each a pass or two over up to a million rows: one step each was ~60 ms of CPU on the page's
    * first build of a million-failure run, and a task of 160–400 ms on a loaded two-core machine).
    */
-  regroupSteps(L: Layout): (() => void)[] {
+  regroupSteps(L: ReplicaBand): (() => void)[] {
     const { ft, failures } = this.trace;
     const g = L.group;
     return [
@@ -104,7 +117,7 @@ export class FtTrack {
    * Lane ranges [from, to) for draw steps: at most `lanes` lanes and, past the first lane, at
    * most `rows` interval and failure rows (all of them: what a whole-run frame scans).
    */
-  laneSteps(L: Layout, lanes: number, rows: number): [number, number][] {
+  laneSteps(L: ReplicaBand, lanes: number, rows: number): [number, number][] {
     const size = (idx: LaneIndex, l: number) => (idx.offsets[l + 1] as number) - (idx.offsets[l] as number);
     const out: [number, number][] = [];
     let from = 0;
@@ -123,22 +136,22 @@ export class FtTrack {
   }
 
   /** Draws every lane; returns the marks issued. */
-  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
+  draw(ctx: CanvasRenderingContext2D, L: ReplicaBand, view: View, runs: Runs, p: Palette): number {
     return this.drawStalls(ctx, L, view, runs, p) + this.drawLanes(ctx, L, view, runs, p, 0, L.lanes);
   }
 
   /** The global stalls, across every lane (drawn before the lanes' own states). */
-  drawStalls(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
+  drawStalls(ctx: CanvasRenderingContext2D, L: ReplicaBand, view: View, runs: Runs, p: Palette): number {
     const { ftStalls } = this.trace;
     runs.clear();
     laneRuns(this.stalls, 0, ftStalls.start, ftStalls.end, () => 1, view, runs);
-    return fillRuns(ctx, runs, L.ftY, L.ftH, { 1: p.stalled });
+    return fillRuns(ctx, runs, L.y, L.h, { 1: p.stalled });
   }
 
   /** Lanes [from, to): their own states and failures; returns the marks issued. */
   drawLanes(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    L: ReplicaBand,
     view: View,
     runs: Runs,
     p: Palette,
@@ -164,7 +177,7 @@ export class FtTrack {
    */
   laneDrawSteps(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    L: ReplicaBand,
     view: View,
     runs: Runs,
     p: Palette,
@@ -174,7 +187,7 @@ export class FtTrack {
     const { ft } = this.trace;
     const ownStyles = { 2: p.rejoin, 3: p.catchUp, 4: p.down, 5: p.down, 6: p.waitSpare };
     const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
-    const y = L.ftY + lane * L.laneH;
+    const y = L.y + lane * L.laneH;
     const phase = (i: number) => FT_KIND[ft.phase[i] as number] ?? 0;
     const own = laneRunSteps(
       () => new LaneRunCursor(this.own, lane, ft.start, ft.end, phase, view, runs),
@@ -202,24 +215,23 @@ export class FtTrack {
   }
 }
 
-/** The gutter: the group's title and one label per lane (no text under LANE_LABEL_PX: thin lanes label every n-th). */
+/**
+ * The gutter: the group's title (at titleY, above the group's first track) and one label per lane
+ * (no text under LANE_LABEL_PX: thin lanes label every n-th).
+ */
 export function drawLaneLabels(
   ctx: CanvasRenderingContext2D,
-  L: Layout,
+  L: ReplicaBand,
+  titleY: number,
   replicas: number,
   p: Palette,
-  title = "FT-HSDP",
+  title: string,
 ) {
   ctx.textAlign = "left";
   ctx.textBaseline = "middle";
   ctx.fillStyle = p.text;
   ctx.font = "600 12px system-ui, sans-serif";
-  // The group's title sits above its first track: the job lane when there is one.
-  ctx.fillText(
-    `${title}: ${replicas.toLocaleString("en-US")} replicas`,
-    4,
-    (L.groupTop[FT_GROUP] ?? L.ftY) - 9,
-  );
+  ctx.fillText(`${title}: ${replicas.toLocaleString("en-US")} replicas`, 4, titleY - 9);
   // A narrow gutter (a phone) gets the short names.
   const short = L.plotLeft < GUTTER;
   ctx.textAlign = "right";
@@ -229,28 +241,37 @@ export function drawLaneLabels(
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.fillStyle = p.muted;
   for (let lane = 0; lane < L.lanes; lane += every) {
-    const y = L.ftY + lane * L.laneH + (every === 1 ? L.laneH / 2 : font / 2);
-    if (every > 1 && y + font / 2 > L.ftY + L.ftH) break;
+    const y = L.y + lane * L.laneH + (every === 1 ? L.laneH / 2 : font / 2);
+    if (every > 1 && y + font / 2 > L.y + L.h) break;
     ctx.fillText(laneLabel(L, replicas, lane, short), L.plotLeft - 8, y);
   }
 }
 
-/** The FT-HSDP replica lanes as a track. */
+/** A replica-level policy's replica lanes as a track (id `replicas:<policyKey>`, its own slot). */
 class ReplicaLanes implements Track {
-  readonly id = TRACK_IDS.ft;
+  readonly id: string;
   index: FtTrack | null = null;
 
   constructor(
     private readonly run: TrackInput,
     private readonly lane: PolicyLane<ReplicaRecording>,
-  ) {}
+  ) {
+    this.id = replicaLanesId(lane.key);
+  }
 
   private get replicas(): number {
     return this.run.scenario.cluster.replicas;
   }
 
+  /** Its grid in layout L. */
+  band(L: Layout): ReplicaBand {
+    const b = replicaBand(L, this.id, this.replicas);
+    if (!b) throw new Error(`the layout has no slot for "${this.id}"`);
+    return b;
+  }
+
   space() {
-    return BUILT_IN_SPACE.ft(this.replicas);
+    return BUILT_IN_SPACE.replicas(this.replicas, this.lane.key);
   }
 
   /** The stalls' index, then the lanes' in four steps (each a pass or two over up to a million rows). */
@@ -259,7 +280,7 @@ class ReplicaLanes implements Track {
     return [
       () => {
         this.index = new FtTrack(replicaTrace(this.run.trace, this.lane.recording), null);
-        lanes = this.index.regroupSteps(L);
+        lanes = this.index.regroupSteps(this.band(L));
       },
       // regroupSteps' steps (four), each a task of its own.
       ...[0, 1, 2, 3].map((i) => () => lanes[i]?.()),
@@ -272,44 +293,81 @@ class ReplicaLanes implements Track {
   }
 
   relayout(L: Layout) {
-    this.built().regroup(L);
+    this.built().regroup(this.band(L));
   }
 
   background(f: TrackFrame) {
-    fillTraining(f, this.run.horizon, f.layout.ftY, f.layout.ftH);
+    const B = this.band(f.layout);
+    fillTraining(f, this.run.horizon, B.y, B.h);
   }
 
   /** The stalls, then a few lanes a step (LANES_PER_STEP, ROWS_PER_STEP). */
   drawSteps(f: TrackFrame) {
     const ft = this.built();
-    const { ctx, layout: L, view, runs, palette: p } = f;
-    const steps = [() => ft.drawStalls(ctx, L, view, runs, p)];
-    for (const [from, to] of ft.laneSteps(L, LANES_PER_STEP, ROWS_PER_STEP)) {
+    const { ctx, view, runs, palette: p } = f;
+    const B = this.band(f.layout);
+    const steps = [() => ft.drawStalls(ctx, B, view, runs, p)];
+    for (const [from, to] of ft.laneSteps(B, LANES_PER_STEP, ROWS_PER_STEP)) {
       // A lane with more rows than a step takes (a million failures on a dozen lanes) is drawn
       // a part at a time; smaller lanes go a few to a step.
       if (to - from === 1 && ft.rowsIn(from) > ROWS_PER_STEP)
-        steps.push(...ft.laneDrawSteps(ctx, L, view, runs, p, from));
-      else steps.push(() => ft.drawLanes(ctx, L, view, runs, p, from, to));
+        steps.push(...ft.laneDrawSteps(ctx, B, view, runs, p, from));
+      else steps.push(() => ft.drawLanes(ctx, B, view, runs, p, from, to));
     }
     return steps;
   }
 
   drawLabels(f: TrackFrame) {
-    drawLaneLabels(f.ctx, f.layout, this.replicas, f.palette, this.lane.label);
+    const B = this.band(f.layout);
+    const titleY = f.layout.groupTop[replicaGroupId(this.lane.key)] ?? B.y;
+    drawLaneLabels(f.ctx, B, titleY, this.replicas, f.palette, this.lane.label);
   }
 
   hover(p: TrackPointer) {
     const ft = this.built();
-    return hoverReplicaLane(this.run.trace, this.lane, this.replicas, ft.own, ft.failures, p);
+    return hoverReplicaLane(
+      this.run.trace,
+      this.lane,
+      this.replicas,
+      ft.own,
+      ft.failures,
+      this.band(p.layout),
+      p,
+    );
+  }
+
+  /** The replay's outlines: each replica's phase under the cursor, and a global stall across the band. */
+  replay(r: ReplayFrame): ReplayMarks {
+    const B = this.band(r.layout);
+    const pm = r.moment.policies.find((m) => m.key === this.lane.key);
+    const rec = this.lane.recording;
+    const out: ReplayMarks = { boxes: [], dashed: [] };
+    if (!pm || pm.kind !== "replicas") return out;
+    const ft = rec.intervals;
+    const rows = pm.ft.rows;
+    for (let k = 0; k < rows.length && k < MAX_REPLAY_OUTLINES; k++) {
+      const i = rows[k] as number;
+      const lane = Math.floor((ft.replica[i] as number) / B.group);
+      out.boxes.push([r.x(ft.start[i] as number), r.x(ft.end[i] as number), B.y + lane * B.laneH, B.laneH]);
+    }
+    if (pm.stallRow >= 0)
+      out.dashed.push([
+        r.x(rec.stalls.start[pm.stallRow] as number) - 2,
+        r.x(rec.stalls.end[pm.stallRow] as number) + 2,
+        B.y - 3,
+        B.h + 6,
+      ]);
+    return out;
   }
 
   describe(L: Layout) {
-    return { ftLanes: `${L.ftY},${L.laneH},${L.lanes}` };
+    const B = this.band(L);
+    return { [datasetKey("replicaLanes", this.lane.key)]: `${B.y},${B.laneH},${B.lanes}` };
   }
 }
 
 export const ftTrack: PolicyTrackType<"replicas"> = {
-  id: TRACK_IDS.ft,
+  id: "replicaLanes",
   kind: "replicas",
   create: (run, lane) => new ReplicaLanes(run, lane),
 };

@@ -16,7 +16,7 @@ import { duration } from "../format.ts";
 import { type ReplicaTrace, replicaTrace } from "./ftTrack.ts";
 import { type LaneIndex, laneRuns, type Runs, singleLane, type View } from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
-import { BUILT_IN_SPACE, GUTTER, type Layout, TRACK_IDS } from "./timelineLayout.ts";
+import { BUILT_IN_SPACE, datasetKey, GUTTER, jobLaneId, type Layout } from "./timelineLayout.ts";
 import { drawMarkers, fillRuns, fillTraining } from "./timelineMarks.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
 import type { TimeScale } from "./timelineScale.ts";
@@ -87,6 +87,13 @@ export function sortedByStart(j: FtJobIntervals): FtJobIntervals {
   };
 }
 
+/** The job lane's band: its slot and the plot's width. */
+export interface JobBand {
+  y: number;
+  h: number;
+  plotWidth: number;
+}
+
 export class JobTrack {
   readonly states: LaneIndex;
   /** Job-scope failures: they strike no replica, so their markers sit on this lane. */
@@ -104,7 +111,7 @@ export class JobTrack {
   }
 
   /** Draws the lane; returns the marks issued. */
-  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
+  draw(ctx: CanvasRenderingContext2D, L: JobBand, view: View, runs: Runs, p: Palette, hatch: HatchPattern) {
     const { failures } = this.trace;
     const ftJob = this.job;
     runs.clear();
@@ -117,7 +124,7 @@ export class JobTrack {
       view,
       runs,
     );
-    let marks = fillRuns(ctx, runs, L.jobY, L.jobH, {
+    let marks = fillRuns(ctx, runs, L.y, L.h, {
       1: hatch.get(ctx, p),
       2: p.checkpoint,
       3: p.recovering,
@@ -126,7 +133,7 @@ export class JobTrack {
     const kind = failureKind(this.trace);
     const jobScope = (i: number) => (failures.scope[i] === ScopeCode.job ? kind(i) : 0);
     laneRuns(this.failures, 0, failures.time, failures.time, jobScope, view, runs);
-    drawMarkers(ctx, runs, L.jobY, L.jobH, L.plotWidth, p);
+    drawMarkers(ctx, runs, L.y, L.h, L.plotWidth, p);
     marks += runs.n;
     return marks;
   }
@@ -201,18 +208,26 @@ function topInterval(
   return best;
 }
 
-/** The FT-HSDP job lane as a track (made only when the run has something on it). */
+/** A replica-level policy's job lane as a track (id `job:<policyKey>`; made only when the run has something on it). */
 class JobLane implements Track {
-  readonly id = TRACK_IDS.job;
+  readonly id: string;
   index: JobTrack | null = null;
 
   constructor(
     private readonly run: TrackInput,
     private readonly lane: PolicyLane<ReplicaRecording>,
-  ) {}
+  ) {
+    this.id = jobLaneId(lane.key);
+  }
+
+  private band(L: Layout): JobBand {
+    const slot = L.slots[this.id];
+    if (!slot) throw new Error(`the layout has no slot for "${this.id}"`);
+    return { y: slot.y, h: slot.h, plotWidth: L.plotWidth };
+  }
 
   space() {
-    return BUILT_IN_SPACE.job;
+    return BUILT_IN_SPACE.job(this.lane.key);
   }
 
   buildSteps() {
@@ -229,25 +244,28 @@ class JobLane implements Track {
   }
 
   background(f: TrackFrame) {
-    fillTraining(f, this.run.horizon, f.layout.jobY, f.layout.jobH);
+    const B = this.band(f.layout);
+    fillTraining(f, this.run.horizon, B.y, B.h);
   }
 
   drawSteps(f: TrackFrame) {
     const job = this.built();
-    const { ctx, layout: L, view, runs, palette: p, hatch } = f;
-    return [() => job.draw(ctx, L, view, runs, p, hatch)];
+    const { ctx, view, runs, palette: p, hatch } = f;
+    const B = this.band(f.layout);
+    return [() => job.draw(ctx, B, view, runs, p, hatch)];
   }
 
   drawLabels({ ctx, layout: L, palette: p }: TrackFrame) {
+    const B = this.band(L);
     ctx.textAlign = "right";
     ctx.textBaseline = "middle";
     ctx.fillStyle = p.text;
     ctx.font = "600 11px system-ui, sans-serif";
-    // A narrow gutter (a phone) gets the short name (FT-HSDP's: this lane is the replica kind's).
+    // A narrow gutter (a phone) gets the short name.
     ctx.fillText(
-      L.plotLeft < GUTTER ? "FT job" : `${this.lane.label} job`,
+      L.plotLeft < GUTTER ? `${this.lane.shortLabel} job` : `${this.lane.label} job`,
       L.plotLeft - 8,
-      L.jobY + L.jobH / 2,
+      B.y + B.h / 2,
     );
   }
 
@@ -256,7 +274,8 @@ class JobLane implements Track {
   }
 
   describe(L: Layout) {
-    return { jobLane: `${L.jobY},${L.jobH}` };
+    const B = this.band(L);
+    return { [datasetKey("jobLane", this.lane.key)]: `${B.y},${B.h}` };
   }
 
   summary() {
@@ -267,7 +286,7 @@ class JobLane implements Track {
 }
 
 export const jobTrack: PolicyTrackType<"replicas"> = {
-  id: TRACK_IDS.job,
+  id: "jobLane",
   kind: "replicas",
   create: (run, lane) => (hasJobLane(lane.recording) ? new JobLane(run, lane) : null),
 };

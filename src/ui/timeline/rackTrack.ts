@@ -1,5 +1,5 @@
 /**
- * Rack marks on the FT-HSDP lanes (docs/model.md §3): a rack failure strikes every host of the
+ * Rack marks on a replica-level policy's lanes (FT-HSDP's) (docs/model.md §3): a rack failure strikes every host of the
  * rack, and under striped placement those hosts serve several replicas. Each such event gets a
  * failure marker on every lane it struck and a connector joining them at its time, labelled with
  * the rack, so one event that took several replicas reads as one. Which replicas an event struck
@@ -25,7 +25,16 @@ import {
   type View,
 } from "./lod.ts";
 import { formatClock } from "./timeAxis.ts";
-import { BUILT_IN_SPACE, type Layout, TRACK_IDS } from "./timelineLayout.ts";
+import {
+  BUILT_IN_SPACE,
+  datasetKey,
+  type Layout,
+  laneAt,
+  type ReplicaBand,
+  rackMarksId,
+  replicaBand,
+  replicaLanesId,
+} from "./timelineLayout.ts";
 import { drawMarkers } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
 import type {
@@ -99,7 +108,7 @@ export class RackTrack {
     private readonly replicas: number,
     private readonly hostsPerRack: number,
     /** The layout to group lanes for at once; null leaves it to a later regroup (a build step of its own). */
-    L: Layout | null,
+    L: ReplicaBand | null,
   ) {
     this.events = rackEvents(trace);
     this.times = Float64Array.from(this.events, (i) => trace.failures.time[i] as number);
@@ -110,7 +119,7 @@ export class RackTrack {
     return this.events.length;
   }
 
-  regroup(L: Layout): void {
+  regroup(L: ReplicaBand): void {
     if (L.group === this.group || this.events.length === 0) return;
     this.group = L.group;
     const f = this.trace.failures;
@@ -146,7 +155,7 @@ export class RackTrack {
   }
 
   /** Draws the markers on the other struck lanes and the connectors; returns the marks issued. */
-  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, runs: Runs, p: Palette): number {
+  draw(ctx: CanvasRenderingContext2D, L: ReplicaBand, view: View, runs: Runs, p: Palette): number {
     if (this.events.length === 0 || !this.strikes) return 0;
     let marks = 0;
     const sep = L.laneH >= LANE_SEPARATOR_PX ? 1 : 0;
@@ -162,7 +171,7 @@ export class RackTrack {
         view,
         runs,
       );
-      drawMarkers(ctx, runs, L.ftY + lane * L.laneH, L.laneH - sep, L.plotWidth, p);
+      drawMarkers(ctx, runs, L.y + lane * L.laneH, L.laneH - sep, L.plotWidth, p);
       marks += runs.n;
     }
     const { t0, t1, left, width } = view;
@@ -179,14 +188,14 @@ export class RackTrack {
   /** Each event: a connector over its struck lanes (dotted across lanes it skipped) and its rack. */
   private drawSparse(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    L: ReplicaBand,
     p: Palette,
     from: number,
     to: number,
     xOf: (t: number) => number,
   ): number {
-    const top = (lane: number) => L.ftY + lane * L.laneH;
-    const bottom = (lane: number) => L.ftY + (lane + 1) * L.laneH;
+    const top = (lane: number) => L.y + lane * L.laneH;
+    const bottom = (lane: number) => L.y + (lane + 1) * L.laneH;
     ctx.font = "600 10px system-ui, sans-serif";
     ctx.textBaseline = "middle";
     ctx.textAlign = "left";
@@ -237,7 +246,7 @@ export class RackTrack {
   /** Dense events: per pixel column, one faint line over the lanes struck there. */
   private drawDense(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    L: ReplicaBand,
     p: Palette,
     from: number,
     to: number,
@@ -253,7 +262,7 @@ export class RackTrack {
     let issued = 0;
     const flush = () => {
       if (Number.isNaN(col)) return;
-      ctx.rect(col, L.ftY + lo * L.laneH, 1, (hi - lo + 1) * L.laneH);
+      ctx.rect(col, L.y + lo * L.laneH, 1, (hi - lo + 1) * L.laneH);
       issued++;
     };
     for (let e = from; e < to; e++) {
@@ -326,15 +335,28 @@ export class RackTrack {
   }
 }
 
-/** Rack marks as a track: drawn over the replica lanes' band, adding to what they say on hover. */
+/** Rack marks as a track: drawn over its policy's replica lanes' band, adding to what they say on hover. */
 class RackMarks implements Track {
-  readonly id = TRACK_IDS.racks;
+  readonly id: string;
   index: RackTrack | null = null;
+  private readonly lanesId: string;
 
-  constructor(private readonly run: TrackInput) {}
+  constructor(
+    private readonly run: TrackInput,
+    private readonly lane: PolicyLane<ReplicaRecording>,
+  ) {
+    this.id = rackMarksId(lane.key);
+    this.lanesId = replicaLanesId(lane.key);
+  }
+
+  private band(L: Layout): ReplicaBand {
+    const b = replicaBand(L, this.lanesId, this.run.scenario.cluster.replicas);
+    if (!b) throw new Error(`the layout has no slot for "${this.lanesId}"`);
+    return b;
+  }
 
   space() {
-    return BUILT_IN_SPACE.racks;
+    return BUILT_IN_SPACE.over(this.lanesId);
   }
 
   /** The events, then their lanes under the layout's grouping: a step each. */
@@ -344,7 +366,7 @@ class RackMarks implements Track {
       () => {
         this.index = new RackTrack(trace, scenario.cluster.replicas, scenario.cluster.hostsPerRack, null);
       },
-      () => this.index?.regroup(L),
+      () => this.index?.regroup(this.band(L)),
     ];
   }
 
@@ -354,25 +376,25 @@ class RackMarks implements Track {
   }
 
   relayout(L: Layout) {
-    this.built().regroup(L);
+    this.built().regroup(this.band(L));
   }
 
   drawSteps(f: TrackFrame) {
     const racks = this.built();
-    return [() => racks.draw(f.ctx, f.layout, f.view, f.runs, f.palette)];
+    const B = this.band(f.layout);
+    return [() => racks.draw(f.ctx, B, f.view, f.runs, f.palette)];
   }
 
   /** A rack event that struck several replicas: say so, on every lane it struck. */
   hover(p: TrackPointer, below: HoverInfo | null) {
-    const L = p.layout;
-    const lane = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
+    const lane = laneAt(this.band(p.layout), p.py);
     const rack = this.built().hover(lane, p.t, p.tol, below?.failure ?? null);
     if (!below || !rack) return below;
     return { ...below, lines: [...below.lines, rack.line], failure: rack.failure };
   }
 
   describe() {
-    return { rackMarks: String(this.built().count) };
+    return { [datasetKey("rackMarks", this.lane.key)]: String(this.built().count) };
   }
 
   summary() {
@@ -382,7 +404,7 @@ class RackMarks implements Track {
 }
 
 export const rackTrack: PolicyTrackType<"replicas"> = {
-  id: TRACK_IDS.racks,
+  id: "rackMarks",
   kind: "replicas",
-  create: (run, _lane: PolicyLane<ReplicaRecording>) => new RackMarks(run),
+  create: (run, lane) => new RackMarks(run, lane),
 };

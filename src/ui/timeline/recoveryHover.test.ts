@@ -1,6 +1,7 @@
 /** The timeline's hover over a failure says its recovery phase by phase (recoveryWaterfall.ts). */
 import { describe, expect, it } from "vitest";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
+import { replicaLanesId, wholeJobLaneId } from "./timelineLayout.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
 
 describe("timeline hover: a failure's recovery", () => {
@@ -12,12 +13,13 @@ describe("timeline hover: a failure's recovery", () => {
   const xAt = (t: number) => L.plotLeft + (t / 3600) * L.plotWidth;
 
   it("on the synchronous job: detect, job restart and the lost work", () => {
-    const lines = r.hover(xAt(600), L.syncY + 5, 0, 3600)?.lines ?? [];
+    const lines =
+      r.hover(xAt(600), (L.slots[wholeJobLaneId("synchronous")]?.y ?? 0) + 5, 0, 3600)?.lines ?? [];
     expect(lines).toContain("Sync recovery: detect 60 s · job restart 9.0 min · lost work 10.0 min");
   });
 
   it("on the struck replica's lane: detect, restart, rejoin", () => {
-    const lines = r.hover(xAt(600), L.ftY + 2, 0, 3600)?.lines ?? [];
+    const lines = r.hover(xAt(600), (L.slots[replicaLanesId("ftHsdp")]?.y ?? 0) + 2, 0, 3600)?.lines ?? [];
     expect(lines).toContain("FT-HSDP recovery: detect 60 s · restart 7.0 min · rejoin 2.0 min");
     expect(lines.join(" ")).toContain("on host 1, replica 0");
   });

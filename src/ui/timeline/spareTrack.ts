@@ -119,6 +119,14 @@ export function hasSpareChart(trace: Trace): boolean {
   return poolsOf(trace).length > 0;
 }
 
+/** The chart's band: its slot and the plot's span. */
+export interface SpareBand {
+  y: number;
+  h: number;
+  plotLeft: number;
+  plotWidth: number;
+}
+
 export class SpareTrack {
   private readonly pools: Pool[];
   private readonly first: SparePoolHistory;
@@ -148,14 +156,14 @@ export class SpareTrack {
   }
 
   /** Host counts onto the chart's pixels: available above zero, waiting requests below it. */
-  y(L: Layout): ScaleLinear<number, number> {
+  y(L: SpareBand): ScaleLinear<number, number> {
     return scaleLinear()
       .domain([-this.maxWaiting, this.maxAvailable])
-      .range([L.spareY + L.spareH, L.spareY]);
+      .range([L.y + L.h, L.y]);
   }
 
   /** Draws the chart (its title and axis are drawLabels'); returns the points drawn. */
-  draw(ctx: CanvasRenderingContext2D, L: Layout, view: View, p: Palette): number {
+  draw(ctx: CanvasRenderingContext2D, L: SpareBand, view: View, p: Palette): number {
     this.drawGrid(ctx, L, p);
     let points = 0;
     for (let k = 0; k < this.pools.length; k++)
@@ -169,10 +177,10 @@ export class SpareTrack {
   }
 
   /** The chart's background and grid lines at integer host counts (their labels are drawLabels'). */
-  drawGrid(ctx: CanvasRenderingContext2D, L: Layout, p: Palette): void {
+  drawGrid(ctx: CanvasRenderingContext2D, L: SpareBand, p: Palette): void {
     const y = this.y(L);
     ctx.fillStyle = p.bg;
-    ctx.fillRect(L.plotLeft, L.spareY - 2, L.plotWidth, L.spareH + 4);
+    ctx.fillRect(L.plotLeft, L.y - 2, L.plotWidth, L.h + 4);
     for (const v of y.ticks(4).filter(Number.isInteger)) {
       ctx.fillStyle = v === 0 ? p.muted : p.grid;
       ctx.fillRect(L.plotLeft, Math.round(y(v)), L.plotWidth, 1);
@@ -182,7 +190,7 @@ export class SpareTrack {
   /** Pool k's waiting requests and available hosts, clipped to the chart; returns the points drawn. */
   drawPool(
     ctx: CanvasRenderingContext2D,
-    L: Layout,
+    L: SpareBand,
     view: View,
     p: Palette,
     k: number,
@@ -194,7 +202,7 @@ export class SpareTrack {
     const y = this.y(L);
     ctx.save();
     ctx.beginPath();
-    ctx.rect(L.plotLeft, L.spareY - 2, L.plotWidth, L.spareH + 4);
+    ctx.rect(L.plotLeft, L.y - 2, L.plotWidth, L.h + 4);
     ctx.clip();
     let points = 0;
     const zero = y(0);
@@ -245,14 +253,14 @@ export class SpareTrack {
   }
 
   /** The gutter: the chart's title and which side is which. */
-  drawLabels(ctx: CanvasRenderingContext2D, L: Layout, p: Palette): void {
+  drawLabels(ctx: CanvasRenderingContext2D, L: SpareBand, p: Palette): void {
     const y = this.y(L);
     ctx.textAlign = "left";
     ctx.textBaseline = "middle";
     ctx.fillStyle = p.text;
     ctx.font = "600 12px system-ui, sans-serif";
     // A phone's narrow gutter gets the short title, leaving room for the key.
-    ctx.fillText(L.plotLeft < GUTTER ? "Spare hosts" : "Spare hosts (one pool per policy)", 4, L.spareY - 14);
+    ctx.fillText(L.plotLeft < GUTTER ? "Spare hosts" : "Spare hosts (one pool per policy)", 4, L.y - 14);
     ctx.font = "10px system-ui, sans-serif";
     ctx.fillStyle = p.muted;
     const zero = y(0);
@@ -260,8 +268,8 @@ export class SpareTrack {
     for (const v of y.ticks(4).filter(Number.isInteger))
       ctx.fillText(count(Math.abs(v)), L.plotLeft - 6, Math.round(y(v)) + 0.5);
     ctx.textAlign = "left";
-    ctx.fillText("available", 4, (L.spareY + zero) / 2);
-    if (this.maxWaiting > 0) ctx.fillText("waiting", 4, (zero + L.spareY + L.spareH) / 2);
+    ctx.fillText("available", 4, (L.y + zero) / 2);
+    if (this.maxWaiting > 0) ctx.fillText("waiting", 4, (zero + L.y + L.h) / 2);
     // A key on the right of the title: each policy's colour.
     ctx.font = "11px system-ui, sans-serif";
     ctx.textAlign = "right";
@@ -269,9 +277,9 @@ export class SpareTrack {
     for (const q of [...this.pools].reverse()) {
       const w = ctx.measureText(q.name).width;
       ctx.fillStyle = p.muted;
-      ctx.fillText(q.name, x, L.spareY - 14);
+      ctx.fillText(q.name, x, L.y - 14);
       ctx.fillStyle = q.colour(p);
-      ctx.fillRect(x - w - 18, L.spareY - 15, 14, 3);
+      ctx.fillRect(x - w - 18, L.y - 15, 14, 3);
       x -= w + 30;
     }
   }
@@ -314,10 +322,17 @@ class SpareChart implements Track {
     return this.index;
   }
 
+  private band(L: Layout): SpareBand {
+    const slot = L.slots[this.id];
+    if (!slot) throw new Error(`the layout has no slot for "${this.id}"`);
+    return { y: slot.y, h: slot.h, plotLeft: L.plotLeft, plotWidth: L.plotWidth };
+  }
+
   /** The grid, then each pool's waiting requests and available hosts: a step each. */
   drawSteps(f: TrackFrame) {
     const spares = this.built();
-    const { ctx, layout: L, view, palette: p } = f;
+    const { ctx, view, palette: p } = f;
+    const L = this.band(f.layout);
     const steps = [
       () => {
         spares.drawGrid(ctx, L, p);
@@ -331,7 +346,7 @@ class SpareChart implements Track {
   }
 
   drawLabels(f: TrackFrame) {
-    this.built().drawLabels(f.ctx, f.layout, f.palette);
+    this.built().drawLabels(f.ctx, this.band(f.layout), f.palette);
   }
 
   hover(p: TrackPointer) {
@@ -339,7 +354,8 @@ class SpareChart implements Track {
   }
 
   describe(L: Layout) {
-    return { spareChart: `${L.spareY},${L.spareH}` };
+    const B = this.band(L);
+    return { spareChart: `${B.y},${B.h}` };
   }
 
   summary() {

@@ -16,6 +16,7 @@ import {
 import { hoverWholeJob } from "./timelineHover.ts";
 import {
   BUILT_IN_SPACE,
+  datasetKey,
   GUTTER,
   type Layout,
   SYNC_H,
@@ -27,6 +28,8 @@ import type { HatchPattern, Palette } from "./timelinePalette.ts";
 import type {
   PolicyLane,
   PolicyTrackType,
+  ReplayFrame,
+  ReplayMarks,
   Track,
   TrackFrame,
   TrackInput,
@@ -151,7 +154,9 @@ class WholeJobLane implements Track {
   }
 
   private y(L: Layout): number {
-    return L.slots[this.id]?.y ?? L.syncY;
+    const slot = L.slots[this.id];
+    if (!slot) throw new Error(`the layout has no slot for "${this.id}"`);
+    return slot.y;
   }
 
   space() {
@@ -215,10 +220,20 @@ class WholeJobLane implements Track {
     );
   }
 
+  /** The replay's outline: the recovery under the cursor, on this lane. */
+  replay(r: ReplayFrame): ReplayMarks {
+    const pm = r.moment.policies.find((m) => m.key === this.lane.key);
+    const iv = this.lane.recording.intervals;
+    const boxes: ReplayMarks["boxes"] =
+      pm?.kind === "wholeJob" && pm.row >= 0
+        ? [[r.x(iv.start[pm.row] as number), r.x(iv.end[pm.row] as number), this.y(r.layout), SYNC_H]]
+        : [];
+    return { boxes, dashed: [] };
+  }
+
   describe(L: Layout) {
     // A dataset key in camelCase: laneInMemory is the canvas's data-lane-in-memory.
-    const k = this.lane.key;
-    return { [`lane${k.charAt(0).toUpperCase()}${k.slice(1)}`]: `${this.y(L)},${SYNC_H}` };
+    return { [datasetKey("lane", this.lane.key)]: `${this.y(L)},${SYNC_H}` };
   }
 
   // No summary: the timeline's label already names each selected policy, and "with a … job lane"

@@ -12,7 +12,7 @@ import { duration } from "../format.ts";
 import type { LaneIndex } from "./lod.ts";
 import { recoveryText } from "./recoveryText.ts";
 import { formatClock } from "./timeAxis.ts";
-import { laneLabel } from "./timelineLayout.ts";
+import { laneAt, laneLabel, type ReplicaBand } from "./timelineLayout.ts";
 import type { HoverInfo, PolicyLane, TrackPointer } from "./timelineTrack.ts";
 import { FT_KIND } from "./timelineTracks.ts";
 
@@ -68,18 +68,14 @@ export function hoverReplicaLane(
   replicas: number,
   own: LaneIndex,
   failures: LaneIndex,
+  L: ReplicaBand,
   p: TrackPointer,
 ): HoverInfo {
-  const { layout: L, t, tol } = p;
+  const { t, tol } = p;
   const ft = lane.recording.intervals;
   const stalls = lane.recording.stalls;
-  const row = ownInterval(
-    lane.recording,
-    own,
-    Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH)),
-    t,
-  );
-  const laneNo = Math.min(L.lanes - 1, Math.floor((p.py - L.ftY) / L.laneH));
+  const laneNo = laneAt(L, p.py);
+  const row = ownInterval(lane.recording, own, laneNo, t);
   const stall = containing(stalls.start, stalls.end, t);
   let state: string;
   let lines: string[];
@@ -121,7 +117,8 @@ function ownInterval(rec: ReplicaRecording, idx: LaneIndex, lane: number, t: num
 /** The failure, and what it cost the lane's policy. */
 export function failureLines(trace: Trace, i: number, lane: PolicyLane): string[] {
   const f = trace.failures;
-  const kind = f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
+  const kind =
+    f.evicted[i] === 1 ? "eviction of a slow host" : f.hang[i] ? "hang (found by watchdog)" : "fail-stop";
   const head = `Failure #${i + 1} at ${formatClock(f.time[i] as number)}: ${kind} ${struckText(trace, i)}; detected after ${duration(f.detectSeconds[i] as number)}`;
   const rec = lane.recording;
   const stall = rec.stallPerFailure[i] as number;

@@ -1,8 +1,9 @@
 /**
  * Where the timeline's tracks sit on the canvas: the layout stacks whatever tracks it is given
  * (stackTracks), each with the room it asks for (TrackSpace), under one gutter for their names.
- * The built-in tracks' sizes are here too, and their bands by name (withBands) for the modules
- * that draw across them (the replay overlay) and for tests.
+ * It knows no track: each track reads its own slot (by its id), and a policy's tracks have ids
+ * of their own (`replicas:<policyKey>`), so two policies of one kind stack side by side. The
+ * built-in tracks' sizes are here too, and the replica lanes' grid inside a slot (replicaBand).
  */
 import { MIN_LANE_PX } from "./lod.ts";
 
@@ -24,8 +25,6 @@ export const SYNC_H = 26;
 /** Above a whole-job lane that is not the first policy's (it follows another policy's lanes). */
 export const WHOLE_JOB_GAP = 10;
 
-/** A whole-job policy's lane's track id (one lane per such policy). */
-export const wholeJobLaneId = (key: string): string => `${TRACK_IDS.sync}:${key}`;
 /** Above a policy's tracks: room for its title. */
 export const TITLE_GAP = 22;
 /** The FT-HSDP replica lanes: 18 px a replica, between these bounds (then replicas share lanes). */
@@ -61,7 +60,7 @@ export interface Slot {
 }
 
 /** The tracks stacked: the canvas's size, the plot's span, and each track's band. */
-export interface Stack {
+export interface Layout {
   width: number;
   height: number;
   plotLeft: number;
@@ -73,7 +72,7 @@ export interface Stack {
 }
 
 /** Stacks the tracks top to bottom in the order given. */
-export function stackTracks(width: number, tracks: readonly { id: string; space: TrackSpace }[]): Stack {
+export function stackTracks(width: number, tracks: readonly { id: string; space: TrackSpace }[]): Layout {
   const slots: Record<string, Slot> = {};
   const groupTop: Record<string, number> = {};
   let y = 0;
@@ -104,7 +103,7 @@ export function stackTracks(width: number, tracks: readonly { id: string; space:
   };
 }
 
-/** The FT-HSDP replica lanes' height for this many replicas. */
+/** The replica lanes' height for this many replicas. */
 export function replicaLanesHeight(replicas: number): number {
   return Math.max(FT_MIN_H, Math.min(FT_MAX_H, replicas * LANE_H));
 }
@@ -116,108 +115,84 @@ export function replicaLanes(height: number, replicas: number): { lanes: number;
   return { lanes: Math.ceil(replicas / group), group };
 }
 
-/** The built-in tracks' ids: their bands by name are `withBands`'. */
+/** The tracks that are not a policy's: one each. */
 export const TRACK_IDS = {
   axis: "axis",
-  sync: "sync",
-  job: "ftJob",
-  ft: "ftReplicas",
-  racks: "racks",
   spares: "spares",
 } as const;
 
-/** The replica-level policy's tracks' group (the job lane and the replica lanes, under one title). */
-export const FT_GROUP = "replicas";
+/** A policy's tracks' ids: the kind of track, then the policy's key (one track of a kind per policy). */
+export const wholeJobLaneId = (key: string): string => `sync:${key}`;
+export const replicaLanesId = (key: string): string => `replicas:${key}`;
+export const jobLaneId = (key: string): string => `job:${key}`;
+export const rackMarksId = (key: string): string => `racks:${key}`;
+export const slowShadeId = (key: string): string => `slowHosts:${key}`;
+/** A replica-level policy's group (its job lane and replica lanes, under one title). */
+export const replicaGroupId = (key: string): string => `policy:${key}`;
+
+/** A dataset key naming a policy's track: ("replicaLanes", "ftHsdp") → replicaLanesFtHsdp (data-replica-lanes-ft-hsdp). */
+export const datasetKey = (what: string, key: string): string =>
+  `${what}${key.charAt(0).toUpperCase()}${key.slice(1)}`;
 
 /**
- * A layout: the stack, with the built-in tracks' bands by name (the replay overlay draws across
- * them) and the replica lanes' grid. A band the run lacks has height 0 where the old fixed layout
- * put it (the job lane at the replica lanes' top, the spare chart below them).
+ * The replica lanes' grid in one slot: where the band sits, its lanes and how many replicas
+ * share one (1 unless there are too many to give each a lane), and the plot's span. What a
+ * replica-level policy's tracks (lanes, rack marks, slow hosts, the replay's outlines) draw on.
  */
-export interface Layout extends Stack {
-  /** The first whole-job lane's top (each lane's own is its slot). */
-  syncY: number;
-  ftY: number;
-  ftH: number;
+export interface ReplicaBand {
+  y: number;
+  h: number;
   lanes: number;
-  /** Replicas per lane (1 unless there are too many to give each a lane). */
   group: number;
   laneH: number;
-  /** The FT-HSDP job lane; jobH is 0 when there is none. */
-  jobY: number;
-  jobH: number;
-  /** The spare-pool chart (plot area); spareH is 0 when there is none. */
-  spareY: number;
-  spareH: number;
+  plotLeft: number;
+  plotWidth: number;
 }
 
-function firstWholeJobY(slots: Readonly<Record<string, Slot>>): number | undefined {
-  let y: number | undefined;
-  for (const [id, slot] of Object.entries(slots))
-    if (id.startsWith(`${TRACK_IDS.sync}:`) && (y === undefined || slot.y < y)) y = slot.y;
-  return y;
-}
-
-export function withBands(stack: Stack, replicas: number): Layout {
-  const { slots } = stack;
-  const ft = slots[TRACK_IDS.ft] ?? { y: 0, h: 0 };
-  const job = slots[TRACK_IDS.job];
-  const spare = slots[TRACK_IDS.spares];
+/** The grid of `replicas` replicas in slot `id` of layout L (null when L has no such slot). */
+export function replicaBand(L: Layout, id: string, replicas: number): ReplicaBand | null {
+  const slot = L.slots[id];
+  if (!slot) return null;
   const { lanes, group } =
-    ft.h > 0 ? replicaLanes(ft.h, replicas) : { lanes: 1, group: Math.max(1, replicas) };
+    slot.h > 0 ? replicaLanes(slot.h, replicas) : { lanes: 1, group: Math.max(1, replicas) };
   return {
-    ...stack,
-    syncY: firstWholeJobY(slots) ?? AXIS_H,
-    ftY: ft.y,
-    ftH: ft.h,
+    y: slot.y,
+    h: slot.h,
     lanes,
     group,
-    laneH: ft.h / lanes,
-    jobY: job?.y ?? ft.y,
-    jobH: job?.h ?? 0,
-    spareY: spare?.y ?? ft.y + ft.h + SPARE_GAP,
-    spareH: spare?.h ?? 0,
+    laneH: slot.h / lanes,
+    plotLeft: L.plotLeft,
+    plotWidth: L.plotWidth,
   };
 }
+
+/** The lane under canvas y in band B. */
+export const laneAt = (B: ReplicaBand, y: number): number =>
+  Math.max(0, Math.min(B.lanes - 1, Math.floor((y - B.y) / B.laneH)));
 
 /** The built-in tracks' room (each track's `space()` returns its own). */
 export const BUILT_IN_SPACE = {
   axis: { height: AXIS_H, gapAbove: 0 },
   sync: { height: SYNC_H, gapAbove: 0 },
-  job: { height: JOB_H, gapAbove: TITLE_GAP, group: FT_GROUP },
-  ft: (replicas: number): TrackSpace => ({
+  job: (key: string): TrackSpace => ({ height: JOB_H, gapAbove: TITLE_GAP, group: replicaGroupId(key) }),
+  replicas: (replicas: number, key: string): TrackSpace => ({
     height: replicaLanesHeight(replicas),
     gapAbove: TITLE_GAP,
-    group: FT_GROUP,
+    group: replicaGroupId(key),
     padBelow: PAD_BELOW,
   }),
-  racks: { height: 0, gapAbove: 0, over: TRACK_IDS.ft },
+  over: (id: string): TrackSpace => ({ height: 0, gapAbove: 0, over: id }),
   spares: { height: SPARE_H, gapAbove: SPARE_GAP, padBelow: SPARE_PAD_BELOW },
-} satisfies Record<keyof typeof TRACK_IDS, TrackSpace | ((replicas: number) => TrackSpace)>;
-
-/** Optional parts of the built-in timeline: each takes space only when it has something to show. */
-export interface LayoutParts {
-  jobLane?: boolean;
-  spareChart?: boolean;
-}
-
-/** The built-in tracks' layout, as the page stacks them for a run with these parts. */
-export function computeLayout(width: number, replicas: number, parts: LayoutParts = {}): Layout {
-  const B = BUILT_IN_SPACE;
-  const tracks: { id: string; space: TrackSpace }[] = [
-    { id: TRACK_IDS.axis, space: B.axis },
-    { id: wholeJobLaneId("first"), space: B.sync },
-    ...(parts.jobLane ? [{ id: TRACK_IDS.job, space: B.job }] : []),
-    { id: TRACK_IDS.ft, space: B.ft(replicas) },
-    { id: TRACK_IDS.racks, space: B.racks },
-    ...(parts.spareChart ? [{ id: TRACK_IDS.spares, space: B.spares }] : []),
-  ];
-  return withBands(stackTracks(width, tracks), replicas);
-}
+};
 
 /** "Replica 3", or "Replicas 0–7" when lanes group replicas; "R3", "R0–7" when short. */
-export function laneLabel(layout: Layout, replicas: number, lane: number, short = false): string {
-  const g = layout.group;
+export function laneLabel(
+  B: Pick<ReplicaBand, "group">,
+  replicas: number,
+  lane: number,
+  short = false,
+): string {
+  const g = B.group;
   if (g === 1) return `${short ? "R" : "Replica "}${lane}`;
   const a = lane * g;
   return `${short ? "R" : "Replicas "}${a}–${Math.min(replicas, a + g) - 1}`;

@@ -18,6 +18,9 @@ export interface Palette {
   hang: string;
   /** Waiting for a spare host (§3). */
   waitSpare: string;
+  /** §6: slow hosts (the slow track's bars), and their shade over a replica lane (translucent). */
+  slow: string;
+  slowShade: string;
   /** Each registered policy's colour, by key (its registry entry's theme variable, read from the theme). */
   policies: Readonly<Record<string, string>>;
 }
@@ -41,6 +44,8 @@ export function readPalette(el: Element): Palette {
     rolledBack: v("--st-rolledback", "#7a7a7a"),
     hang: v("--st-rejoin", "#9b6bd6"),
     waitSpare: v("--st-waitspare", "#e07b39"),
+    slow: v("--st-slow", "#8d5a3b"),
+    slowShade: v("--st-slow-shade", "rgba(141, 90, 59, 0.45)"),
     policies: Object.fromEntries(
       Object.values(REGISTRY as Readonly<Record<string, Policy>>).map((q) => [
         q.key,

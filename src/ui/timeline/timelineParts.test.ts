@@ -12,7 +12,17 @@ import { legacyTrace } from "../../testing/legacyTrace.ts";
 import { sortedByStart } from "./jobTrack.ts";
 import { rackEvents, struckLaneRanges } from "./rackTrack.ts";
 import { SpareTrack, stepIndex, stepSeries } from "./spareTrack.ts";
-import { computeLayout } from "./timelineLayout.ts";
+import {
+  BUILT_IN_SPACE as B,
+  jobLaneId,
+  type ReplicaBand,
+  replicaBand,
+  replicaLanesId,
+  stackTracks,
+  TRACK_IDS,
+  type TrackSpace,
+  wholeJobLaneId,
+} from "./timelineLayout.ts";
 import { TimelineRenderer } from "./timelineRenderer.ts";
 
 const H = 3 * 3600;
@@ -29,18 +39,37 @@ function make(over: ScenarioInput, rows: PlacedFailure[]) {
   return { s, trace };
 }
 
+const FT = replicaLanesId("ftHsdp");
+const JOB = jobLaneId("ftHsdp");
+
+/** The built-in tracks stacked as the page stacks them, with or without the optional parts. */
+function stacked(parts: { job?: boolean; spares?: boolean } = {}) {
+  const tracks: { id: string; space: TrackSpace }[] = [
+    { id: TRACK_IDS.axis, space: B.axis },
+    { id: wholeJobLaneId("synchronous"), space: B.sync },
+    ...(parts.job ? [{ id: JOB, space: B.job("ftHsdp") }] : []),
+    { id: FT, space: B.replicas(12, "ftHsdp") },
+    ...(parts.spares ? [{ id: TRACK_IDS.spares, space: B.spares }] : []),
+  ];
+  return stackTracks(1000, tracks);
+}
+
 describe("layout of the optional parts", () => {
   it("the default layout has neither; a job lane pushes the replica lanes down; the chart adds height", () => {
-    const plain = computeLayout(1000, 12);
-    expect(plain.jobH).toBe(0);
-    expect(plain.spareH).toBe(0);
-    const job = computeLayout(1000, 12, { jobLane: true });
-    expect(job.jobY).toBe(plain.ftY);
-    expect(job.ftY).toBeGreaterThan(job.jobY + job.jobH);
-    expect(job.ftH).toBe(plain.ftH);
-    const spares = computeLayout(1000, 12, { spareChart: true });
-    expect(spares.spareY).toBeGreaterThan(spares.ftY + spares.ftH);
-    expect(spares.height).toBeGreaterThan(spares.spareY + spares.spareH);
+    const plain = stacked();
+    expect(plain.slots[JOB]).toBeUndefined();
+    expect(plain.slots[TRACK_IDS.spares]).toBeUndefined();
+    const job = stacked({ job: true });
+    const ft = (L: typeof plain) => L.slots[FT] ?? { y: Number.NaN, h: Number.NaN };
+    const jobSlot = job.slots[JOB] ?? { y: Number.NaN, h: Number.NaN };
+    // The group's title sits above the job lane now, where it sat above the replica lanes.
+    expect(jobSlot.y).toBe(ft(plain).y);
+    expect(ft(job).y).toBeGreaterThan(jobSlot.y + jobSlot.h);
+    expect(ft(job).h).toBe(ft(plain).h);
+    const spares = stacked({ spares: true });
+    const chart = spares.slots[TRACK_IDS.spares] ?? { y: Number.NaN, h: Number.NaN };
+    expect(chart.y).toBeGreaterThan(ft(spares).y + ft(spares).h);
+    expect(spares.height).toBeGreaterThan(chart.y + chart.h);
   });
 });
 
@@ -55,7 +84,8 @@ describe("FT-HSDP job lane", () => {
   const r = new TimelineRenderer(s, trace, 1000);
   const L = r.currentLayout;
   const xAt = (t: number, t0: number, t1: number) => L.plotLeft + ((t - t0) / (t1 - t0)) * L.plotWidth;
-  const jobMid = L.jobY + L.jobH / 2;
+  const jobSlot = L.slots[JOB] ?? { y: Number.NaN, h: Number.NaN };
+  const jobMid = jobSlot.y + jobSlot.h / 2;
 
   it("is drawn when FT-HSDP restarted the job; hover names the restart and its seconds", () => {
     expect(r.job).not.toBeNull();
@@ -132,7 +162,8 @@ describe("rack marks", () => {
     const r = new TimelineRenderer(striped.s, striped.trace, 1000);
     const L = r.currentLayout;
     const x = L.plotLeft + ((1200 - 1000) / 400) * L.plotWidth;
-    const lane = (k: number) => L.ftY + (k + 0.5) * L.laneH;
+    const band = replicaBand(L, FT, striped.s.cluster.replicas) as ReplicaBand;
+    const lane = (k: number) => band.y + (k + 0.5) * band.laneH;
     for (const k of [0, 3, 9]) {
       const h = r.hover(x, lane(k), 1000, 1400);
       expect(h?.failure).toBe(1);

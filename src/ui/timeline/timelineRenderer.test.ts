@@ -6,20 +6,38 @@ import type { ReplicaRecording } from "../../sim/types.ts";
 import { everyV2Part } from "../../testing/everyV2Part.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
 import { FtTrack, replicaTrace } from "./ftTrack.ts";
-import { computeLayout } from "./timelineLayout.ts";
+import {
+  BUILT_IN_SPACE,
+  type ReplicaBand,
+  replicaBand,
+  replicaLanesId,
+  stackTracks,
+  wholeJobLaneId,
+} from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { rendererBuildSteps, TimelineRenderer } from "./timelineRenderer.ts";
 
+/** The replica lanes' grid of `replicas` replicas in a layout of the axis, one whole-job lane and them. */
+function lanesOf(width: number, replicas: number): ReplicaBand {
+  const id = replicaLanesId("ftHsdp");
+  const L = stackTracks(width, [
+    { id: "axis", space: BUILT_IN_SPACE.axis },
+    { id: wholeJobLaneId("synchronous"), space: BUILT_IN_SPACE.sync },
+    { id, space: BUILT_IN_SPACE.replicas(replicas, "ftHsdp") },
+  ]);
+  return replicaBand(L, id, replicas) as ReplicaBand;
+}
+
 describe("timeline layout", () => {
   it("gives each replica its own lane while they fit", () => {
-    const L = computeLayout(1200, 12);
+    const L = lanesOf(1200, 12);
     expect(L.lanes).toBe(12);
     expect(L.group).toBe(1);
     expect(L.laneH).toBeGreaterThanOrEqual(5);
   });
 
   it("groups thousands of replicas into lanes of at least 3 px", () => {
-    const L = computeLayout(1200, 1536);
+    const L = lanesOf(1200, 1536);
     expect(L.group).toBeGreaterThan(1);
     expect(L.lanes * L.group).toBeGreaterThanOrEqual(1536);
     expect((L.lanes - 1) * L.group).toBeLessThan(1536);
@@ -32,8 +50,9 @@ describe("timeline hover", () => {
   const L = r.currentLayout;
   // Whole hour in view: time t is at x = plotLeft + t / 3600 · plotWidth.
   const xAt = (t: number) => L.plotLeft + (t / 3600) * L.plotWidth;
-  const syncY = L.syncY + 5;
-  const laneY = (lane: number) => L.ftY + lane * L.laneH + 2;
+  const syncY = (L.slots[wholeJobLaneId("synchronous")]?.y ?? 0) + 5;
+  const B = replicaBand(L, replicaLanesId("ftHsdp"), fixtureScenario.cluster.replicas) as ReplicaBand;
+  const laneY = (lane: number) => B.y + lane * B.laneH + 2;
 
   it("names the synchronous job's state and the failure under the pointer", () => {
     const h = r.hover(xAt(601), syncY, 0, 3600);
@@ -59,7 +78,7 @@ describe("timeline hover", () => {
 
 describe("timeline draw steps", () => {
   const trace = fixtureTrace();
-  const L = computeLayout(1000, fixtureScenario.cluster.replicas);
+  const L = lanesOf(1000, fixtureScenario.cluster.replicas);
   const ft = new FtTrack(replicaTrace(trace, trace.recordings.ftHsdp as ReplicaRecording), L);
 
   it("cover every FT-HSDP lane once, in order, within the lane and row bounds", () => {
@@ -133,7 +152,7 @@ describe("a renderer built in steps (the page builds it a track per task)", () =
       once.draw(b.ctx, t0, t1, palette, 0);
       expect(a.log.length).toBeGreaterThan(500);
       expect(a.log).toEqual(b.log);
-      for (let y = L.syncY; y < L.height; y += 7) {
+      for (let y = L.slots[wholeJobLaneId("synchronous")]?.y ?? 0; y < L.height; y += 7) {
         const x = L.plotLeft + ((y * 37) % L.plotWidth);
         expect(stepped.hover(x, y, t0, t1)).toEqual(once.hover(x, y, t0, t1));
       }

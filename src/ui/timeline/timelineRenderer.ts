@@ -10,15 +10,24 @@
 import type { Scenario } from "../../sim/scenario.ts";
 import { derived } from "../../sim/scenario.ts";
 import type { Trace } from "../../sim/types.ts";
+import type { Moment } from "../../state/traceAt.ts";
 import { FtTrack } from "./ftTrack.ts";
 import { JobTrack } from "./jobTrack.ts";
 import { Runs, type View } from "./lod.ts";
 import { RackTrack } from "./rackTrack.ts";
 import { SpareTrack } from "./spareTrack.ts";
-import { AXIS_H, type Layout, stackTracks, TRACK_IDS, withBands } from "./timelineLayout.ts";
+import { AXIS_H, type Layout, stackTracks } from "./timelineLayout.ts";
 import { HatchPattern, type Palette } from "./timelinePalette.ts";
 import { windowScale } from "./timelineScale.ts";
-import type { HoverInfo, Track, TrackFrame, TrackInput, TrackPointer, TrackType } from "./timelineTrack.ts";
+import type {
+  HoverInfo,
+  ReplayMarks,
+  Track,
+  TrackFrame,
+  TrackInput,
+  TrackPointer,
+  TrackType,
+} from "./timelineTrack.ts";
 import { timelineTrackTypes } from "./timelineTrackRegistry.ts";
 
 export interface DrawStats {
@@ -57,13 +66,10 @@ export function tracksSummary(tracks: readonly Track[]): string {
   return out.length > 0 ? `, with ${out.join(", ")}` : "";
 }
 
-function layoutOf(width: number, tracks: readonly Track[], replicas: number): Layout {
-  return withBands(
-    stackTracks(
-      width,
-      tracks.map((t) => ({ id: t.id, space: t.space() })),
-    ),
-    replicas,
+function layoutOf(width: number, tracks: readonly Track[]): Layout {
+  return stackTracks(
+    width,
+    tracks.map((t) => ({ id: t.id, space: t.space() })),
   );
 }
 
@@ -80,23 +86,22 @@ export function rendererBuildSteps(
   types: readonly TrackType[] = timelineTrackTypes(),
 ): { steps: (() => void)[]; renderer: () => TimelineRenderer } {
   const tracks = tracksFor(scenario, trace, types);
-  const layout = layoutOf(width, tracks, scenario.cluster.replicas);
+  const layout = layoutOf(width, tracks);
   return {
     steps: tracks.flatMap((t) => t.buildSteps(layout)),
     renderer: () => new TimelineRenderer(scenario, trace, width, { built: tracks }),
   };
 }
 
-/** The index behind a built-in track, if the renderer has that track (tests read them). */
-function indexOf<T>(tracks: readonly Track[], id: string, kind: abstract new (...a: never[]) => T): T | null {
-  const t = tracks.find((k) => k.id === id) as { index?: unknown } | undefined;
-  return t?.index instanceof kind ? (t.index as T) : null;
+/** The index of the first track whose index is a `kind` (the first policy's, for a policy's tracks; tests read them). */
+function indexOf<T>(tracks: readonly Track[], kind: abstract new (...a: never[]) => T): T | null {
+  for (const t of tracks as readonly { index?: unknown }[]) if (t.index instanceof kind) return t.index as T;
+  return null;
 }
 
 export class TimelineRenderer {
   private layout: Layout;
   private readonly horizon: number;
-  private readonly R: number;
   private readonly tracks: readonly Track[];
   private readonly runs = new Runs();
   private readonly hatch = new HatchPattern();
@@ -112,9 +117,8 @@ export class TimelineRenderer {
     from: { built: readonly Track[] } | { types: readonly TrackType[] } = { types: timelineTrackTypes() },
   ) {
     this.horizon = derived(scenario).horizonSeconds;
-    this.R = scenario.cluster.replicas;
     this.tracks = "built" in from ? from.built : tracksFor(scenario, trace, from.types);
-    this.layout = layoutOf(width, this.tracks, this.R);
+    this.layout = layoutOf(width, this.tracks);
     if (!("built" in from)) for (const t of this.tracks) for (const step of t.buildSteps(this.layout)) step();
   }
 
@@ -131,31 +135,31 @@ export class TimelineRenderer {
     return this.tracks.map((t) => t.id);
   }
 
-  /** The FT-HSDP job lane's index; null when the run has none. */
+  /** The first replica-level policy's job lane's index; null when the run has none. */
   get job(): JobTrack | null {
-    return indexOf(this.tracks, TRACK_IDS.job, JobTrack);
+    return indexOf(this.tracks, JobTrack);
   }
 
-  /** The rack marks' index (a renderer without the rack track has none: an error). */
+  /** The first replica-level policy's rack marks' index (a renderer without rack marks has none: an error). */
   get racks(): RackTrack {
-    const r = indexOf(this.tracks, TRACK_IDS.racks, RackTrack);
+    const r = indexOf(this.tracks, RackTrack);
     if (!r) throw new Error("this timeline has no rack marks");
     return r;
   }
 
   /** The spare chart's index; null without a limited pool. */
   get spares(): SpareTrack | null {
-    return indexOf(this.tracks, TRACK_IDS.spares, SpareTrack);
+    return indexOf(this.tracks, SpareTrack);
   }
 
-  /** The replica lanes' index. */
+  /** The first replica-level policy's replica lanes' index. */
   get ft(): FtTrack | null {
-    return indexOf(this.tracks, TRACK_IDS.ft, FtTrack);
+    return indexOf(this.tracks, FtTrack);
   }
 
   /** Re-fit to a new width; lanes are regrouped only if their number changes. */
   resize(width: number): void {
-    this.layout = layoutOf(width, this.tracks, this.R);
+    this.layout = layoutOf(width, this.tracks);
     for (const t of this.tracks) t.relayout?.(this.layout);
   }
 
@@ -163,6 +167,19 @@ export class TimelineRenderer {
   describe(): Record<string, string> {
     const out: Record<string, string> = {};
     for (const t of this.tracks) Object.assign(out, t.describe?.(this.layout));
+    return out;
+  }
+
+  /** The replay's outlines at moment m in window [t0, t1], as each track says. */
+  replayMarks(t0: number, t1: number, m: Moment): ReplayMarks {
+    const r = { layout: this.layout, x: windowScale(this.layout, t0, t1), moment: m };
+    const out: ReplayMarks = { boxes: [], dashed: [] };
+    for (const t of this.tracks) {
+      const marks = t.replay?.(r);
+      if (!marks) continue;
+      out.boxes.push(...marks.boxes);
+      out.dashed.push(...marks.dashed);
+    }
     return out;
   }
 

@@ -1,9 +1,9 @@
 import { zoomIdentity } from "d3-zoom";
 import { describe, expect, it } from "vitest";
-import { computeLayout } from "./timelineLayout.ts";
+import { stackTracks } from "./timelineLayout.ts";
 import { transformFor, windowOf, windowScale } from "./timelineScale.ts";
 
-const L = computeLayout(1000, 12);
+const L = stackTracks(1000, [{ id: "band", space: { height: 100, gapAbove: 0 } }]);
 const H = 30 * 86_400;
 
 describe("timeline scale", () => {

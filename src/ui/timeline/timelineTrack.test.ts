@@ -6,7 +6,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { derived } from "../../sim/derived.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
-import { FT_GROUP, GROUP_GAP, TITLE_GAP, TRACK_IDS, wholeJobLaneId } from "./timelineLayout.ts";
+import {
+  GROUP_GAP,
+  type Layout,
+  replicaGroupId,
+  replicaLanesId,
+  TITLE_GAP,
+  wholeJobLaneId,
+} from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";
 import { rendererBuildSteps, TimelineRenderer, tracksFor, tracksSummary } from "./timelineRenderer.ts";
 import type {
@@ -18,6 +25,12 @@ import type {
   TrackType,
 } from "./timelineTrack.ts";
 import { registerPolicyTracks, registerTimelineTrack, timelineTrackTypes } from "./timelineTrackRegistry.ts";
+
+/** The first policies' bands, by their tracks' ids (a layout knows no track by name). */
+const FT_ID = replicaLanesId("ftHsdp");
+const ftY = (L: Layout) => L.slots[FT_ID]?.y ?? Number.NaN;
+const ftH = (L: Layout) => L.slots[FT_ID]?.h ?? Number.NaN;
+const syncY = (L: Layout) => L.slots[wholeJobLaneId("synchronous")]?.y ?? Number.NaN;
 
 const HEIGHT = 20;
 const GAP = 24;
@@ -119,8 +132,8 @@ describe("a track registered from outside the timeline", () => {
     const P = plain.currentLayout;
     const band = L.slots.dummy;
     expect(band?.h).toBe(HEIGHT);
-    expect(band?.y).toBeGreaterThan(P.ftY + P.ftH);
-    expect(L.ftY).toBe(P.ftY);
+    expect(band?.y).toBeGreaterThan(ftY(P) + ftH(P));
+    expect(ftY(L)).toBe(ftY(P));
     expect(L.height).toBeGreaterThan(P.height);
 
     // Drawn: a tick per failure, in its band, and its name in the gutter after the marks.
@@ -135,8 +148,8 @@ describe("a track registered from outside the timeline", () => {
     // Hovered in its band (at the pointer's time); the other tracks answer as before.
     const x = L.plotLeft + L.plotWidth / 2;
     expect(r.hover(x, (band?.y ?? 0) + 5, 0, H)?.title).toBe(`Failure ticks at ${Math.round(H / 2)} s`);
-    expect(r.hover(x, L.ftY + 2, 0, H)).toEqual(plain.hover(x, P.ftY + 2, 0, H));
-    expect(r.hover(x, L.syncY + 5, 0, H)).toEqual(plain.hover(x, P.syncY + 5, 0, H));
+    expect(r.hover(x, ftY(L) + 2, 0, H)).toEqual(plain.hover(x, ftY(P) + 2, 0, H));
+    expect(r.hover(x, syncY(L) + 5, 0, H)).toEqual(plain.hover(x, syncY(P) + 5, 0, H));
 
     // Described on the canvas and in its accessible name.
     expect(r.describe().dummy).toBe(`${band?.y},${HEIGHT}`);
@@ -154,33 +167,37 @@ describe("a track registered from outside the timeline", () => {
     const trace = fixtureTrace();
     const plainR = new TimelineRenderer(fixtureScenario, trace, 1000);
     const plain = plainR.currentLayout;
-    const before = plainR.hover(plain.plotLeft + 30, plain.ftY + 2, 0, H);
+    const before = plainR.hover(plain.plotLeft + 30, ftY(plain) + 2, 0, H);
     // A policy's lanes are made of track types by its recording's kind: FT-HSDP's are "replicas".
-    unregister = registerPolicyTracks(asPolicyTrack(dummyType()), { before: TRACK_IDS.ft });
+    unregister = registerPolicyTracks(asPolicyTrack(dummyType()), { before: "replicaLanes" });
     const r = new TimelineRenderer(fixtureScenario, trace, 1000);
     const L = r.currentLayout;
-    expect(L.slots.dummy?.y).toBe(plain.syncY + plain.slots[wholeJobLaneId("synchronous")]!.h + GAP);
+    expect(L.slots.dummy?.y).toBe(syncY(plain) + (plain.slots[wholeJobLaneId("synchronous")]?.h ?? 0) + GAP);
     // The replica lanes keep their own gap above them (the dummy is in no group of theirs).
-    expect(L.ftY - plain.ftY).toBe(GAP + HEIGHT);
+    expect(ftY(L) - ftY(plain)).toBe(GAP + HEIGHT);
     expect(L.height - plain.height).toBe(GAP + HEIGHT);
     // Hover follows the lanes to where they are now.
     const x = L.plotLeft + 30;
-    expect(r.hover(x, L.ftY + 2, 0, H)).toEqual(before);
+    expect(r.hover(x, ftY(L) + 2, 0, H)).toEqual(before);
   });
 
   it("a track in the replica lanes' group sits close under their title", () => {
     const trace = fixtureTrace();
     const plain = new TimelineRenderer(fixtureScenario, trace, 1000).currentLayout;
     unregister = registerPolicyTracks(
-      asPolicyTrack(dummyType("ckpt", { space: () => ({ height: HEIGHT, gapAbove: GAP, group: FT_GROUP }) })),
-      { before: TRACK_IDS.ft },
+      asPolicyTrack(
+        dummyType("ckpt", {
+          space: () => ({ height: HEIGHT, gapAbove: GAP, group: replicaGroupId("ftHsdp") }),
+        }),
+      ),
+      { before: "replicaLanes" },
     );
     const L = new TimelineRenderer(fixtureScenario, trace, 1000).currentLayout;
-    expect(L.groupTop[FT_GROUP]).toBe(L.slots.ckpt?.y);
-    expect(L.ftY).toBe((L.slots.ckpt?.y ?? 0) + HEIGHT + GROUP_GAP);
+    expect(L.groupTop[replicaGroupId("ftHsdp")]).toBe(L.slots.ckpt?.y);
+    expect(ftY(L)).toBe((L.slots.ckpt?.y ?? 0) + HEIGHT + GROUP_GAP);
     // It opens the group (its own gap above, not the lanes'): the lanes follow GROUP_GAP under it.
-    expect(L.slots.ckpt?.y).toBe(plain.ftY - TITLE_GAP + GAP);
-    expect(L.ftY - plain.ftY).toBe(GAP - TITLE_GAP + HEIGHT + GROUP_GAP);
+    expect(L.slots.ckpt?.y).toBe(ftY(plain) - TITLE_GAP + GAP);
+    expect(ftY(L) - ftY(plain)).toBe(GAP - TITLE_GAP + HEIGHT + GROUP_GAP);
   });
 
   it("its build steps run with the others when the page builds a track per task", () => {
@@ -207,8 +224,8 @@ describe("a track registered from outside the timeline", () => {
     const L = r.currentLayout;
     expect(L.height).toBe(plain.currentLayout.height);
     const x = L.plotLeft + 100;
-    const under = plain.hover(x, L.syncY + 5, 0, H);
-    expect(r.hover(x, L.syncY + 5, 0, H)).toEqual({ ...under, lines: [...(under?.lines ?? []), "a note"] });
+    const under = plain.hover(x, syncY(L) + 5, 0, H);
+    expect(r.hover(x, syncY(L) + 5, 0, H)).toEqual({ ...under, lines: [...(under?.lines ?? []), "a note"] });
   });
 
   it("refuses an id registered twice, or a place that does not exist, by name", () => {

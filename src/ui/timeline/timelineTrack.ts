@@ -10,6 +10,7 @@
  */
 import type { Scenario } from "../../sim/scenario.ts";
 import type { PolicyKey, PolicyRecording, RecordingKind, Trace } from "../../sim/types.ts";
+import type { Moment } from "../../state/traceAt.ts";
 import type { Runs, View } from "./lod.ts";
 import type { Layout, TrackSpace } from "./timelineLayout.ts";
 import type { HatchPattern, Palette } from "./timelinePalette.ts";
@@ -53,6 +54,22 @@ export interface TrackPointer {
   tol: number;
 }
 
+/** The replay's cursor over a drawn frame: where it is, and each policy's phase there. */
+export interface ReplayFrame {
+  layout: Layout;
+  x: TimeScale;
+  moment: Moment;
+}
+
+/** Outlines [x0, x1, y, h] (canvas px) the replay draws: solid, and dashed (a stall across a band). */
+export interface ReplayMarks {
+  boxes: [number, number, number, number][];
+  dashed: [number, number, number, number][];
+}
+
+/** At most this many outlines a replay frame, however many replicas are down at once. */
+export const MAX_REPLAY_OUTLINES = 256;
+
 export interface Track {
   /** Unique among a renderer's tracks: the layout's slot key, and what `over` names. */
   readonly id: string;
@@ -76,6 +93,8 @@ export interface Track {
    * the tracks before it in the same band answered (a track drawn `over` another adds to it).
    */
   hover?(p: TrackPointer, below: HoverInfo | null): HoverInfo | null;
+  /** The replay's outlines of what is under its cursor in this track (replayOverlay.ts draws them). */
+  replay?(r: ReplayFrame): ReplayMarks;
   /** Widens the band hover answers in, px either side. */
   readonly hoverPad?: number;
   /** Data attributes for the canvas (a test or script finds the band without the layout's constants). */
@@ -109,7 +128,9 @@ export interface PolicyLane<R extends PolicyRecording = PolicyRecording> {
 /**
  * A kind of track a policy's lanes are made of, for recordings of one kind (timelineTrackRegistry's
  * registerPolicyTracks): a whole-job lane for "wholeJob", the job lane, replica lanes and rack
- * marks for "replicas". Its tracks' ids must differ between policies (the lane's key in them).
+ * marks for "replicas". Its tracks' ids must differ between policies: the lane's key is in them
+ * (timelineLayout.ts's replicaLanesId and kin), and each draws in its own slot, never a band shared
+ * by every policy of the kind.
  */
 export interface PolicyTrackType<K extends RecordingKind = RecordingKind> {
   readonly id: string;

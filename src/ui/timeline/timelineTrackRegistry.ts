@@ -1,11 +1,11 @@
 /**
  * The timeline's track types, in stacking order: the axis, then each selected policy's lanes (one
- * group per policy, in display order), then the spare-pool chart. A new kind of track is one file
+ * group per policy, in display order), then the slow hosts (§6) and the spare-pool chart. A new kind of track is one file
  * (a TrackType, see timelineTrack.ts) and one line here, or a registerTimelineTrack call.
  *
  * A policy's lanes come from the kind of its recording, not its key: registerPolicyTracks gives a
  * recording kind its track types (a whole-job lane for "wholeJob"; the job lane, replica lanes and
- * rack marks for "replicas"), so a new policy whose recording has a known kind is drawn with no
+ * rack marks and slow-host shade for "replicas"), so a new policy whose recording has a known kind is drawn with no
  * other change, and a new kind brings its own track types the same way.
  */
 
@@ -15,13 +15,15 @@ import { axisTrack } from "./axisTrack.ts";
 import { ftTrack } from "./ftTrack.ts";
 import { jobTrack } from "./jobTrack.ts";
 import { rackTrack } from "./rackTrack.ts";
+import { slowHostsTrack } from "./slowHostsTrack.ts";
+import { slowTrack } from "./slowTrack.ts";
 import { spareTrack } from "./spareTrack.ts";
 import { wholeJobTrack } from "./syncTrack.ts";
 import type { PolicyLane, PolicyTrackType, Track, TrackInput, TrackType } from "./timelineTrack.ts";
 
 const byKind: { [K in RecordingKind]: PolicyTrackType<K>[] } = {
   wholeJob: [wholeJobTrack],
-  replicas: [jobTrack, ftTrack, rackTrack],
+  replicas: [jobTrack, ftTrack, rackTrack, slowHostsTrack],
 };
 
 /** Each selected policy's lanes, in display order, by its recording's kind. */
@@ -52,7 +54,7 @@ export const policyLanesTrack: TrackType = {
   },
 };
 
-const types: TrackType[] = [axisTrack, policyLanesTrack, spareTrack];
+const types: TrackType[] = [axisTrack, policyLanesTrack, slowTrack, spareTrack];
 
 /** The registered track types, top to bottom (a copy: registering later changes no renderer). */
 export function timelineTrackTypes(): readonly TrackType[] {

@@ -1,15 +1,9 @@
 /**
- * The controller's scheduler and key queue, on a test's clock and frames (no timing: each step
+ * The timeline's scheduler and key queue (timelineTasks.ts), on a test's clock and frames (no timing: each step
  * advances the clock by a stated amount, and frames run when the test says).
  */
 import { describe, expect, it } from "vitest";
-import {
-  type Frames,
-  KeyQueue,
-  MAX_QUEUED_KEYS,
-  SLICE_BUDGET_MS,
-  SliceScheduler,
-} from "./timelineController.ts";
+import { type Frames, KeyQueue, MAX_QUEUED_KEYS, SLICE_BUDGET_MS, SliceScheduler } from "./timelineTasks.ts";
 
 function testFrames() {
   let clock = 0;
