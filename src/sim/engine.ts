@@ -69,6 +69,8 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
     },
     policies: policies.map((p) => p.key),
     recordings: rec,
+    // §6: the failure log's and the timeline's slow episodes; a scenario without them keeps its old trace.
+    ...(failures.slow ? { slow: failures.slow } : {}),
   };
 }
 

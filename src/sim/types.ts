@@ -5,6 +5,7 @@
  */
 import type { PerPolicy, PolicyKey } from "./policyKeys.ts";
 import type { Scenario } from "./scenario/types.ts";
+import type { SlowEpisodes } from "./slowTypes.ts";
 
 /**
  * The policies' keys (policies.ts is the registry; its PolicyRecordings must have exactly these
@@ -160,6 +161,8 @@ export interface Trace {
   policies: PolicyKey[];
   /** Each selected policy's recording, by key. */
   recordings: Partial<Record<PolicyKey, PolicyRecording>>;
+  /** §6: the run's slow episodes (every policy met the same); absent when the scenario has none. */
+  slow?: SlowEpisodes;
 }
 
 /**
