@@ -176,17 +176,27 @@ test("a baseline of another seed is paired by seed, and the difference adds up f
   await seedField.fill(String(seed + 40));
   await seedField.press("Enter");
   await settled(page, "cap");
-  // Runs 0..149 of each: the baseline's seeds seed..seed+149, these seed+40..seed+189.
+  // Runs 0..149 of each: the baseline's seeds seed..seed+149, these seed+40..seed+189. The same
+  // scenario on the same seeds: exactly no difference (paired by index, runs of other seeds differed).
   const basis = page.getByTestId("ettr-delta-basis-ftHsdp");
+  const seeds = `the 110 seeds both ran, ${seed + 40}–${seed + 149}`;
+  await expect(basis).toContainText(`(paired by seed over ${seeds}: `);
+  await expect(page.getByTestId("ettr-delta-ftHsdp")).toHaveText(/^\+0\.00? ± 0\.00? points/);
+  // Another cluster on those seeds: the difference is the two named means' (to their rounding),
+  // not that of all 150 runs of each.
+  const replicas = page.getByLabel("Replicas (R)", { exact: true });
+  await replicas.fill("48");
+  await replicas.press("Enter");
+  await settled(page, "cap");
   await expect(basis).toHaveText(
     new RegExp(
-      `^\\(paired by seed over the 110 seeds both ran, ${seed + 40}–${seed + 149}: (\\d+\\.\\d\\d)% here, (\\d+\\.\\d\\d)% in the baseline\\)$`,
+      `^\\(paired by seed over ${seeds}: (\\d+\\.\\d\\d)% here, (\\d+\\.\\d\\d)% in the baseline\\)$`,
     ),
   );
   const [, here, there] =
     /: (\d+\.\d\d)% here, (\d+\.\d\d)% in/.exec((await basis.textContent()) ?? "") ?? [];
   const delta = points(await page.getByTestId("ettr-delta-ftHsdp").textContent());
-  // The difference is the two named means' (to their rounding), not that of all 150 runs of each.
+  expect(delta).toBeGreaterThan(0.5);
   expect(Math.abs(delta - (Number(here) - Number(there)))).toBeLessThan(0.011);
 });
 

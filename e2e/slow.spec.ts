@@ -81,9 +81,7 @@ test("the Greyhound preset: results, the badput bars' slow part, and the failure
   const firstSlow = rows(page).and(page.locator('[data-kind="slow"]')).first();
   await expect(firstSlow).toContainText("slow host");
   await expect(firstSlow).toContainText("slow ×1.5");
-  await expect(firstSlow).toContainText(
-    /Slow ×1\.5 for [\d.]+ (s|min|h)(, to the run's end)?: while it lasts, every step waits for the slowest host\./,
-  );
+  await expect(firstSlow).toContainText(/Slow ×1\.5 for [\d.]+ (s|min|h)(, to the run's end)?$/);
 
   // Filter: slow episodes only. The link says so.
   await page.getByTestId("log-filter-failure").uncheck();
@@ -134,7 +132,7 @@ test("with eviction on, each eviction is a row of its own and the slow episode i
   const at = (await first.getByRole("button").textContent()) ?? "";
   // Its slow episode's row names the eviction's time.
   await page.getByTestId("log-filter-slow").check();
-  await expect(page.getByTestId("failure-log")).toContainText(`then evicted (its eviction row at ${at})`);
+  await expect(page.getByTestId("failure-log")).toContainText(`then evicted at ${at}`);
   // The link opens the same filter.
   const url = page.url();
   const other = await page.context().newPage();

@@ -135,10 +135,11 @@ function SlowRow({
   const end = ep.end[e]!;
   const host = ep.host[e]!;
   const length = Math.min(end, horizon) - start;
+  // Short, as a row is one line; what slowness does is the cell's title.
   const what = ep.evicted[e]
     ? end < horizon
-      ? `Slow ×${ep.factor} for ${duration(length)}, then evicted (its eviction row at ${formatClock(end)})`
-      : `Slow ×${ep.factor} for ${duration(length)}, to the run's end (its eviction would have come after it)`
+      ? `Slow ×${ep.factor} for ${duration(length)}, then evicted at ${formatClock(end)}`
+      : `Slow ×${ep.factor} for ${duration(length)}, to the run's end (evicted after it)`
     : `Slow ×${ep.factor} for ${duration(length)}${end > horizon ? ", to the run's end" : ""}`;
   return (
     <tr style={{ height: ROW_H }} className="log-slow" data-kind="slow">
@@ -154,8 +155,12 @@ function SlowRow({
       <td>{layout.replicaOf(host).toLocaleString("en-US")}</td>
       <td>slow ×{ep.factor}</td>
       <td>—</td>
-      <td colSpan={span} className="log-slow-what">
-        {what}: while it lasts, every step waits for the slowest host.
+      <td
+        colSpan={span}
+        className="log-slow-what"
+        title="While a host is slow, every step waits for the slowest host (FT-HSDP: for the slowest healthy replica); it stops no one, so it has no recovery, stall or lost work of its own."
+      >
+        {what}
       </td>
     </tr>
   );
