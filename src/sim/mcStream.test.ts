@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  chunkAt,
-  ettrDifference,
-  gridEndAfter,
-  type McSettings,
-  McStream,
-  MIN_RUNS,
-  meanAndHalf,
-  Z95,
-} from "./mcStream.ts";
+import { ettrDifference } from "./ettrDifference.ts";
+import { chunkAt, gridEndAfter, type McSettings, McStream, MIN_RUNS, meanAndHalf, Z95 } from "./mcStream.ts";
 import { monteCarlo, runChunk } from "./monteCarlo.ts";
 import { closedFormsOf } from "./policyForms.ts";
 import { parseScenario, type Scenario } from "./scenario.ts";

@@ -5,7 +5,8 @@
  * names them and the two means over them, so the difference adds up on screen). It streams: the first chunk's runs show at once and the band tightens as
  * runs arrive (mcStore.ts, clusterRunner.ts); a band is only shown for the scenario on screen.
  */
-import { type EttrDifference, type EttrEstimate, ettrDifference } from "../../sim/mcStream.ts";
+import { type EttrDifference, ettrDifference } from "../../sim/ettrDifference.ts";
+import type { EttrEstimate } from "../../sim/mcStream.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
