@@ -128,7 +128,10 @@ test("pin a baseline: each ETTR shows its difference and error; the link carries
   await settled(page);
   // 48 replicas: a failure takes a smaller share of the job offline, so FT-HSDP gains.
   const delta = page.getByTestId("ettr-delta-ftHsdp");
-  await expect(delta).toHaveText(/^\+\d+\.\d{1,2} ± \d+\.\d{1,2} points \(paired by seed, \d+ runs\)$/);
+  // The two stop at their own run counts: the difference pairs the seeds both ran, and says so.
+  await expect(delta).toHaveText(
+    /^\+\d+\.\d{1,2} ± \d+\.\d{1,2} points \(paired by seed(, \d+ runs| over the [\d,]+ seeds both ran, .*)\)$/,
+  );
   const text = (await delta.textContent()) ?? "";
   expect(Number(/^\+(\d+\.\d+)/.exec(text)?.[1])).toBeGreaterThan(0.5);
   await expect(page.getByTestId("ettr-base-ftHsdp")).toHaveText(/^\d{1,3}\.\d{1,2}% ± /);
@@ -150,4 +153,73 @@ test("pin a baseline: each ETTR shows its difference and error; the link carries
   await expect(page).not.toHaveURL(/base=/);
   await expect(page.getByTestId("ettr-delta-ftHsdp")).toHaveCount(0);
   await expect(page.getByTestId("baseline-pin")).toBeVisible();
+});
+
+/** "+3.1 ± 0.4 points" as a number of points. */
+const points = (text: string | null) =>
+  Number(
+    /^([+−])(\d+\.\d+)/
+      .exec(text ?? "")
+      ?.slice(1)
+      .join("")
+      .replace("−", "-"),
+  );
+
+test("a baseline of another seed is paired by seed, and the difference adds up from the means it names", async ({
+  page,
+}) => {
+  await page.goto("/#v=cluster&mcn=150&mcp=0.01");
+  await settled(page, "cap");
+  await page.getByTestId("baseline-pin").click();
+  const seedField = page.getByTestId("seed");
+  const seed = Number(await seedField.inputValue());
+  await seedField.fill(String(seed + 40));
+  await seedField.press("Enter");
+  await settled(page, "cap");
+  // Runs 0..149 of each: the baseline's seeds seed..seed+149, these seed+40..seed+189. The same
+  // scenario on the same seeds: exactly no difference (paired by index, runs of other seeds differed).
+  const basis = page.getByTestId("ettr-delta-basis-ftHsdp");
+  const seeds = `the 110 seeds both ran, ${seed + 40}–${seed + 149}`;
+  await expect(basis).toContainText(`(paired by seed over ${seeds}: `);
+  await expect(page.getByTestId("ettr-delta-ftHsdp")).toHaveText(/^\+0\.00? ± 0\.00? points/);
+  // Another cluster on those seeds: the difference is the two named means' (to their rounding),
+  // not that of all 150 runs of each.
+  const replicas = page.getByLabel("Replicas (R)", { exact: true });
+  await replicas.fill("48");
+  await replicas.press("Enter");
+  await settled(page, "cap");
+  await expect(basis).toHaveText(
+    new RegExp(
+      `^\\(paired by seed over ${seeds}: (\\d+\\.\\d\\d)% here, (\\d+\\.\\d\\d)% in the baseline\\)$`,
+    ),
+  );
+  const [, here, there] =
+    /: (\d+\.\d\d)% here, (\d+\.\d\d)% in/.exec((await basis.textContent()) ?? "") ?? [];
+  const delta = points(await page.getByTestId("ettr-delta-ftHsdp").textContent());
+  expect(delta).toBeGreaterThan(0.5);
+  expect(Math.abs(delta - (Number(here) - Number(there)))).toBeLessThan(0.011);
+});
+
+test("a looser precision keeps the runs already done; a tighter one goes on from them", async ({ page }) => {
+  await page.goto("/#v=cluster&mcp=0.01&mcn=300");
+  await settled(page, "cap");
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/\(95%, 300 runs\)$/);
+  const field = page.getByTestId("mc.precision");
+  await field.fill("0.5");
+  await field.press("Enter");
+  await expect(page).toHaveURL(/[#&]mcn=300(&|$)/);
+  await settled(page);
+  // ±0.5 is met from 100 runs on (the defaults stop near there): the 300 are kept, and it says so.
+  await expect(page.getByTestId("mc-status")).toHaveText(
+    "Precision ±0.5 points reached: the 300 runs already done are kept (every strategy). A fresh start, such as this page's link, stops as soon as it is reached, from 100 runs on.",
+  );
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/\(95%, 300 runs\)$/);
+  // A higher cap with the tight precision goes on from the 300 to the new cap.
+  const cap = page.getByTestId("mc.cap");
+  await field.fill("0.01");
+  await field.press("Enter");
+  await cap.fill("320");
+  await cap.press("Enter");
+  await settled(page, "cap");
+  await expect(page.getByTestId("ettr-mc-ftHsdp")).toHaveText(/\(95%, 320 runs\)$/);
 });

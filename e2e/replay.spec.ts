@@ -164,3 +164,43 @@ test("played to the end, the counters agree with the ETTR cards", async ({ page 
   expect(syncShare).toBe(percent(await page.getByTestId("ettr-synchronous").textContent()));
   expect(ftShare).toBe(percent(await page.getByTestId("ettr-ftHsdp").textContent()));
 });
+
+test("navigation wins over a playing replay: Whole run, zoom and a failure-log click pause it", async ({
+  page,
+}) => {
+  await openCluster(page);
+  const play = page.getByTestId("replay-play");
+  const shown = page.getByTestId("timeline-window");
+  const note = page.getByTestId("replay-paused-note");
+  await play.click();
+  // The replay picked a page of its own: playing, it turns pages without a note.
+  await expect(shown).toHaveText(/^Showing 10\.0 h from/);
+  await expect(note).toHaveCount(0);
+
+  // Whole run: it stays the whole run (the replay used to drag it back to a 10 h page).
+  await page.getByRole("button", { name: "Whole run" }).click();
+  await expect(play).toHaveAttribute("aria-pressed", "false");
+  await expect(note).toHaveText("Paused: you moved the timeline. ▶ Replay goes on from the cursor.");
+  await frames(page, 120);
+  await expect(shown).toHaveText("Showing the whole run: scroll or press + to zoom in");
+
+  // Played again, then a zoom: the zoomed window stays.
+  await play.click();
+  await expect(note).toHaveCount(0);
+  await expect(shown).toHaveText(/^Showing 10\.0 h from/);
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await expect(play).toHaveAttribute("aria-pressed", "false");
+  await expect(shown).toHaveText(/^Showing 5\.0 h from/);
+
+  // Played again, then a failure-log row far from the cursor: two seconds on, it is still shown.
+  await play.click();
+  const rows = page.getByTestId("failure-log").locator("tbody tr:not(.spacer)");
+  const row = rows.nth(8);
+  await row.locator("button").first().click();
+  await expect(play).toHaveAttribute("aria-pressed", "false");
+  await expect(note).toBeVisible();
+  const text = (await shown.textContent()) ?? "";
+  await page.waitForTimeout(2000);
+  await expect(shown).toHaveText(text);
+  await expect(row).toHaveClass(/selected/);
+});

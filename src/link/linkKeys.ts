@@ -7,6 +7,7 @@ export const ADDRESS_KEYS = {
   v: "the view",
   s: "the scenario",
   w: "the timeline's time window",
+  fl: "the failure log's filter (the kinds of row it lists)",
   st: "the step settings",
   lab: "the lab settings",
   lres: "the lab's results table",

@@ -69,7 +69,7 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
     },
     policies: policies.map((p) => p.key),
     recordings: rec,
-    // §6: the episodes every policy met, when the run has any (the timeline and the Perfetto export draw them).
+    // §6: the episodes every policy met, drawn by the timeline, the failure log and the Perfetto export; a scenario without them keeps its old trace.
     ...(failures.slow ? { slow: failures.slow } : {}),
   };
 }

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  chunkAt,
-  type McSettings,
-  McStream,
-  MIN_RUNS,
-  meanAndHalf,
-  pairedDifference,
-  Z95,
-} from "./mcStream.ts";
+import { ettrDifference } from "./ettrDifference.ts";
+import { chunkAt, gridEndAfter, type McSettings, McStream, MIN_RUNS, meanAndHalf, Z95 } from "./mcStream.ts";
 import { monteCarlo, runChunk } from "./monteCarlo.ts";
 import { closedFormsOf } from "./policyForms.ts";
 import { parseScenario, type Scenario } from "./scenario.ts";
@@ -136,12 +129,91 @@ describe("intervals", () => {
   it("pairs a difference by seed over the runs both have", () => {
     const a = new Float64Array([0.8, 0.82, 0.79]);
     const b = new Float64Array([0.7, 0.71]);
-    const d = pairedDifference(a, b)!;
+    const d = ettrDifference({ samples: a, seed: 5 }, { samples: b, seed: 5 })!;
+    expect(d.kind).toBe("paired");
+    if (d.kind !== "paired") return;
     expect(d.n).toBe(2);
+    expect(d.firstSeed).toBe(5);
     expect(d.mean).toBeCloseTo(0.105, 12);
     // Differences 0.10 and 0.11: sd 0.00707…
     expect(d.half).toBeCloseTo((Z95 * Math.sqrt(0.00005)) / Math.sqrt(2), 12);
-    expect(pairedDifference(a, new Float64Array())).toBeNull();
+    // The two means over the paired runs, whose difference the mean is.
+    expect(d.aMean - d.bMean).toBeCloseTo(d.mean, 12);
+    expect(ettrDifference({ samples: a, seed: 5 }, { samples: new Float64Array(), seed: 5 })).toBeNull();
+  });
+
+  it("pairs runs of the same seed when the baseline's seed differs, not runs of the same index", () => {
+    // Run i of each is seed (seed + i): a's seeds 10..13, b's 12..16; seeds 12 and 13 are both.
+    const a = new Float64Array([0.5, 0.6, 0.7, 0.8]);
+    const b = new Float64Array([0.65, 0.75, 0.1, 0.1, 0.1]);
+    const d = ettrDifference({ samples: a, seed: 10 }, { samples: b, seed: 12 })!;
+    expect(d).toMatchObject({ kind: "paired", n: 2, firstSeed: 12 });
+    if (d.kind !== "paired") return;
+    // Seed 12: 0.7 − 0.65; seed 13: 0.8 − 0.75. By index it would be 0.5 − 0.65, … (negative).
+    expect(d.mean).toBeCloseTo(0.05, 12);
+    expect(d.aMean).toBeCloseTo(0.75, 12);
+    expect(d.bMean).toBeCloseTo(0.7, 12);
+    // The other way round, and across the 32-bit wrap of seeds.
+    const back = ettrDifference({ samples: b, seed: 12 }, { samples: a, seed: 10 })!;
+    expect(back).toMatchObject({ kind: "paired", n: 2, firstSeed: 12 });
+    expect(back.mean).toBeCloseTo(-0.05, 12);
+    const wrap = ettrDifference({ samples: a, seed: 0xffff_ffff }, { samples: b, seed: 1 })!;
+    // a's seeds 2³²−1, 0, 1, 2: seeds 1 and 2 are b's runs 0 and 1.
+    expect(wrap).toMatchObject({ kind: "paired", n: 2, firstSeed: 1 });
+  });
+
+  it("compares Monte Carlos that share no seed unpaired: the difference of their means", () => {
+    const a = new Float64Array([0.8, 0.82, 0.79]);
+    const b = new Float64Array([0.7, 0.71, 0.69, 0.72]);
+    const d = ettrDifference({ samples: a, seed: 1 }, { samples: b, seed: 1000 })!;
+    expect(d.kind).toBe("unpaired");
+    const ma = meanAndHalf(a);
+    const mb = meanAndHalf(b);
+    expect(d.mean).toBeCloseTo(ma.mean - mb.mean, 12);
+    expect(d.half).toBeCloseTo(Math.sqrt(ma.half ** 2 + mb.half ** 2), 12);
+  });
+});
+
+describe("new settings keep the runs", () => {
+  /** Runs a stream to its stop, one chunk at a time. */
+  function finish(stream: McStream): McStream {
+    for (let j = stream.next(); j; j = stream.next()) {
+      stream.put(j.index, runChunk(stream.scenario, j.chunk));
+      if (stream.stop) break;
+    }
+    return stream;
+  }
+
+  it("a looser precision keeps every run a tighter one computed", () => {
+    const tight = finish(new McStream(SMALL, { precision: 0, cap: 300 }));
+    expect(tight.runs).toBe(300);
+    const loose = new McStream(SMALL, { precision: 0.5, cap: 2000 }, tight);
+    // A fresh stream would stop at MIN_RUNS (or its first chunk end past it); this one keeps 300.
+    expect(finish(new McStream(SMALL, { precision: 0.5, cap: 2000 })).runs).toBeLessThan(300);
+    expect(loose.stop).toBe("precision");
+    expect(loose.runs).toBe(300);
+    expect(loose.snapshot().kept).toBe(300);
+    expect(loose.next()).toBeNull();
+    expect(loose.result(closedFormsOf(SMALL))).toEqual(monteCarlo(SMALL, 300));
+  });
+
+  it("a tighter precision or a higher cap goes on from the runs it has, to the same result", () => {
+    const first = finish(new McStream(SMALL, { precision: 0, cap: 37 }));
+    const more = new McStream(SMALL, { precision: 0, cap: 150 }, first);
+    const job = more.next()!;
+    expect(job.chunk.start).toBe(37);
+    more.put(job.index, runChunk(SMALL, job.chunk));
+    finish(more);
+    expect(more.runs).toBe(150);
+    expect(more.result(closedFormsOf(SMALL))).toEqual(monteCarlo(SMALL, 150));
+  });
+
+  it("a lower cap keeps the runs up to it", () => {
+    const first = finish(new McStream(SMALL, { precision: 0, cap: 120 }));
+    const fewer = new McStream(SMALL, { precision: 0, cap: 50 }, first);
+    expect(fewer.runs).toBe(50);
+    expect(fewer.stop).toBe("cap");
+    expect(fewer.result(closedFormsOf(SMALL))).toEqual(monteCarlo(SMALL, 50));
   });
 });
 
@@ -161,6 +233,9 @@ describe("chunks", () => {
         sizes.push(c.count);
       }
       expect(next).toBe(cap);
+      // Handed out from any run, a chunk ends where the grid's does.
+      for (let k = 0, c = chunkAt(s, cap, 0); c.count > 0; c = chunkAt(s, cap, ++k))
+        if (c.start + c.count < cap) expect(gridEndAfter(s, c.start)).toBe(c.start + c.count);
       expect(sizes[0]).toBe(1);
       // Doubling until the full size, then the full size (the last one cut at the cap).
       const full = Math.max(...sizes);

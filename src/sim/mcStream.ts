@@ -9,9 +9,14 @@
  * - the stop is decided only at chunk ends, in order: the first chunk end with at least
  *   minRuns runs where every selected policy's 95 % half-width is within the precision, or the cap.
  *
+ * A stream may start from another's runs of the same scenario (new settings, issue 30): it keeps
+ * them (at most the new cap) and goes on from there, so a looser precision keeps the runs a tighter
+ * one computed and a tighter one continues from them; the summary of its n runs is still exactly
+ * monteCarlo(s, n), only the count may be more than a fresh stream would stop at.
+ *
  * The interval is the normal one, mean ± 1.96·sd/√n (sd the sample standard deviation), which is
- * what AIReSim's stop rule uses; a difference between two Monte Carlos over the same seeds is
- * paired by seed (the policies and a baseline of the same seed share their failure draws when the
+ * what AIReSim's stop rule uses; a difference between two Monte Carlos is paired by seed over the
+ * seeds both ran (the policies and a baseline of the same seed share their failure draws when the
  * cluster is the same, so pairing removes most of the noise the two have in common).
  */
 import { replayIsOneRun } from "./derived.ts";
@@ -64,6 +69,20 @@ export function chunkAt(s: Scenario, cap: number, k: number): Chunk {
   return { start: from, count: Math.min(size, cap - from) };
 }
 
+/**
+ * Where the chunk that begins at run `pos` ends, on chunkAt's grid (uncut): chunks handed out from
+ * run 0 are chunkAt's; a stream that goes on from kept runs joins the grid where they end.
+ */
+export function gridEndAfter(s: Scenario, pos: number): number {
+  const full = runsPerSlice(s, CHUNK_FAILURES, CHUNK_MAX_RUNS);
+  const ramp = Math.ceil(Math.log2(full));
+  const rampEnd = 2 ** ramp - 1;
+  if (pos >= rampEnd) return rampEnd + (Math.floor((pos - rampEnd) / full) + 1) * full;
+  let end = 1;
+  while (end <= pos) end = 2 * end + 1;
+  return end;
+}
+
 /** What the band shows of one policy's ETTR over the first n runs. */
 export interface EttrEstimate {
   n: number;
@@ -105,22 +124,6 @@ export function ettrEstimate(samples: Float64Array): EttrEstimate {
   };
 }
 
-/**
- * The difference a − b of two Monte Carlos' ETTR, paired by seed over the runs both have (a
- * Monte Carlo's run i is seed s.seed + i; two scenarios with the same seed and cluster draw the
- * same failures), with its 95 % half-width. Null when either has no run.
- */
-export function pairedDifference(
-  a: Float64Array,
-  b: Float64Array,
-): { n: number; mean: number; half: number } | null {
-  const n = Math.min(a.length, b.length);
-  if (n === 0) return null;
-  const d = new Float64Array(n);
-  for (let i = 0; i < n; i++) d[i] = a[i]! - b[i]!;
-  return { n, ...meanAndHalf(d) };
-}
-
 export type McStop = "precision" | "cap";
 
 export interface McSnapshot {
@@ -130,6 +133,8 @@ export interface McSnapshot {
   ettr: Partial<Record<PolicyKey, EttrEstimate>>;
   /** Why it stopped, once it has; null while it runs. */
   stop: McStop | null;
+  /** Runs kept from the stream it went on from (0 for a fresh one): they may pass where this one would stop. */
+  kept: number;
 }
 
 /**
@@ -142,21 +147,39 @@ export class McStream {
   private readonly keys: PolicyKey[];
   /** Chunks that arrived before the ones they follow, by index. */
   private readonly early = new Map<number, SummarizedRun[]>();
-  /** The next chunk index to merge, and the next one to hand out. */
+  /** The size of each chunk handed out and not yet merged, by index. */
+  private readonly out = new Map<number, number>();
+  /** The next chunk index to merge, and the next one to hand out; the run it starts at. */
   private merged = 0;
   private issued = 0;
+  private nextRun = 0;
+  /** Runs kept from the stream this one goes on from, and the chunks they came in. */
+  readonly kept: number;
+  private readonly keptChunks: number;
   private stopped: McStop | null = null;
 
   readonly settings: McSettings;
 
+  /**
+   * `from`: a stream of the same scenario whose merged runs this one keeps (at most its cap) and
+   * goes on from; it may stop at once (a looser precision the kept runs already meet).
+   */
   constructor(
     readonly scenario: Scenario,
     settings: McSettings,
+    from?: McStream,
   ) {
     // §5: a replay whose every seed gives the same run is one run, not a band.
     this.settings = replayIsOneRun(scenario) ? { ...settings, cap: 1 } : settings;
     this.acc = new RunAccumulator(scenario, this.settings.cap);
     this.keys = [...scenario.policies];
+    this.kept = from ? Math.min(from.runs, this.settings.cap) : 0;
+    this.keptChunks = from && this.kept > 0 ? Math.max(1, from.merged) : 0;
+    if (from && this.kept > 0) {
+      this.acc.keepFrom(from.acc, this.kept);
+      this.nextRun = this.kept;
+      this.stopped = this.decide();
+    }
   }
 
   get stop(): McStop | null {
@@ -167,29 +190,34 @@ export class McStream {
     return this.acc.added;
   }
 
-  /** Chunks handed out so far (next() calls that gave one). */
+  /** Chunks handed out so far (next() calls that gave one), the kept runs' among them. */
   get handedOut(): number {
-    return this.issued;
+    return this.keptChunks + this.issued;
   }
 
   /** The next chunk to compute, or null when none is left (stopped, or all handed out). */
   next(): { index: number; chunk: Chunk } | null {
     if (this.stopped) return null;
-    const chunk = chunkAt(this.scenario, this.settings.cap, this.issued);
-    if (chunk.count === 0) return null;
-    return { index: this.issued++, chunk };
+    const start = this.nextRun;
+    const count = Math.min(gridEndAfter(this.scenario, start), this.settings.cap) - start;
+    if (count <= 0) return null;
+    this.nextRun += count;
+    this.out.set(this.issued, count);
+    return { index: this.issued++, chunk: { start, count } };
   }
 
   /** A chunk is back; returns true when the merged prefix grew (a new snapshot is worth showing). */
   put(index: number, runs: SummarizedRun[]): boolean {
     if (this.stopped || index < this.merged) return false;
-    const expected = chunkAt(this.scenario, this.settings.cap, index).count;
+    const expected = this.out.get(index);
+    if (expected === undefined) throw new RangeError(`chunk ${index} was not handed out`);
     if (runs.length !== expected)
       throw new RangeError(`chunk ${index} has ${runs.length} runs, not ${expected}`);
     this.early.set(index, runs);
     let grew = false;
     for (let r = this.early.get(this.merged); r !== undefined; r = this.early.get(this.merged)) {
       this.early.delete(this.merged);
+      this.out.delete(this.merged);
       for (const run of r) this.acc.add(run);
       this.merged++;
       grew = true;
@@ -216,7 +244,7 @@ export class McStream {
   snapshot(): McSnapshot {
     const ettr: McSnapshot["ettr"] = {};
     for (const key of this.keys) ettr[key] = ettrEstimate(this.acc.column(key, "ettr"));
-    return { n: this.acc.added, ettr, stop: this.stopped };
+    return { n: this.acc.added, ettr, stop: this.stopped, kept: this.kept };
   }
 
   /**

@@ -105,6 +105,17 @@ class Samples {
     return k;
   }
 
+  /** Runs 0..n−1 of another table of the same scenario (a Monte Carlo that goes on from another's runs). */
+  copyFrom(o: Samples, n: number): void {
+    for (const name of SUMMARIZED_METRICS) this.columns[name].set(o.columns[name].subarray(0, n));
+    const pairs = [
+      [this.causeCount, o.causeCount],
+      [this.causeStall, o.causeStall],
+      [this.badput, o.badput],
+    ] as const;
+    for (const [to, from] of pairs) for (let k = 0; k < from.length; k++) to[k]!.set(from[k]!.subarray(0, n));
+  }
+
   set(i: number, m: SummarizedMetrics): void {
     for (const name of SUMMARIZED_METRICS) this.columns[name][i] = m[name];
     for (let c = 0; c < this.causeNames.length; c++) {
@@ -171,6 +182,17 @@ export class RunAccumulator {
 
   get added(): number {
     return this.count;
+  }
+
+  /**
+   * The first n runs of another accumulator of the same scenario, as if add()ed here (this one
+   * empty): a Monte Carlo whose settings changed keeps the runs it has (mcStream.ts).
+   */
+  keepFrom(o: RunAccumulator, n: number): void {
+    if (o.scenario !== this.scenario) throw new RangeError("runs of another scenario");
+    if (this.count !== 0 || n > o.count || n > this.seeds) throw new RangeError(`cannot keep ${n} runs`);
+    for (let p = 0; p < this.samples.length; p++) this.samples[p]!.copyFrom(o.samples[p]!, n);
+    this.count = n;
   }
 
   add(run: SummarizedRun): void {

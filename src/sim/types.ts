@@ -161,7 +161,7 @@ export interface Trace {
   policies: PolicyKey[];
   /** Each selected policy's recording, by key. */
   recordings: Partial<Record<PolicyKey, PolicyRecording>>;
-  /** §6: the run's slow episodes (the same for every policy); absent when it has none. */
+  /** §6: the run's slow episodes (every policy met the same); absent when the scenario has none. */
   slow?: SlowEpisodes;
 }
 

@@ -35,6 +35,7 @@ function snapshot() {
     bucket: storyBucketStore.getState().cap,
     gpuPrice: gpuPriceStore.getState().price,
     window: explorerStore.getState().window,
+    logKinds: explorerStore.getState().logKinds,
     sweep: (({ axis, points, seeds, range }) => ({ axis, points, seeds, range }))(
       explorerStore.getState().sweep,
     ),
@@ -58,6 +59,7 @@ const DEFAULTS = {
   bucket: 25,
   gpuPrice: 2,
   window: null,
+  logKinds: ["failure", "slow", "eviction"],
   sweep: { axis: "gpus", points: 20, seeds: 200, range: null },
   tornado: DEFAULT_TORNADO_SETTINGS,
   step: DEFAULT_STEP_SETTINGS,
@@ -84,6 +86,7 @@ describe("the address", () => {
     storyBucketStore.setState({ cap: 512 });
     gpuPriceStore.setState({ price: 3.5 });
     explorerStore.setState({ window: [12.3, 4567.8] });
+    explorerStore.getState().setLogKinds(["eviction", "slow"]);
     explorerStore.getState().setSweepOptions({ axis: "rejoinSeconds", points: 7, seeds: 30 });
     explorerStore.getState().setSweepRange({ from: 10, to: 90 });
     expect(tornadoStore.getState().setSettings({ amount: 0.3, precision: 0.02, maxSeeds: 100 })).toEqual([]);

@@ -122,7 +122,16 @@ function closedFormsLater(s: Scenario): Promise<ClosedForms> {
 let currentJob: McJob | null = null;
 let baseJob: McJob | null = null;
 
+/**
+ * The stream a new one of this scenario goes on from (its runs are kept: new settings never throw
+ * runs away, issue 30), or undefined for another scenario.
+ */
+function resumable(job: McJob | null, scenario: Scenario): McStream | undefined {
+  return job && job.stream.scenario === scenario ? job.stream : undefined;
+}
+
 function startCurrent(scenario: Scenario): void {
+  const from = resumable(currentJob, scenario);
   currentJob?.cancel();
   const { precision, cap } = mcStore.getState();
   appStore.setState({ mc: null, mcProgress: { done: 0, total: cap }, mcSoFar: null });
@@ -144,47 +153,65 @@ function startCurrent(scenario: Scenario): void {
   };
   // User Timing marks for bench/band.ts: where an edit's first band spends its time.
   performance.mark("mc-start");
-  const job = streamMonteCarlo(scenario, { precision, cap }, 0, {
-    onMerged: throttled((stream, final) => {
-      if (currentJob !== job) return;
-      if (!mcStore.getState().current) performance.mark("mc-first-chunk");
-      mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
-      if (final) {
-        whenForms((cf) => appStore.setState({ mc: stream.result(cf), mcProgress: null, mcSoFar: null }));
-        return;
-      }
-      appStore.setState({ mcProgress: { done: stream.runs, total: cap } });
-      const now = performance.now();
-      if (now - soFarAt >= SO_FAR_EVERY_MS) {
-        soFarAt = now;
-        whenForms((cf) => {
-          // The stream may have stopped meanwhile: the final result (asked for after this) says so.
-          if (!stream.stop) appStore.setState({ mcSoFar: stream.result(cf) });
-        });
-      }
-    }),
-    onError: (message) => {
-      if (currentJob === job) appStore.setState({ mcProgress: null, mcSoFar: null, runError: message });
-    },
+  const onMerged = throttled((stream, final) => {
+    if (currentJob !== job) return;
+    if (!mcStore.getState().current) performance.mark("mc-first-chunk");
+    mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
+    if (final) {
+      whenForms((cf) => appStore.setState({ mc: stream.result(cf), mcProgress: null, mcSoFar: null }));
+      return;
+    }
+    appStore.setState({ mcProgress: { done: stream.runs, total: cap } });
+    const now = performance.now();
+    if (now - soFarAt >= SO_FAR_EVERY_MS) {
+      soFarAt = now;
+      whenForms((cf) => {
+        // The stream may have stopped meanwhile: the final result (asked for after this) says so.
+        if (!stream.stop) appStore.setState({ mcSoFar: stream.result(cf) });
+      });
+    }
   });
+  const job = streamMonteCarlo(
+    scenario,
+    { precision, cap },
+    0,
+    {
+      onMerged,
+      onError: (message) => {
+        if (currentJob === job) appStore.setState({ mcProgress: null, mcSoFar: null, runError: message });
+      },
+    },
+    from,
+  );
   currentJob = job;
+  // Kept runs are a band at once (and the final one when they meet the new settings).
+  if (job.stream.runs > 0) onMerged(job.stream);
 }
 
 function startBase(): void {
+  const { baseline, precision, cap } = mcStore.getState();
+  const from = baseline ? resumable(baseJob, baseline) : undefined;
   baseJob?.cancel();
   baseJob = null;
-  const { baseline, precision, cap } = mcStore.getState();
   mcStore.setState({ base: null, baseError: null });
   if (!baseline) return;
-  const job = streamMonteCarlo(baseline, { precision, cap }, 1, {
-    onMerged: throttled((stream) => {
-      if (baseJob === job) mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
-    }),
-    onError: (message) => {
-      if (baseJob === job) mcStore.setState({ baseError: message });
-    },
+  const onMerged = throttled((stream) => {
+    if (baseJob === job) mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
   });
+  const job = streamMonteCarlo(
+    baseline,
+    { precision, cap },
+    1,
+    {
+      onMerged,
+      onError: (message) => {
+        if (baseJob === job) mcStore.setState({ baseError: message });
+      },
+    },
+    from,
+  );
   baseJob = job;
+  if (job.stream.runs > 0) onMerged(job.stream);
 }
 
 /** Start following the store. Returns a function that stops it. */

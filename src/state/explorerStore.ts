@@ -7,6 +7,13 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import {
+  decodeLogKindsParam,
+  LOG_KINDS,
+  type LogKind,
+  logKindsParam,
+  orderedKinds,
+} from "../link/logKinds.ts";
+import {
   DEFAULT_SWEEP_SETTINGS,
   decodeSweepParam,
   type SweepSettings,
@@ -65,9 +72,12 @@ export interface ExplorerState {
   /** The timeline's visible span in simulated seconds; null = the whole horizon. */
   window: TimeWindow | null;
   selectedFailure: number | null;
+  /** The kinds of row the failure log lists (LOG_KINDS' order); `fl=` in the link. */
+  logKinds: readonly LogKind[];
   theme: Theme;
   sweep: SweepState;
   setWindow(w: TimeWindow | null): void;
+  setLogKinds(kinds: readonly LogKind[]): void;
   /** Select failure i and show the time around it. */
   focusFailure(i: number, time: number, span: number): void;
   setTheme(t: Theme): void;
@@ -93,6 +103,7 @@ let sweptScenario: Scenario | null = null;
 export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   window: null,
   selectedFailure: null,
+  logKinds: [...LOG_KINDS],
   theme: initialTheme(),
   sweep: {
     axis: DEFAULT_SWEEP_SETTINGS.axis,
@@ -109,6 +120,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     confirm: null,
   },
   setWindow: (window) => set({ window }),
+  setLogKinds: (kinds) => set({ logKinds: orderedKinds(kinds) }),
   focusFailure: (i, time, span) =>
     set({ selectedFailure: i, window: [Math.max(0, time - span / 4), time + (3 * span) / 4] }),
   setTheme: (theme) => {
@@ -219,6 +231,15 @@ registerAddressPart({
 });
 explorerStore.subscribe((s, prev) => {
   if (s.window !== prev.window) requestAddressWrite("replace");
+});
+registerAddressPart({
+  keys: ["fl"],
+  read: (values) => explorerStore.setState({ logKinds: decodeLogKindsParam(values.get("fl")) }),
+  write: () => ({ fl: logKindsParam(explorerStore.getState().logKinds) }),
+});
+explorerStore.subscribe((s, prev) => {
+  // A filter is a choice a person makes, as a pin is: Back undoes it.
+  if (s.logKinds !== prev.logKinds) requestAddressWrite("push");
 });
 
 /**

@@ -166,15 +166,20 @@ function pump(): void {
   }
 }
 
-/** Starts a streaming Monte Carlo of s to the settings' precision or cap. */
+/**
+ * Starts a streaming Monte Carlo of s to the settings' precision or cap; with `from` (a stream of
+ * the same scenario), from the runs it has (McStream's constructor). A stream that is done at once
+ * (kept runs that meet the settings) takes no place in the pool.
+ */
 export function streamMonteCarlo(
   s: Scenario,
   settings: McSettings,
   priority: number,
   callbacks: McCallbacks,
+  from?: McStream,
 ): McJob {
-  const a: Active = { stream: new McStream(s, settings), priority, cancelled: false, callbacks };
-  active = [...active, a].sort((x, y) => x.priority - y.priority);
+  const a: Active = { stream: new McStream(s, settings, from), priority, cancelled: false, callbacks };
+  if (!a.stream.stop) active = [...active, a].sort((x, y) => x.priority - y.priority);
   pump();
   return {
     stream: a.stream,

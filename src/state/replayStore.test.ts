@@ -99,6 +99,42 @@ describe("replay", () => {
     expect(c).toBeLessThanOrEqual(a + 0.95 * (b - a));
   });
 
+  it("a window the person chooses pauses it and says so; its own page turns do not", () => {
+    replay().setSpeed("1m");
+    replay().play();
+    // Its own page turns, and a view's echo of them inside the same call (the timeline stores the
+    // window it shows, rounded), leave it playing.
+    const unsub = explorerStore.subscribe((st, prev) => {
+      const w = st.window;
+      if (w && w !== prev.window && w[0] !== Math.round(w[0]))
+        explorerStore.getState().setWindow([Math.round(w[0]), Math.round(w[1])]);
+    });
+    for (let i = 0; i < 700; i++) replay().advance(100);
+    unsub();
+    expect(replay().playing).toBe(true);
+    expect(replay().pausedBy).toBeNull();
+    // "Whole run": the window stays the whole run; the cursor stays where it was.
+    const c = replay().cursor;
+    explorerStore.getState().setWindow(null);
+    expect(replay().playing).toBe(false);
+    expect(replay().pausedBy).toBe("navigation");
+    for (let i = 0; i < 50; i++) replay().advance(100);
+    expect(explorerStore.getState().window).toBeNull();
+    expect(replay().cursor).toBe(c);
+    // A failure-log row (focusFailure) while playing: the window it chose stays.
+    replay().play();
+    expect(replay().pausedBy).toBeNull();
+    explorerStore.getState().focusFailure(1, trace.failures.time[1] as number, 2400);
+    const chosen = explorerStore.getState().window;
+    for (let i = 0; i < 50; i++) replay().advance(100);
+    expect(replay().playing).toBe(false);
+    expect(explorerStore.getState().window).toBe(chosen);
+    // Play, then Stop: no note left.
+    replay().play();
+    replay().stop();
+    expect(replay().pausedBy).toBeNull();
+  });
+
   it("a new run removes the cursor", () => {
     replay().play();
     replay().advance(100);

@@ -6,6 +6,10 @@
  * The replay reads the run the app store holds; it never simulates.
  *
  * The clock is `advance(ms)`: play() calls it from requestAnimationFrame, tests call it directly.
+ *
+ * Navigation wins over the replay (issue 30): a window the person chose (Whole run, a zoom, a pan,
+ * a failure-log row, a link) pauses a playing replay, which otherwise turned the page back to its
+ * cursor at its next frame. Only the pages the replay turns itself leave it playing.
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
@@ -37,6 +41,8 @@ export interface ReplayState {
   /** Simulated seconds; null while no replay has started (no cursor shown). */
   cursor: number | null;
   playing: boolean;
+  /** Why the replay last paused by itself: "navigation" when the person moved the timeline; null otherwise. */
+  pausedBy: "navigation" | null;
   speed: ReplaySpeed;
   play(): void;
   pause(): void;
@@ -103,8 +109,18 @@ function follow(r: Recorded, t: number, speed: ReplaySpeed, playing: boolean): v
   const width = tooWide ? span : b - a;
   if (width >= r.horizon) return;
   const start = Math.max(0, Math.min(r.horizon - width, t - 0.1 * width));
-  explorerStore.getState().setWindow([start, start + width]);
+  // The views that follow the window answer within this call (the timeline stores the window it
+  // shows, rounded): all of it is the replay's own page turn, not navigation.
+  turningPage = true;
+  try {
+    explorerStore.getState().setWindow([start, start + width]);
+  } finally {
+    turningPage = false;
+  }
 }
+
+/** True while the replay itself moves the window (follow). */
+let turningPage = false;
 
 export const replayStore = createStore<ReplayState>()((set, get) => {
   const moveTo = (t: number) => {
@@ -134,6 +150,7 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
   return {
     cursor: null,
     playing: false,
+    pausedBy: null,
     speed: "10m",
     play: () => {
       const r = current();
@@ -143,7 +160,7 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
       const w = explorerStore.getState().window;
       const from = c === null || c >= r.horizon ? (w && c === null ? w[0] : 0) : c;
       sinceJump = 0;
-      set({ playing: true });
+      set({ playing: true, pausedBy: null });
       moveTo(from);
       if (typeof requestAnimationFrame === "function") {
         lastFrame = 0;
@@ -153,7 +170,7 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
     pause: () => {
       if (frame && typeof cancelAnimationFrame === "function") cancelAnimationFrame(frame);
       frame = 0;
-      set({ playing: false });
+      set({ playing: false, pausedBy: null });
     },
     toggle: () => (get().playing ? get().pause() : get().play()),
     step: (direction) => {
@@ -171,7 +188,7 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
     seek: (t) => moveTo(t),
     stop: () => {
       get().pause();
-      set({ cursor: null });
+      set({ cursor: null, pausedBy: null });
     },
     advance: (ms) => {
       const r = current();
@@ -197,6 +214,13 @@ export const replayStore = createStore<ReplayState>()((set, get) => {
 // A new run (another scenario, or the same one recomputed) ends the replay of the old one.
 appStore.subscribe((s, prev) => {
   if (s.run !== prev.run && replayStore.getState().cursor !== null) replayStore.getState().stop();
+});
+
+// A window the person chose pauses a playing replay (see the file comment).
+explorerStore.subscribe((s, prev) => {
+  if (s.window === prev.window || turningPage || !replayStore.getState().playing) return;
+  replayStore.getState().pause();
+  replayStore.setState({ pausedBy: "navigation" });
 });
 
 export function useReplayStore<T>(selector: (s: ReplayState) => T): T {

@@ -141,9 +141,7 @@ describe("a dummy third policy registered from outside", () => {
     const table = renderToStaticMarkup(createElement(MetricsPanel, { run, mc: null }));
     const heads = [...table.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(heads).toEqual(["Metric", "Synchronous", "No-op", "FT-HSDP"]);
-    const log = renderToStaticMarkup(
-      createElement(FailureLog, { trace: run.trace!, replicas: scenario.cluster.replicas }),
-    );
+    const log = renderToStaticMarkup(createElement(FailureLog, { trace: run.trace!, scenario }));
     expect(log).toContain("Recovery: No-op");
     expect(log).toContain("No-op stall");
     expect(log).toContain('data-testid="recovery-noop-0"');

@@ -199,24 +199,21 @@ export function Explorer() {
         </div>
       )}
 
-      {trace && (
+      {run && trace && (
         <Panel what="The failure log" aria-labelledby="log-h">
           <h2 id="log-h">Failure log</h2>
           <p className="teach">
-            Every failure of this run. Its FT-HSDP stall is the new time it made every replica wait; the sync
-            stall is the new time the whole job stopped, and{" "}
-            {run
-              ? failureLogLostWords(run.scenario)
-              : "lost work is training rolled back to the last checkpoint"}
-            . The bars show each failure's recovery phase by phase (detect, wait for a spare host, restart,
-            catch-up, rejoin), {everyStrategyWords(policies.length)} on one scale per row; hover for the
-            seconds. Click a time to see that failure on the timeline.
+            Every failure of this run
+            {trace.slow
+              ? ", and each slow episode (a host alive but slow, its own row) and each eviction of a slow host (a failure found at once), to list or hide by kind"
+              : ""}
+            . Its FT-HSDP stall is the new time it made every replica wait; the sync stall is the new time the
+            whole job stopped, and {failureLogLostWords(run.scenario)}. The bars show each failure's recovery
+            phase by phase (detect, wait for a spare host, restart, catch-up, rejoin),{" "}
+            {everyStrategyWords(policies.length)} on one scale per row; hover for the seconds. Click a time to
+            see that failure on the timeline.
           </p>
-          <FailureLog
-            trace={trace}
-            replicas={run?.scenario.cluster.replicas ?? 1}
-            causes={run?.scenario.failures.causes.map((c) => c.name)}
-          />
+          <FailureLog trace={trace} scenario={run.scenario} />
         </Panel>
       )}
 

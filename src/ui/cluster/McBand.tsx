@@ -1,11 +1,12 @@
 /**
  * One policy's Monte Carlo band on its card: the mean ETTR with its 95 % interval and the run
  * count, p5 – p95, and, with a baseline pinned, the baseline's value and the difference paired by
- * seed with its error. It streams: the first chunk's runs show at once and the band tightens as
+ * seed with its error (over the seeds both ran: when those are not every run of both, the line
+ * names them and the two means over them, so the difference adds up on screen). It streams: the first chunk's runs show at once and the band tightens as
  * runs arrive (mcStore.ts, clusterRunner.ts); a band is only shown for the scenario on screen.
  */
+import { type EttrDifference, ettrDifference } from "../../sim/ettrDifference.ts";
 import type { EttrEstimate } from "../../sim/mcStream.ts";
-import { pairedDifference } from "../../sim/mcStream.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
 import { useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
@@ -33,6 +34,21 @@ export function deltaText(d: { mean: number; half: number }): string {
   return `${signed} ± ${(d.half * 100).toFixed(dig)} points`;
 }
 
+/**
+ * What a difference is over: "paired by seed, 400 runs" when it pairs every run of both; else the
+ * seeds it pairs and each side's mean over them; or why it is unpaired.
+ */
+export function deltaBasis(d: EttrDifference, runs: number, baseRuns: number): string {
+  if (d.kind === "unpaired")
+    return "unpaired: the baseline ran none of these seeds, so this is the difference of the two means above";
+  if (d.n === runs && d.n === baseRuns) return `paired by seed, ${count(d.n)} runs`;
+  const which =
+    d.n === 1
+      ? `the one seed both ran, ${d.firstSeed}`
+      : `the ${count(d.n)} seeds both ran, ${d.firstSeed}–${(d.firstSeed + d.n - 1) >>> 0}`;
+  return `paired by seed over ${which}: ${pct(d.aMean, 2)} here, ${pct(d.bMean, 2)} in the baseline`;
+}
+
 export function McBand({ policy, first }: { policy: PolicyKey; first: boolean }) {
   const scenario = useAppStore((s) => s.scenario);
   const current = useMcStore((s) => s.current);
@@ -41,7 +57,13 @@ export function McBand({ policy, first }: { policy: PolicyKey; first: boolean })
   // Only the band of the scenario on screen: an older one's numbers are not this scenario's.
   const e = current && current.scenario === scenario ? current.snapshot.ettr[policy] : undefined;
   const b = base && base.scenario === baseline ? base.snapshot.ettr[policy] : undefined;
-  const d = e && b ? pairedDifference(e.samples, b.samples) : null;
+  const d =
+    e && b && current && base
+      ? ettrDifference(
+          { samples: e.samples, seed: current.scenario.seed },
+          { samples: b.samples, seed: base.scenario.seed },
+        )
+      : null;
   return (
     <>
       <dt>
@@ -65,7 +87,9 @@ export function McBand({ policy, first }: { policy: PolicyKey; first: boolean })
             {d ? (
               <>
                 <strong>{deltaText(d)}</strong>{" "}
-                <span className="muted">(paired by seed, {count(d.n)} runs)</span>
+                <span className="muted" data-testid={`ettr-delta-basis-${policy}`}>
+                  ({deltaBasis(d, e?.n ?? 0, b?.n ?? 0)})
+                </span>
               </>
             ) : (
               "…"

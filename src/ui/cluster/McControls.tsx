@@ -5,6 +5,7 @@
  */
 import { DISPLAY_SETTINGS, toShown, toStored } from "../../link/displaySettings.ts";
 import { replayIsOneRun } from "../../sim/derived.ts";
+import { MIN_RUNS } from "../../sim/mcStream.ts";
 import { mcPoolSize } from "../../state/mcPool.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
@@ -28,6 +29,8 @@ function Status() {
   if (replayIsOneRun(scenario))
     text = "A replay of a log: every seed meets the same failures, so one run is the whole answer (no band).";
   else if (!snap) text = `Monte Carlo starting ${spread}…`;
+  else if (snap.stop === "precision" && snap.kept === snap.n)
+    text = `Precision ${points(precision)} points reached: the ${count(snap.n)} runs already done are kept (every strategy). A fresh start, such as this page's link, stops as soon as it is reached, from ${count(Math.min(MIN_RUNS, cap))} runs on.`;
   else if (snap.stop === "precision")
     text = `Precision ${points(precision)} points reached after ${count(snap.n)} runs (every strategy).`;
   else if (snap.stop === "cap")

@@ -3,7 +3,14 @@ import { runScenario } from "../../sim/engine.ts";
 import { presetById } from "../../sim/presets.ts";
 import { parseScenario } from "../../sim/scenario.ts";
 import { BADPUT_CATEGORIES } from "../../sim/types.ts";
-import { compact, largestLoss, lostGpuHours, strategyRows, strategySentence } from "./badputWords.ts";
+import {
+  compact,
+  largestLoss,
+  lostGpuHours,
+  segmentText,
+  strategyRows,
+  strategySentence,
+} from "./badputWords.ts";
 
 describe("where the time goes, in words", () => {
   const s = parseScenario(presetById("four-strategies")?.scenario);
@@ -35,5 +42,13 @@ describe("where the time goes, in words", () => {
     const loss = largestLoss(worst.metrics);
     for (const c of BADPUT_CATEGORIES)
       expect(worst.metrics.badput[c]).toBeLessThanOrEqual(worst.metrics.badput[loss]);
+  });
+});
+
+describe("a segment's words", () => {
+  it("name the slow hosts' share (§6) and say what it counts, as a sentence of its own", () => {
+    expect(segmentText("slow", 0.25, 8, 1)).toBe(
+      "Slow hosts: 25.0% of wall time, 6.00 h (48 GPU-hours). Training at a slow host's pace (every step waits for the slowest).",
+    );
   });
 });

@@ -57,7 +57,9 @@ export function share(m: PolicyMetrics, seg: Segment): number {
 /** A segment's words: name, share, wall hours and GPU-hours. */
 export function segmentText(seg: Segment, s: number, gpus: number, days: number): string {
   const hours = s * days * 24;
-  return `${SEGMENT_TEXT[seg].name}: ${pct(s)} of wall time, ${count(hours, hours < 10 ? 2 : 1)} h (${compact(hours * gpus)} GPU-hours). ${SEGMENT_TEXT[seg].what}.`;
+  const what = SEGMENT_TEXT[seg].what;
+  // A sentence of its own after the figures: it starts with a capital.
+  return `${SEGMENT_TEXT[seg].name}: ${pct(s)} of wall time, ${count(hours, hours < 10 ? 2 : 1)} h (${compact(hours * gpus)} GPU-hours). ${what[0]?.toUpperCase()}${what.slice(1)}.`;
 }
 
 /** A run's selected policies with their metrics, in display order. */

@@ -18,6 +18,7 @@ export function ReplayControls() {
   const playing = useReplayStore((s) => s.playing);
   const speed = useReplayStore((s) => s.speed);
   const started = useReplayStore((s) => s.cursor !== null);
+  const pausedBy = useReplayStore((s) => s.pausedBy);
   const { toggle, step, setSpeed, stop } = replayStore.getState();
   return (
     <div className="replay-tools" role="toolbar" aria-label="Replay">
@@ -54,6 +55,11 @@ export function ReplayControls() {
       <button type="button" onClick={stop} disabled={!started}>
         Stop
       </button>
+      {pausedBy === "navigation" ? (
+        <span className="muted small" role="status" data-testid="replay-paused-note">
+          Paused: you moved the timeline. ▶ Replay goes on from the cursor.
+        </span>
+      ) : null}
     </div>
   );
 }
