@@ -21,6 +21,7 @@ export {
   MIN_POINTS,
   MIN_SWEEP_SEEDS,
   SWEEP_GPU_RANGE,
+  sweepAxisBounds,
   sweepPointAt,
   sweepValue,
 } from "./sweep/points.ts";

@@ -25,6 +25,7 @@ import {
   buildSweep,
   type SweepAxisId,
   type SweepRange,
+  sweepAxisBounds,
   sweepAxisProblem,
   sweepRangeProblem,
 } from "../sim/sweep.ts";
@@ -123,6 +124,12 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   setSweepRange: (range) => {
     const problem = range ? sweepRangeProblem(range) : null;
     if (problem) return [problem];
+    // A range past the axis's bounds is refused, not narrowed in silence (a To of 1e308).
+    const bounds = range ? sweepAxisBounds(appStore.getState().scenario, get().sweep.axis) : null;
+    if (range && bounds && (range.from < bounds.lo || range.to > bounds.hi))
+      return [
+        `Sweep from / to: must be within [${Number(bounds.lo.toPrecision(4))}, ${Number(bounds.hi.toPrecision(4))}] on this axis.`,
+      ];
     set({ sweep: { ...get().sweep, range } });
     return [];
   },

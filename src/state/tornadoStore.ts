@@ -10,7 +10,7 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
-import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import type { SweepRange } from "../sim/sweep.ts";
 import {
@@ -27,6 +27,7 @@ import {
 import { runTornadoRounds, type TornadoExec } from "../sim/tornadoRounds.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { ensurePool, onRestart, poolSize, terminatePool } from "./sweepPool.ts";
 
@@ -204,9 +205,10 @@ registerAddressPart({
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
     if (next.run && !(now.run && same))
       setTimeout(() => {
-        // Work a link starts obeys the CLI's budget: past it, the page asks first, saying the cost.
+        // Work a link starts obeys the CLI's budget and the time bound a sweep's link obeys: past
+        // either (at the seed cap, the most it may run), the page asks first, saying the cost.
         const failures = tornadoCost(appStore.getState().scenario, tornadoStore.getState().settings);
-        if (failures > MONTE_CARLO_BUDGET_FAILURES) tornadoStore.setState({ confirm: { failures } });
+        if (linkRunAsks(failures)) tornadoStore.setState({ confirm: { failures } });
         else runLinkTornado();
       }, 0);
   },

@@ -126,6 +126,11 @@ function shareMax(causes: readonly FailureCause[], i: number): number {
   );
 }
 
+/** The shares a range of cause i's share axis may take. */
+export function causeShareBounds(s: Scenario, i: number): { lo: number; hi: number } {
+  return { lo: CAUSE_SHARE_MIN, hi: shareMax(s.failures.causes, i) };
+}
+
 /**
  * Cause i's share of all failures set to p: only its weight changes (to p/(1 − p) times the
  * others'), which normalises to p and leaves the others' weights, and so their proportions, as

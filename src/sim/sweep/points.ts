@@ -20,7 +20,7 @@ import {
   withFieldValue,
 } from "../scenario.ts";
 import { axisInfo, isKnob, legacyKnob, numberSpecOf, type SweptNumber, specOf } from "./axes.ts";
-import { causeAxisOf, causePointAt, causePoints, causeValue } from "./causeAxes.ts";
+import { causeAxisOf, causePointAt, causePoints, causeShareBounds, causeValue } from "./causeAxes.ts";
 import {
   distinctSorted,
   linSpaced,
@@ -239,6 +239,32 @@ export function sweepValue(s: Scenario, axis: SweepAxisId): number | null {
     return i >= 0 ? i : null;
   }
   return axisNumber(s, f) ?? null;
+}
+
+/**
+ * The values a person's range may take on a number axis of `base` (the bounds each builder keeps
+ * a range within), or null for categories: a range past them is refused by name, not narrowed.
+ */
+export function sweepAxisBounds(base: Scenario, axis: SweepAxisId): { lo: number; hi: number } | null {
+  if (axis === "gpus") return { lo: gpuUnit(base), hi: specMax(FIELD_SPECS.cluster.gpus) };
+  if (axis === "replicas") return { lo: base.ft.minReplicas, hi: specMax(FIELD_SPECS.cluster.replicas) };
+  if (axis === "mtbf") {
+    const { hosts } = derived(base);
+    const maxRate = Math.min(
+      specMax(FIELD_SPECS.failures.perHostDay),
+      MAX_EXPECTED_FAILURES / (hosts * base.training.days),
+    );
+    return { lo: 1440 / (hosts * maxRate), hi: Number.MAX_VALUE };
+  }
+  const c = causeAxisOf(axis);
+  if (c) return c.key === "share" ? causeShareBounds(base, c.index) : null;
+  if (isKnob(axis)) {
+    const { spec } = legacyKnob(axis);
+    return { lo: spec.sweep.lo, hi: spec.max };
+  }
+  const num = numberSpecOf(fieldOf(axis));
+  if (!num?.sweep) return null;
+  return { lo: specLow(num), hi: num.maxExclusive ? num.max * 0.999 : num.max };
 }
 
 /** A valid point, normalised through the validator, or null (past the failure bound, or refused). */

@@ -22,6 +22,7 @@ import {
   MIN_SWEEP_SEEDS,
   type SweepAxisId,
   sweepAxesFor,
+  sweepAxisBounds,
   sweepValue,
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
@@ -66,6 +67,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
     return { from: xs[0] ?? 0, to: xs[xs.length - 1] ?? 1 };
   }, [scenario, sweep.axis, sweep.points]);
   const range = sweep.range ?? auto;
+  // What a typed range may span on this axis: past it, the field refuses by name, with the range.
+  const bounds = useMemo(() => sweepAxisBounds(scenario, sweep.axis), [scenario, sweep.axis]);
   // The scenario's own axes: the field table's, then one per field of each cause it lists.
   const axes = useMemo(() => sweepAxesFor(scenario), [scenario]);
   const info = axisInfo(sweep.axis, scenario);
@@ -122,7 +125,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             unit={unit}
             className="sweep-field"
             value={Number(range.from.toPrecision(6))}
-            min={0}
+            min={bounds?.lo ?? 0}
+            max={bounds && bounds.hi < 1e12 ? bounds.hi : undefined}
             disabled={running}
             testId="sweep-from"
             onChange={(from) => setSweepRange({ from, to: range.to })}
@@ -134,7 +138,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             unit={unit}
             className="sweep-field"
             value={Number(range.to.toPrecision(6))}
-            min={0}
+            min={bounds?.lo ?? 0}
+            max={bounds && bounds.hi < 1e12 ? bounds.hi : undefined}
             disabled={running}
             testId="sweep-to"
             onChange={(to) => setSweepRange({ from: range.from, to })}
