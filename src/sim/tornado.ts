@@ -139,10 +139,23 @@ function sweepValueOfCategory(axis: SweepAxisId, value: string): number {
  * too (a cause's share moves by ±amount of itself, clamped below 1; sweep.ts says what it means).
  */
 export function planTornado(base: Scenario, amount: number): TornadoPlan {
+  const steps = planTornadoSteps(base, amount);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * planTornado one axis at a time: it yields after each, so a page may plan in slices between
+ * frames (a tornado a link runs on open, issue 30 item 17); run to its end, it returns the plan.
+ */
+export function* planTornadoSteps(base: Scenario, amount: number): Generator<undefined, TornadoPlan> {
   const rows: TornadoRowPlan[] = [];
   const still: TornadoPlan["still"] = [];
   const scenarios: Scenario[] = [base];
   for (const info of sweepAxesFor(base)) {
+    yield;
     if (!axisApplies(base, info.id)) continue;
     const v = sweepValue(base, info.id);
     if (v === null) continue;

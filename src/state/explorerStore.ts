@@ -31,6 +31,7 @@ import {
 } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { startLinkRun } from "./linkRun.ts";
 import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
@@ -304,15 +305,16 @@ registerAddressPart({
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
-      setTimeout(() => {
+      startLinkRun(() => {
         // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
         // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
         // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
         const failures = sweepCost();
         if (linkRunAsks(failures))
           explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
-        else runLinkSweep();
-      }, 0);
+        // Building the points again to run them is a task of its own: one slice each.
+        else setTimeout(runLinkSweep, 0);
+      });
   },
   write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
 });
