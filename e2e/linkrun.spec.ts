@@ -8,6 +8,7 @@ import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
 import { tornadoParam } from "../src/link/tornadoLink.ts";
 import { parseScenario } from "../src/sim/scenario.ts";
+import { LINK_RUN_ASK_SECONDS } from "../src/state/linkRunCost.ts";
 
 const small = parseScenario({
   name: "Link run cluster",
@@ -33,6 +34,10 @@ test("a link's sweep starts after the first frame, and runs", async ({ page }) =
   expect(paint).not.toBeNull();
   expect(start).not.toBeNull();
   expect(start as number).toBeGreaterThan(paint as number);
+  // The threshold past which such a link asks first is stated beside the sweep (issue 30 item 13).
+  await expect(page.getByTestId("link-run-threshold")).toHaveText(
+    `A link that runs a sweep or a tornado on open asks first when its estimate passes ${LINK_RUN_ASK_SECONDS} s on one core.`,
+  );
 });
 
 test("a link's tornado plans after the first frame, and runs", async ({ page }) => {

@@ -200,7 +200,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
       )}
       <p className="muted small">
         Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
-        seeds, so differences between points are the knob's doing, not luck.
+        seeds, so differences between points are the knob's doing, not luck.{" "}
+        <span data-testid="link-run-threshold">
+          A link that runs a sweep or a tornado on open asks first when its estimate passes{" "}
+          {LINK_RUN_ASK_SECONDS} s on one core.
+        </span>
       </p>
       {sweep.results.length > 0 && (
         <SweepChart results={sweep.results} axisId={sweep.resultAxis} svgRef={svgRef} />
