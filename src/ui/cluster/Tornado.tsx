@@ -86,7 +86,13 @@ export function Tornado() {
           testId="tornado-seeds"
           onChange={(maxSeeds) => setSettings({ maxSeeds })}
         />
-        <button type="button" className="primary" onClick={() => run()} disabled={running} data-testid="tornado-run">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => run()}
+          disabled={running}
+          data-testid="tornado-run"
+        >
           Run tornado
         </button>
         <button type="button" onClick={cancel} disabled={!running} data-testid="tornado-cancel">
