@@ -9,7 +9,9 @@
  * Then the Perfetto export of the longest run (365 days, ~29,000 failures): the largest task from the
  * click until the file's size is said (issue 18 item 7). Then 32 "Add cause" clicks on the default scenario, the most rows a mix may have (each click
  * validates the mix and reruns the scenario): the largest task from the first click until the
- * last row's run is shown. From a Chromium trace, each row's largest task by wall time and the one
+ * last row's run is shown. Then links that run a sweep or a tornado on open (`sw=…,run`,
+ * `tn=…,run`, issue 30 item 17): the largest task from opening until the curve or the bars are
+ * drawn, and when the link's run started against the first paint. From a Chromium trace, each row's largest task by wall time and the one
  * with the most CPU time, each with both times and its name: the User Timing marks inside it (a
  * run's arrival and commit, the timeline's build and draw steps, the Monte Carlo's start), then
  * what the browser was doing (a worker's message, an animation frame, layout…). Wall time on a
@@ -24,6 +26,8 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { sweepParam } from "../src/link/sweepLink.ts";
+import { tornadoParam } from "../src/link/tornadoLink.ts";
 import { derived } from "../src/sim/derived.ts";
 import { parseScenario, type ScenarioInput } from "../src/sim/scenario.ts";
 import { everyV2Part } from "../src/testing/everyV2Part.ts";
@@ -195,6 +199,59 @@ async function perfettoExport(browser: Browser, page: Page, url: string) {
   return { builtMs, size, longTasks: tasks.length, largestTaskMs: Math.max(0, ...tasks), ...largest(traced) };
 }
 
+/** Links that run their sweep or tornado on open: small ones, so the page's own start is most of the work. */
+const LINK_RUNS = [
+  {
+    name: "link runs its sweep on open (4 points × 20 seeds)",
+    key: `sw=${sweepParam({ axis: "gpus", points: 4, seeds: 20, range: null, run: true })}`,
+    status: "sweep-status",
+  },
+  {
+    name: "link runs its tornado on open (≤ 40 seeds)",
+    key: `tn=${tornadoParam({ amount: 0.3, precision: 0.01, maxSeeds: 40, run: true })}`,
+    status: "tornado-status",
+  },
+];
+
+/** LOADS first visits of a link that runs work on open: the largest task until it is done, and when the work began. */
+async function linkRun(browser: Browser, url: string, status: string) {
+  const largestPerLoad: number[] = [];
+  const startAfterPaintMs: number[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const page = await freshPage(browser);
+    await page.goto(url);
+    await page.getByTestId(status).filter({ hasText: /^Done/ }).waitFor({ timeout: 600_000 });
+    await page.waitForTimeout(1000);
+    largestPerLoad.push(Math.round(Math.max(0, ...(await longTasksOf(page)))));
+    startAfterPaintMs.push(
+      await page.evaluate(() => {
+        const paint = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
+        const start = performance.getEntriesByName("link-run:start")[0]?.startTime ?? Number.NaN;
+        return Math.round(start - paint);
+      }),
+    );
+    await page.context().close();
+  }
+  const page = await freshPage(browser);
+  await page.goto("about:blank");
+  await browser.startTracing(page, { categories: TASK_TRACE_CATEGORIES });
+  await page.goto(url);
+  await page.getByTestId(status).filter({ hasText: /^Done/ }).waitFor({ timeout: 600_000 });
+  await page.waitForTimeout(1000);
+  const tracedLongTasks = await longTasksOf(page);
+  const traced = pageTasks(await stopPageTrace(browser, page), PORT);
+  await page.context().close();
+  return {
+    largestPerLoad,
+    largestMedianMs: median(largestPerLoad),
+    largestMaxMs: Math.max(...largestPerLoad),
+    startAfterPaintMs,
+    longTasks: tracedLongTasks.length,
+    largestTaskMs: Math.max(0, ...tracedLongTasks),
+    ...largest(traced),
+  };
+}
+
 async function main() {
   if (!process.env.BENCH_DIST) buildIfNeeded(DIST);
   const server = spawn("npx", ["vite", "preview", "--port", String(PORT), "--strictPort", "--outDir", DIST], {
@@ -251,6 +308,16 @@ async function main() {
       const r = await causeAdds(browser, page, `http://localhost:${PORT}/#v=cluster`);
       rows.push({ name: adds, ...r, loadAverage: load });
       console.log(`${adds}: ${tasksLine(r)}; load ${load.toFixed(2)}`);
+    }
+    for (const { name, key, status } of LINK_RUNS) {
+      if (!wanted(name)) continue;
+      const load = loadavg()[0] ?? 0;
+      const r = await linkRun(browser, `http://localhost:${PORT}/#v=cluster&${key}`, status);
+      rows.push({ name, ...r, loadAverage: load });
+      console.log(
+        `${name}: largest task per first visit ${r.largestPerLoad.join(", ")} ms: median ${r.largestMedianMs}, max ${r.largestMaxMs} ` +
+          `(target < ${TARGET_MS} ms); its work began ${r.startAfterPaintMs.join(", ")} ms after the first paint; traced: ${tasksLine(r)}; load ${load.toFixed(2)}`,
+      );
     }
     await browser.close();
     if (!ONLY)

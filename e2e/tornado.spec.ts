@@ -6,6 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario.ts";
+import { sweepAxisBounds } from "../src/sim/sweep.ts";
 import { planTornado } from "../src/sim/tornado.ts";
 
 // A small cluster that fails often: a tornado of it takes a few seconds.
@@ -82,9 +83,13 @@ test("the tornado runs, sorts its rows, labels the knob's values, and opens a sw
   await expect(page.getByTestId("sweep-status")).toHaveText(/^Done: /, { timeout: 60_000 });
   await expect(page.getByTestId("sweep-chart")).toBeVisible();
   if (!top.categorical) {
+    // Over the row's values, within what the sweep can reach (a base of 0 where it sweeps from 5).
     const xs = [top.baseX, ...top.ends.map((e) => e.x)];
-    await expect(page.getByTestId("sweep-from")).toHaveValue(String(Number(Math.min(...xs).toPrecision(6))));
-    await expect(page.getByTestId("sweep-to")).toHaveValue(String(Number(Math.max(...xs).toPrecision(6))));
+    const b = sweepAxisBounds(small, top.axis);
+    const from = Math.max(Math.min(...xs), b?.lo ?? 0);
+    const to = Math.min(Math.max(...xs), b?.hi ?? Number.POSITIVE_INFINITY);
+    await expect(page.getByTestId("sweep-from")).toHaveValue(String(Number(from.toPrecision(6))));
+    await expect(page.getByTestId("sweep-to")).toHaveValue(String(Number(to.toPrecision(6))));
   }
   await expect(page).toHaveURL(/sw=/);
 });

@@ -10,6 +10,7 @@ import {
   describeAllowed,
   FIELD_SPECS,
   type FieldSpec,
+  fieldValue,
   GROUPS,
   type ScalarSpec,
 } from "../sim/scenario.ts";
@@ -27,7 +28,7 @@ export function scenarioTable(): string {
   );
   for (const g of GROUPS) {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      const value = (DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>)[k];
+      const value = fieldValue(DEFAULT_SCENARIO, g, k);
       rows.push(row(`${g}.${k}`, JSON.stringify(value), spec));
       if (spec.kind !== "list") continue;
       // A list's entries: one row per field of an entry; a field without a default is required.

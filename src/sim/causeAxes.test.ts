@@ -14,6 +14,7 @@ import {
   derived,
   FIELD_SPECS,
   type FieldSpec,
+  fieldValue,
   GROUPS,
   parseScenario,
   type Scenario,
@@ -205,10 +206,8 @@ const NOT_AN_AXIS: Record<string, string> = {
   // their share axes (hang fraction itself must be 0 beside a cause mix).
   "failures.causes[].hang":
     "yes/no: part of what the cause is; the hanging causes' share axes sweep the hang share",
-  // §5: a replay's log is data, not a number; lemon hosts are a (share, factor) pair, set in its
-  // knobs (an axis over one half of a pair is not built yet: docs/model.md §5).
+  // §5: a replay's log is data, not a number (lemon hosts' share and factor are axes each).
   "failures.log": "a recorded failure log, replayed as it is: not a number to sweep",
-  "failures.badHosts": "a (share, factor) pair set in its knobs; no axis sweeps one half of a pair yet",
   "failures.causes[].newHost":
     "yes/no, and fixed by scope for job-wide causes; the scope axis moves it with the scope",
 };
@@ -219,6 +218,7 @@ describe("every knob is an axis (issue 19 item 3)", () => {
       policies: [...POLICY_KEYS],
       failures: {
         arrivals: "weibull",
+        badHosts: { share: 0.1, factor: 4 },
         causes: [
           { name: "Host", share: 8, scope: "host" },
           { name: "Rack", share: 1, scope: "rack" },
@@ -226,7 +226,7 @@ describe("every knob is an axis (issue 19 item 3)", () => {
         ],
       },
       cluster: { hostsPerRack: 8 },
-      spares: { pool: "limited", hosts: 10 },
+      spares: { pool: "limited", hosts: 10, repairLaw: "lognormal" },
     });
     const axes = sweepAxesFor(withAll);
     const moved = new Set(
@@ -244,7 +244,8 @@ describe("every knob is an axis (issue 19 item 3)", () => {
         const path = `${g}.${key}`;
         if (spec.kind === "list") {
           // Each entry's fields: every cause of the scenario has each as an axis.
-          const entries = (withAll[g] as unknown as Record<string, unknown[]>)[key] ?? [];
+          const list = fieldValue(withAll, g, key);
+          const entries = Array.isArray(list) ? list : [];
           expect(entries.length, path).toBeGreaterThan(1);
           for (const [field, item] of Object.entries(spec.item)) {
             if (NOT_AN_AXIS[`${path}[].${field}`]) continue;

@@ -6,6 +6,7 @@ import {
   derived,
   diffFromDefaults,
   FIELD_SPECS,
+  fieldValue,
   GROUPS,
   parseScenario,
   ScenarioError,
@@ -138,7 +139,7 @@ describe("scenario", () => {
   it("every field's default passes its own validation, given alone", () => {
     for (const g of GROUPS) {
       for (const k of Object.keys(FIELD_SPECS[g])) {
-        const v = (DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>)[k];
+        const v = fieldValue(DEFAULT_SCENARIO, g, k);
         expect(parseScenario({ [g]: { [k]: v } })).toEqual(DEFAULT_SCENARIO);
       }
     }

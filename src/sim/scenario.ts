@@ -19,6 +19,7 @@
  */
 import "./zodSetup.ts";
 import { consistencyProblems } from "./scenario/consistency.ts";
+import { fieldValue as fieldOf } from "./scenario/fields.ts";
 import { describeValue, formatIssues, inputSchema, ScenarioError } from "./scenario/schema.ts";
 import { FIELD_SPECS, type FieldSpec } from "./scenario/specs.ts";
 import {
@@ -33,6 +34,7 @@ import {
 } from "./scenario/types.ts";
 
 export { hostsPerEvent } from "./scenario/consistency.ts";
+export * from "./scenario/fields.ts";
 export { describeAllowed, formatPath, inAllowedRange, ScenarioError } from "./scenario/schema.ts";
 export * from "./scenario/specs.ts";
 export * from "./scenario/types.ts";
@@ -108,10 +110,6 @@ const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROU
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
-function fieldOf(s: Scenario, group: ScenarioGroup, key: string): unknown {
-  return (s[group] as unknown as Record<string, unknown>)[key];
-}
-
 /** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
 export function usesVersion2(s: Scenario): boolean {
   for (const { group, key, spec } of VERSIONED) {
@@ -170,9 +168,11 @@ export function diffFromDefaults(s: Scenario): ScenarioInput {
   if (s.seed !== DEFAULT_SCENARIO.seed) out.seed = s.seed;
   if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) out.policies = [...s.policies];
   for (const g of GROUPS) {
-    const cur = s[g] as unknown as Record<string, unknown>;
-    const def = DEFAULT_SCENARIO[g] as unknown as Record<string, unknown>;
-    const changed = Object.fromEntries(Object.entries(cur).filter(([k, v]) => !sameValue(v, def[k])));
+    const changed = Object.fromEntries(
+      Object.keys(s[g])
+        .map((k) => [k, fieldOf(s, g, k)] as const)
+        .filter(([k, v]) => !sameValue(v, fieldOf(DEFAULT_SCENARIO, g, k))),
+    );
     if (Object.keys(changed).length > 0) out[g] = changed;
   }
   return out as ScenarioInput;

@@ -10,6 +10,7 @@ import {
   GROUPS,
   parseScenario,
   type Scenario,
+  stringField,
 } from "./scenario.ts";
 import {
   axisApplies,
@@ -133,7 +134,9 @@ describe("buildSweep with a person's range", () => {
 
 describe("every field is an axis", () => {
   it("each numeric and enumerated field of the field table is moved by exactly one axis", () => {
-    const moved = SWEEP_AXES.flatMap((a) => (a.field ? [`${a.field.group}.${a.field.key}`] : []));
+    const moved = SWEEP_AXES.flatMap((a) =>
+      a.field ? [`${a.field.group}.${a.field.key}${a.field.member ? `.${a.field.member}` : ""}`] : [],
+    );
     expect(new Set(moved).size).toBe(moved.length);
     for (const g of GROUPS)
       for (const [key, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
@@ -142,6 +145,12 @@ describe("every field is an axis", () => {
         if (g === "failures" && key === "perHostDay") continue;
         expect(moved, `${g}.${key}`).toContain(`${g}.${key}`);
       }
+    // A record's members that say how they sweep (lemon hosts' share and factor) each have one.
+    for (const g of GROUPS)
+      for (const [key, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>))
+        if (spec.kind === "record")
+          for (const [member, m] of Object.entries(spec.fields))
+            if (m.sweep) expect(moved).toContain(`${g}.${key}.${member}`);
   });
 
   it("a field's axis changes that field only, over its categories or its spec's range", () => {
@@ -162,7 +171,7 @@ describe("every field is an axis", () => {
         expect(changed, axis.id).toEqual(orig);
       }
       if (axis.categories)
-        expect(pts.map((p) => (p.scenario[f.group] as unknown as Record<string, string>)[f.key])).toEqual(
+        expect(pts.map((p) => stringField(p.scenario, f.group, f.key))).toEqual(
           axis.categories.map((c) => c.value),
         );
     }

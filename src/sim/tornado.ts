@@ -14,14 +14,16 @@
  */
 import { REGISTRY } from "./policies.ts";
 import type { PolicyKey } from "./policyKeys.ts";
+import { FIELD_SPECS, type FieldSpec, type Scenario } from "./scenario.ts";
 import {
-  FIELD_SPECS,
-  type FieldSpec,
-  type Scenario,
-  type ScenarioGroup,
-  type SweepSpec,
-} from "./scenario.ts";
-import { axisApplies, axisInfo, type SweepAxisId, sweepAxesFor, sweepPointAt, sweepValue } from "./sweep.ts";
+  axisApplies,
+  axisInfo,
+  axisSweepRange,
+  type SweepAxisId,
+  sweepAxesFor,
+  sweepPointAt,
+  sweepValue,
+} from "./sweep.ts";
 import { t95 } from "./tQuantile.ts";
 
 /** How far a number moves each way, as a fraction of its value: the default and the bounds a person may set. */
@@ -81,11 +83,6 @@ export interface TornadoPlan {
   scenarios: Scenario[];
 }
 
-function sweepRangeOf(group: ScenarioGroup, key: string): SweepSpec | null {
-  const spec = (FIELD_SPECS[group] as Record<string, FieldSpec>)[key];
-  return spec && (spec.kind === "int" || spec.kind === "number") ? (spec.sweep ?? null) : null;
-}
-
 function readable(v: number): string {
   if (!Number.isFinite(v)) return String(v);
   const a = Math.abs(v);
@@ -122,7 +119,7 @@ function withNeededCount(
   if (!need || !info?.field || sweepValue(moved, axis) !== sweepValueOfCategory(axis, need.value))
     return null;
   if (sweepValue(moved, need.axis) !== 0) return null;
-  const range = sweepRangeOf(info.field.group, info.field.key);
+  const range = axisSweepRange(need.axis);
   const p = range ? sweepPointAt(moved, need.axis, amount * range.hi) : null;
   if (!p || p.x === 0) return null;
   return {
@@ -142,16 +139,29 @@ function sweepValueOfCategory(axis: SweepAxisId, value: string): number {
  * too (a cause's share moves by ±amount of itself, clamped below 1; sweep.ts says what it means).
  */
 export function planTornado(base: Scenario, amount: number): TornadoPlan {
+  const steps = planTornadoSteps(base, amount);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * planTornado one axis at a time: it yields after each, so a page may plan in slices between
+ * frames (a tornado a link runs on open, issue 30 item 17); run to its end, it returns the plan.
+ */
+export function* planTornadoSteps(base: Scenario, amount: number): Generator<undefined, TornadoPlan> {
   const rows: TornadoRowPlan[] = [];
   const still: TornadoPlan["still"] = [];
   const scenarios: Scenario[] = [base];
   for (const info of sweepAxesFor(base)) {
+    yield;
     if (!axisApplies(base, info.id)) continue;
     const v = sweepValue(base, info.id);
     if (v === null) continue;
     // A knob at 0 does not move by a fraction of itself: it moves up by that fraction of its
     // plausible range (its spec's sweep range), which the end's label then states.
-    const range = info.field ? sweepRangeOf(info.field.group, info.field.key) : null;
+    const range = axisSweepRange(info.id);
     const candidates = info.categories
       ? info.categories.map((_, i) => i).filter((i) => i !== v)
       : v === 0 && range

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { sweepAxisBounds } from "../sim/sweep.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { appStore } from "./store.ts";
 
 describe("the explorer store", () => {
   it("focusing a failure selects it and puts it a quarter of the way into the window", () => {
@@ -23,6 +25,20 @@ describe("the sweep's range", () => {
     s().setSweepOptions({ points: 7 });
     expect(s().sweep.range).toEqual({ from: 2000, to: 8000 });
     s().setSweepOptions({ axis: "mtbf" });
+    expect(s().sweep.range).toBeNull();
+  });
+
+  it("refuses a range past the axis's bounds by name, with the bounds, keeping the old (a To of 1e308)", () => {
+    const s = () => explorerStore.getState();
+    s().setSweepOptions({ axis: "gpus" });
+    expect(s().setSweepRange({ from: 2000, to: 8000 })).toEqual([]);
+    const [problem] = s().setSweepRange({ from: 2000, to: 1e308 });
+    const b = sweepAxisBounds(appStore.getState().scenario, "gpus");
+    expect(b?.hi).toBe(1_000_000);
+    expect(problem).toMatch(/^Sweep from \/ to: must be within \[\d+, 1000000\] on this axis\.$/);
+    expect(s().sweep.range).toEqual({ from: 2000, to: 8000 });
+    s().setSweepOptions({ axis: "slow.evictAfterMinutes" });
+    expect(s().setSweepRange({ from: 1, to: 5000 })[0]).toMatch(/within \[0, 1440\]/);
     expect(s().sweep.range).toBeNull();
   });
 });

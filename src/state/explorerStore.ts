@@ -32,11 +32,13 @@ import {
   buildSweep,
   type SweepAxisId,
   type SweepRange,
+  sweepAxisBounds,
   sweepAxisProblem,
   sweepRangeProblem,
 } from "../sim/sweep.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
+import { startLinkRun } from "./linkRun.ts";
 import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
@@ -135,6 +137,12 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   setSweepRange: (range) => {
     const problem = range ? sweepRangeProblem(range) : null;
     if (problem) return [problem];
+    // A range past the axis's bounds is refused, not narrowed in silence (a To of 1e308).
+    const bounds = range ? sweepAxisBounds(appStore.getState().scenario, get().sweep.axis) : null;
+    if (range && bounds && (range.from < bounds.lo || range.to > bounds.hi))
+      return [
+        `Sweep from / to: must be within [${Number(bounds.lo.toPrecision(4))}, ${Number(bounds.hi.toPrecision(4))}] on this axis.`,
+      ];
     set({ sweep: { ...get().sweep, range } });
     return [];
   },
@@ -318,15 +326,16 @@ registerAddressPart({
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
-      setTimeout(() => {
+      startLinkRun(() => {
         // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
         // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
         // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
         const failures = sweepCost();
         if (linkRunAsks(failures))
           explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
-        else runLinkSweep();
-      }, 0);
+        // Building the points again to run them is a task of its own: one slice each.
+        else setTimeout(runLinkSweep, 0);
+      });
   },
   write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/budget.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
 import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
-import { tornadoStore } from "./tornadoStore.ts";
+import { estimatedSeconds, LINK_RUN_ASK_SECONDS, linkRunAsks } from "./linkRunCost.ts";
+import { tornadoCost, tornadoStore } from "./tornadoStore.ts";
 
 describe("tornado settings", () => {
   it("refuses each bad setting by name and range, and keeps the old values", () => {
@@ -16,5 +19,17 @@ describe("tornado settings", () => {
       amount: 0.2,
       maxSeeds: 100,
     });
+  });
+});
+
+describe("a tornado link's run on open", () => {
+  it("asks when its most work, under the failure budget, passes the stated time; a small one runs", () => {
+    const most = tornadoCost(DEFAULT_SCENARIO, DEFAULT_TORNADO_SETTINGS);
+    expect(most).toBeLessThan(MONTE_CARLO_BUDGET_FAILURES);
+    expect(estimatedSeconds(most)).toBeGreaterThan(LINK_RUN_ASK_SECONDS);
+    expect(linkRunAsks(most)).toBe(true);
+    expect(linkRunAsks(tornadoCost(DEFAULT_SCENARIO, { ...DEFAULT_TORNADO_SETTINGS, maxSeeds: 20 }))).toBe(
+      false,
+    );
   });
 });

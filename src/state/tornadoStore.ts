@@ -10,12 +10,13 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
-import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
-import type { SweepRange } from "../sim/sweep.ts";
+import { type SweepRange, sweepAxisBounds } from "../sim/sweep.ts";
 import {
   DEFAULT_TORNADO_SETTINGS,
   planTornado,
+  planTornadoSteps,
   TORNADO_AMOUNT,
   TORNADO_MAX_SEEDS,
   TORNADO_PRECISION,
@@ -27,6 +28,8 @@ import {
 import { runTornadoRounds, type TornadoExec } from "../sim/tornadoRounds.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { inSlices, startLinkRun } from "./linkRun.ts";
+import { linkRunAsks } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { ensurePool, onRestart, poolSize, terminatePool } from "./sweepPool.ts";
 
@@ -43,7 +46,8 @@ export interface TornadoState {
   confirm: { failures: number } | null;
   /** Sets some settings, or refuses each bad one by name (and keeps the old value). */
   setSettings(patch: Partial<TornadoSettings>): string[];
-  run(): void;
+  /** Runs the tornado of the current scenario; `planned` is its plan when already made (in slices, by a link). */
+  run(planned?: TornadoPlan): void;
   cancel(): void;
   answer(run: boolean): void;
   /** Opens the sweep of a row's knob over the row's values (its categories) and runs it. */
@@ -65,13 +69,17 @@ let job: { cancelled: boolean } | null = null;
 /** The scenario of the tornado on screen: the link says `run` only while it is still the scenario. */
 let ranScenario: Scenario | null = null;
 let runFromAddress = false;
+/** The plan a link's tornado made in slices, and the amount it moved each knob by. */
+let plannedAmount = Number.NaN;
+let linkPlan: TornadoPlan | null = null;
 
 /** Failures the tornado as set now could simulate: every scenario at the seed cap (the budget's measure). */
 export function tornadoCost(s: Scenario, settings: TornadoSettings): number {
-  return planTornado(s, settings.amount).scenarios.reduce(
-    (sum, sc) => sum + monteCarloCost(sc, settings.maxSeeds),
-    0,
-  );
+  return planCost(planTornado(s, settings.amount), settings.maxSeeds);
+}
+
+function planCost(plan: TornadoPlan, maxSeeds: number): number {
+  return plan.scenarios.reduce((sum, sc) => sum + monteCarloCost(sc, maxSeeds), 0);
 }
 
 export const tornadoStore = createStore<TornadoState>()((set, get) => ({
@@ -94,13 +102,16 @@ export const tornadoStore = createStore<TornadoState>()((set, get) => ({
     if (problems.length === 0) set({ settings: next });
     return problems;
   },
-  run: () => {
+  run: (planned) => {
     if (job) job.cancelled = true;
     // One job in the pool at a time: a sweep still running would share its workers.
     if (explorerStore.getState().sweep.status === "running") explorerStore.getState().cancelSweep();
     const base = appStore.getState().scenario;
     const { settings } = get();
-    const plan = planTornado(base, settings.amount);
+    const plan =
+      planned?.base === base && plannedAmount === settings.amount
+        ? planned
+        : planTornado(base, settings.amount);
     ranScenario = base;
     const me = { cancelled: false };
     job = me;
@@ -160,7 +171,13 @@ export const tornadoStore = createStore<TornadoState>()((set, get) => ({
     ex.setSweepOptions({ axis: row.axis });
     if (!row.categorical) {
       const xs = [row.baseX, ...row.ends.map((e) => e.x)];
-      const range: SweepRange = { from: Math.min(...xs), to: Math.max(...xs) };
+      // The base may sit where the sweep cannot go (a sync checkpoint interval of 0, no rollback,
+      // is swept from 5 min): the sweep opens over the part of the row it can sweep.
+      const b = sweepAxisBounds(appStore.getState().scenario, row.axis);
+      const range: SweepRange = {
+        from: Math.max(Math.min(...xs), b?.lo ?? Number.NEGATIVE_INFINITY),
+        to: Math.min(Math.max(...xs), b?.hi ?? Number.POSITIVE_INFINITY),
+      };
       if (range.from < range.to) ex.setSweepRange(range);
     }
     explorerStore.getState().runSweep();
@@ -170,9 +187,10 @@ export const tornadoStore = createStore<TornadoState>()((set, get) => ({
 function runLinkTornado(): void {
   runFromAddress = true;
   try {
-    tornadoStore.getState().run();
+    tornadoStore.getState().run(linkPlan ?? undefined);
   } finally {
     runFromAddress = false;
+    linkPlan = null;
   }
 }
 
@@ -203,12 +221,21 @@ registerAddressPart({
     tornadoStore.setState({ settings: { amount, precision, maxSeeds }, confirm: null });
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
     if (next.run && !(now.run && same))
-      setTimeout(() => {
-        // Work a link starts obeys the CLI's budget: past it, the page asks first, saying the cost.
-        const failures = tornadoCost(appStore.getState().scenario, tornadoStore.getState().settings);
-        if (failures > MONTE_CARLO_BUDGET_FAILURES) tornadoStore.setState({ confirm: { failures } });
-        else runLinkTornado();
-      }, 0);
+      startLinkRun(() => {
+        // Work a link starts obeys the CLI's budget and the time bound a sweep's link obeys: past
+        // either (at the seed cap, the most it may run), the page asks first, saying the cost.
+        const base = appStore.getState().scenario;
+        const { settings } = tornadoStore.getState();
+        inSlices(planTornadoSteps(base, settings.amount)).then((plan) => {
+          // The person moved on while it planned (another scenario, other settings): nothing to run.
+          if (appStore.getState().scenario !== base || tornadoStore.getState().settings !== settings) return;
+          linkPlan = plan;
+          plannedAmount = settings.amount;
+          const failures = planCost(plan, settings.maxSeeds);
+          if (linkRunAsks(failures)) tornadoStore.setState({ confirm: { failures } });
+          else runLinkTornado();
+        });
+      });
   },
   write: () => ({ tn: tornadoParam(linkSettingsNow()) }),
 });

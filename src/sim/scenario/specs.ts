@@ -70,10 +70,21 @@ interface ListSpec {
   /** The entry's fields; those with `optionalDefault` may be left out of an entry. */
   item: Record<string, ScalarSpec>;
 }
+/** One number of a record field, with its own range. */
+export type RecordMemberSpec = NumberSpec & {
+  label: string;
+  unit?: string;
+  help: string;
+  /**
+   * When moving it alone changes what the engine reads (absent: whenever the record's knob is
+   * enabled): half of a pair is inert while the other half is neutral (lemons at factor 1).
+   */
+  sweepWhen?: (s: Scenario) => boolean;
+};
 /** A small object of numbers (`failures.badHosts`): each field is a number with its own range. */
 interface RecordSpec {
   kind: "record";
-  fields: Record<string, NumberSpec & { label: string; unit?: string; help: string }>;
+  fields: Record<string, RecordMemberSpec>;
 }
 /**
  * §5's replayed log `{hosts, days, events}`: checked against the scenario (consistency.ts), not
@@ -304,6 +315,7 @@ const failures: GroupSpecs<"failures"> = {
         maxExclusive: true,
         label: "Lemon share",
         help: "Share of host slots that are lemons (round(share × hosts) slots, drawn per seed).",
+        sweepWhen: (s) => s.failures.badHosts.factor > 1,
       },
       factor: {
         kind: "number",
@@ -312,6 +324,7 @@ const failures: GroupSpecs<"failures"> = {
         max: 1000,
         label: "Lemon factor",
         help: "How many times as often a lemon slot fails as a good one; the fleet's mean rate stays r_f.",
+        sweepWhen: (s) => s.failures.badHosts.share > 0,
       },
     },
     label: "Lemon hosts",

@@ -9,7 +9,14 @@ import { useRef } from "react";
 import { causeTable } from "../../sim/causes.ts";
 import { youngDalySeconds } from "../../sim/closedForms.ts";
 import { POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
-import { derived, FIELD_SPECS, type FieldSpec, type ScenarioGroup } from "../../sim/scenario.ts";
+import {
+  derived,
+  FIELD_SPECS,
+  type FieldSpec,
+  numberField,
+  type ScenarioGroup,
+  stringField,
+} from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
 import { SelectField } from "../form/Field.tsx";
@@ -31,7 +38,7 @@ function EnumSelect({
 }) {
   const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
-  const value = (scenario[group] as unknown as Record<string, string>)[field] as string;
+  const value = stringField(scenario, group, field) ?? "";
   return (
     <SelectField
       label={spec.label}
@@ -55,7 +62,7 @@ function Field({ group, field }: { group: ScenarioGroup; field: string }) {
   if (spec.kind === "list") return <CauseMixEditor />;
   if (spec.kind === "record") return <RecordKnob group={group} field={field} spec={spec} />;
   if (spec.kind === "log") return <LogSummary />;
-  const value = (scenario[group] as unknown as Record<string, number>)[field]!;
+  const value = numberField(scenario, group, field) ?? Number.NaN;
   const key = `${group}.${field}`;
   return (
     <NumberField

@@ -3,7 +3,7 @@
  * from its spec) and `failures.log`, which is not slid but summarised, with a way back to drawn
  * arrivals (the log comes from a file, the fit panel, or a link).
  */
-import { DEFAULT_SCENARIO, type FieldSpec, type ScenarioGroup } from "../../sim/scenario.ts";
+import { DEFAULT_SCENARIO, type FieldSpec, memberField, type ScenarioGroup } from "../../sim/scenario.ts";
 import { useAppStore } from "../../state/store.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { usePending, withField } from "./pendingEdits.ts";
@@ -19,7 +19,6 @@ export function RecordKnob({
 }) {
   const pending = usePending();
   const scenario = useAppStore((s) => s.scenario);
-  const value = (scenario[group] as unknown as Record<string, Record<string, number>>)[field]!;
   const disabled = spec.knob.enabledWhen ? !spec.knob.enabledWhen(scenario) : false;
   return (
     <>
@@ -30,13 +29,15 @@ export function RecordKnob({
           unit={f.unit}
           help={`${f.help} (${spec.label}: ${spec.help})`}
           className="knob"
-          value={value[k]!}
+          value={memberField(scenario, group, field, k) ?? Number.NaN}
           disabled={disabled}
           testId={`${group}.${field}.${k}`}
           onChange={(v) =>
             pending.apply(`${group}.${field}.${k}`, (s) =>
               withField(group, field, {
-                ...(s[group] as unknown as Record<string, Record<string, number>>)[field],
+                ...Object.fromEntries(
+                  Object.keys(spec.fields).map((m) => [m, memberField(s, group, field, m)]),
+                ),
                 [k]: v,
               })(s),
             )

@@ -22,6 +22,7 @@ import {
   MIN_SWEEP_SEEDS,
   type SweepAxisId,
   sweepAxesFor,
+  sweepAxisBounds,
   sweepValue,
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
@@ -66,6 +67,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
     return { from: xs[0] ?? 0, to: xs[xs.length - 1] ?? 1 };
   }, [scenario, sweep.axis, sweep.points]);
   const range = sweep.range ?? auto;
+  // What a typed range may span on this axis: past it, the field refuses by name, with the range.
+  const bounds = useMemo(() => sweepAxisBounds(scenario, sweep.axis), [scenario, sweep.axis]);
   // The scenario's own axes: the field table's, then one per field of each cause it lists.
   const axes = useMemo(() => sweepAxesFor(scenario), [scenario]);
   const info = axisInfo(sweep.axis, scenario);
@@ -122,7 +125,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             unit={unit}
             className="sweep-field"
             value={Number(range.from.toPrecision(6))}
-            min={0}
+            min={bounds?.lo ?? 0}
+            max={bounds && bounds.hi < 1e12 ? bounds.hi : undefined}
             disabled={running}
             testId="sweep-from"
             onChange={(from) => setSweepRange({ from, to: range.to })}
@@ -134,7 +138,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
             unit={unit}
             className="sweep-field"
             value={Number(range.to.toPrecision(6))}
-            min={0}
+            min={bounds?.lo ?? 0}
+            max={bounds && bounds.hi < 1e12 ? bounds.hi : undefined}
             disabled={running}
             testId="sweep-to"
             onChange={(to) => setSweepRange({ from: range.from, to })}
@@ -195,7 +200,11 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
       )}
       <p className="muted small">
         Runs in {poolSize()} worker{poolSize() === 1 ? "" : "s"} (one per core). Every point uses the same
-        seeds, so differences between points are the knob's doing, not luck.
+        seeds, so differences between points are the knob's doing, not luck.{" "}
+        <span data-testid="link-run-threshold">
+          A link that runs a sweep or a tornado on open asks first when its estimate passes{" "}
+          {LINK_RUN_ASK_SECONDS} s on one core.
+        </span>
       </p>
       {sweep.results.length > 0 && (
         <SweepChart results={sweep.results} axisId={sweep.resultAxis} svgRef={svgRef} />

@@ -22,8 +22,10 @@ import {
   type TornadoRow,
   tornadoSentence,
 } from "../../sim/tornado.ts";
+import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";
 import { NumberField } from "../form/NumberField.tsx";
+import { duration } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
 
@@ -84,7 +86,13 @@ export function Tornado() {
           testId="tornado-seeds"
           onChange={(maxSeeds) => setSettings({ maxSeeds })}
         />
-        <button type="button" className="primary" onClick={run} disabled={running} data-testid="tornado-run">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => run()}
+          disabled={running}
+          data-testid="tornado-run"
+        >
           Run tornado
         </button>
         <button type="button" onClick={cancel} disabled={!running} data-testid="tornado-cancel">
@@ -105,8 +113,11 @@ export function Tornado() {
         <p className="sweep-confirm" role="alert" data-testid="tornado-confirm">
           This link runs its tornado: {plan?.scenarios.length ?? "its"} scenarios × up to{" "}
           {settings.maxSeeds.toLocaleString("en-US")} seeds, about{" "}
-          {confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate, past
-          the budget of {MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} (the command line's too).{" "}
+          {confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate, up to{" "}
+          {duration(estimatedSeconds(confirm.failures))} on one core (the precision stop may end it sooner).{" "}
+          {confirm.failures > MONTE_CARLO_BUDGET_FAILURES
+            ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
+            : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
           <button type="button" onClick={() => answer(true)}>
             Run it
           </button>{" "}

@@ -34,6 +34,14 @@ function fmt(n: number): string {
   return numberFormat.format(n);
 }
 
+/** Significant digits a knob shows: a value computed elsewhere (a sweep's point: 1440 / (hosts × MTBF)) carries 17. */
+export const SHOWN_DIGITS = 6;
+
+/** How a value reads in the field: whole numbers as they are, others to SHOWN_DIGITS significant digits. */
+export function shownValue(v: number): string {
+  return Number.isInteger(v) || !Number.isFinite(v) ? String(v) : String(Number(v.toPrecision(SHOWN_DIGITS)));
+}
+
 /** Why `v` is outside what the field takes, or null. */
 export function boundsProblem(
   label: string,
@@ -72,14 +80,14 @@ export function NumberField({
   testId,
   onChange,
 }: NumberFieldProps) {
-  const [draft, setDraft] = useState(String(value));
+  const [draft, setDraft] = useState(shownValue(value));
   const [problems, setProblems] = useState<readonly string[] | null>(null);
   /** Text typed and not yet handed on, and the pause timer that will hand it on. */
   const typed = useRef<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => {
     // A new value from elsewhere (a preset, a link) replaces what was being typed.
-    setDraft((d) => (d.trim() !== "" && Number(d) === value ? d : String(value)));
+    setDraft((d) => (d.trim() !== "" && Number(d) === value ? d : shownValue(value)));
     setProblems(null);
   }, [value]);
   useEffect(() => () => clearTimeout(timer.current), []);
