@@ -8,8 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { runScenario } from "../src/sim/engine.ts";
+import { fitText } from "../src/sim/fit/fitFile.ts";
 import { fitLog } from "../src/sim/fit/fitLog.ts";
 import { parseLog } from "../src/sim/fit/parseLog.ts";
+import { nthPercentile, placeAmong } from "../src/sim/fit/replayPercentile.ts";
+import { replayPair } from "../src/sim/fit/replayScenarios.ts";
+import { seedOf } from "../src/sim/monteCarlo.ts";
+import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
 import { drawnLog, logEventList } from "../src/testing/engineLog.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -115,6 +121,73 @@ test("a log is fitted in words and charts, used as an edit Back undoes, and its 
   await expect(fresh.getByTestId("failures.perHostDay")).toHaveValue(
     String(Number(FIT.perHostDay!.toPrecision(6))),
   );
+});
+
+/** The page's numbers, computed here by the engine from the same file: the replay and the model. */
+function expectedReplay() {
+  const o = fitText(LOG, { unit: "days", name: "fleet-log.json", hosts: 400 });
+  if (!o.ok || !o.replay.ok) throw new Error("the fixture's log must fit and replay");
+  return replayPair(DEFAULT_SCENARIO, o.scenario, o.replay.log);
+}
+
+/** Each strategy's words once the model's runs are done: the log's value and its percentile. */
+async function replayWords(page: Page): Promise<string[]> {
+  const block = page.getByTestId("fit-replay");
+  await expect(block).toHaveAttribute("data-done", "true", { timeout: 60_000 });
+  return block.locator("li").allTextContents();
+}
+
+test("Replay the log: the log's failures on its fleet beside the model's runs, its percentile, an edit Back undoes, a link that reopens the same numbers", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const { model, replay } = expectedReplay();
+  const run = runScenario(replay);
+  await page.goto("/#v=cluster");
+  const before = await ettr(page);
+  const panel = page.getByRole("region", { name: "Failure log import" });
+  await panel.getByTestId("fit-hosts").fill("400");
+  await panel.getByTestId("fit-file-input").setInputFiles(logFile);
+  await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+  await panel.getByTestId("fit-replay-button").click();
+
+  // The scenario on screen is the replay on the log's 400 hosts: one value per strategy, the engine's.
+  await expect(page.getByTestId("ettr-replay-ftHsdp")).toBeVisible();
+  for (const p of replay.policies) {
+    const value = `${(run[p]!.ettr * 100).toFixed(1)}%`;
+    await expect(page.getByTestId(`ettr-${p}`)).toHaveText(value);
+    await expect(panel.getByTestId(`fit-replay-log-${p}`)).toHaveText(value);
+  }
+  await expect(page.getByTestId("baseline-pinned")).toContainText("Model fitted to fleet-log.json");
+  const words = await replayWords(page);
+
+  // The percentile is where the log's value falls among the model's runs (seeds 0 … n − 1).
+  const n = Number((await panel.getByTestId("fit-replay-runs").textContent())!.replace(/\D/g, ""));
+  expect(n).toBeGreaterThanOrEqual(100);
+  const runs = Array.from({ length: n }, (_, i) => runScenario(model, { seed: seedOf(model, i) }));
+  for (const p of replay.policies) {
+    const place = placeAmong(
+      runs.map((r) => r[p]!.ettr),
+      run[p]!.ettr,
+    )!;
+    await expect(panel.getByTestId(`fit-replay-pct-${p}`)).toContainText(
+      `fell at the ${nthPercentile(place)} percentile of the model's ${n.toLocaleString("en-US")} runs`,
+    );
+  }
+  const link = await copyLink(page);
+  expect(link).toContain("base=");
+
+  // One edit: Back returns the scenario and the pin before it.
+  await page.goBack();
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(before!);
+  await expect(page.getByTestId("baseline-pinned")).toHaveCount(0);
+  await expect(panel.getByTestId("fit-replay")).toHaveCount(0);
+
+  // The link opened fresh: the same replay, the same model, the same words.
+  const fresh = await openFresh(browser, link);
+  expect(await replayWords(fresh)).toEqual(words);
+  await expect(fresh.getByTestId("ettr-ftHsdp")).toHaveText(`${(run.ftHsdp!.ettr * 100).toFixed(1)}%`);
 });
 
 test("a refused log is named by its event and the problem; nothing changes", async ({ page }) => {

@@ -34,3 +34,14 @@ export function ordinal(n: number): string {
   const suffix = ["th", "st", "nd", "rd"][n % 10] ?? "th";
   return `${n}${suffix}`;
 }
+
+/**
+ * "12th": the whole percentile, except that it never rounds to the 0th while some run lies at or
+ * below the value, nor to the 100th while some run lies above it (a claim of "every run" false).
+ */
+export function nthPercentile(p: Placement): string {
+  const whole = Math.round(p.percentile);
+  if (whole === 0 && p.below + p.equal > 0) return ordinal(1);
+  if (whole === 100 && p.below < p.runs) return ordinal(99);
+  return ordinal(whole);
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { runScenario } from "../engine.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario } from "../scenario.ts";
 import { fitText } from "./fitFile.ts";
-import { ordinal, placeAmong } from "./replayPercentile.ts";
+import { nthPercentile, ordinal, placeAmong } from "./replayPercentile.ts";
 import { isModelOf, nearestDivisor, onLogFleet, replayPair } from "./replayScenarios.ts";
 
 const DAY = 86_400;
@@ -95,6 +95,15 @@ describe("where the replay falls among the model's runs", () => {
     expect(placeAmong([0.7, 0.7], 0.7)?.percentile).toBe(50);
     expect(placeAmong([0.5, 0.7, 0.9, 1], 0.7)?.percentile).toBe(37.5);
     expect(placeAmong([], 0.7)).toBeNull();
+  });
+
+  it("never the 0th or the 100th while a run lies on the other side", () => {
+    const runs = Array.from({ length: 300 }, (_, i) => i);
+    expect(nthPercentile(placeAmong(runs, -1)!)).toBe("0th");
+    expect(nthPercentile(placeAmong(runs, 0)!)).toBe("1st");
+    expect(nthPercentile(placeAmong(runs, 36.5)!)).toBe("12th");
+    expect(nthPercentile(placeAmong(runs, 299)!)).toBe("99th");
+    expect(nthPercentile(placeAmong(runs, 300)!)).toBe("100th");
   });
 
   it("ordinals", () => {

@@ -9,7 +9,7 @@
 import { useMemo } from "react";
 import type { FitReplay } from "../../sim/fit/fitFile.ts";
 import type { FittedScenario } from "../../sim/fit/fitScenario.ts";
-import { ordinal, type Placement, placeAmong } from "../../sim/fit/replayPercentile.ts";
+import { nthPercentile, type Placement, placeAmong } from "../../sim/fit/replayPercentile.ts";
 import { isModelOf, replayPair } from "../../sim/fit/replayScenarios.ts";
 import type { EttrEstimate } from "../../sim/mcStream.ts";
 import { selectedPolicies } from "../../sim/policies.ts";
@@ -42,14 +42,6 @@ function verdict(p: Placement): string {
   if (p.percentile > 95)
     return "better than 95 % of the model's runs: this log was kinder than the fitted laws expect";
   return "within the model's range: the fitted laws describe this fleet's failures for this strategy";
-}
-
-/** "the 12th": a percentile never rounds to the 0th or the 100th while a run lies on either side. */
-function nth(p: Placement): string {
-  const whole = Math.round(p.percentile);
-  if (whole === 0 && p.below + p.equal > 0) return ordinal(1);
-  if (whole === 100 && p.below < p.runs) return ordinal(99);
-  return ordinal(whole);
 }
 
 const W = 320;
@@ -85,16 +77,16 @@ function Strip({ e, value, lo, hi }: { e: EttrEstimate; value: number; lo: numbe
 
 export function ReplayVsModel() {
   const scenario = useAppStore((s) => s.scenario);
-  const run = useAppStore((s) => s.run);
+  // The worker's run comes back as a copy: "not running" is what says it is this scenario's.
+  const run = useAppStore((s) => (s.running || s.runError ? null : s.run));
   const baseline = useMcStore((s) => s.baseline);
   const base = useMcStore((s) => s.base);
   const isModel = useMemo(() => baseline !== null && isModelOf(baseline, scenario), [baseline, scenario]);
   if (!isModel || !baseline) return null;
   const band = base && base.scenario === baseline ? base.snapshot : null;
-  const shown = run && run.scenario === scenario ? run : null;
   const rows = selectedPolicies(scenario).map((p) => {
     const e = band?.ettr[p.key];
-    const value = shown?.[p.key]?.ettr;
+    const value = run?.[p.key]?.ettr;
     return { p, e, value, place: e && value !== undefined ? placeAmong(e.samples, value) : null };
   });
   const xs = rows.flatMap((r) => (r.e && r.value !== undefined ? [r.e.p5, r.e.p95, r.value] : []));
@@ -108,7 +100,7 @@ export function ReplayVsModel() {
       className="fit-replay"
       aria-label="The log replayed beside the model"
       data-testid="fit-replay"
-      data-done={done && shown ? "true" : "false"}
+      data-done={done && run ? "true" : "false"}
     >
       <h3>The log replayed, beside the fitted model</h3>
       <p>
@@ -132,8 +124,8 @@ export function ReplayVsModel() {
               the model {e ? `${pct(e.mean)} (p5 – p95 ${pct(e.p5)} – ${pct(e.p95)})` : "…"}.{" "}
               {place && (
                 <span data-testid={`fit-replay-pct-${p.key}`}>
-                  The real {count(days, days < 10 ? 2 : 0)} days fell at the {nth(place)} percentile of the
-                  model's {count(place.runs)} runs: {verdict(place)}.
+                  The real {count(days, days < 10 ? 2 : 0)} days fell at the {nthPercentile(place)} percentile
+                  of the model's {count(place.runs)} runs: {verdict(place)}.
                 </span>
               )}
             </p>
