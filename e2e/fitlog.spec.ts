@@ -80,10 +80,14 @@ test("a log is fitted in words and charts, used as an edit Back undoes, and its 
   // The figures are the library's, in words.
   await expect(panel.getByTestId("fit-file")).toHaveText("fleet-log.json");
   await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+  // What bursty means for this fleet, before any Weibull shape.
+  await expect(panel.getByTestId("fit-bursty-fleet")).toContainText(
+    /^On this fleet, [\d.]+ % of failures came less than an hour after the one before/,
+  );
   const k = FIT.weibull!;
   const g = (x: number) => Number(x.toPrecision(2)).toLocaleString("en-US");
   await expect(panel.getByTestId("fit-arrivals")).toContainText(
-    `A Weibull shape of ${g(k.shape)} (95 % sure it lies between ${g(k.shapeLo)} and ${g(k.shapeHi)})`,
+    `In the fit's terms: a Weibull shape of ${g(k.shape)} (95 % sure it lies between ${g(k.shapeLo)} and ${g(k.shapeHi)})`,
   );
   const rate = Number(FIT.perHostDay!.toPrecision(3)).toLocaleString("en-US", {
     maximumSignificantDigits: 3,
@@ -208,17 +212,35 @@ test("a refused log is named by its event and the problem; nothing changes", asy
   );
   await expect(panel.getByTestId("fit-use")).toHaveCount(0);
   expect(await ettr(page)).toBe(before);
+
+  // A counts table is fitted (rate and mix) but has nothing to replay: said, and nothing changes.
+  const counts = join(mkdtempSync(join(tmpdir(), "fitlog-")), "llama.json");
+  writeFileSync(
+    counts,
+    JSON.stringify({ gpus: 16_384, gpusPerHost: 8, days: 54, causes: { GPU: 268, other: 151 } }),
+  );
+  await panel.getByTestId("fit-file-input").setInputFiles(counts);
+  await panel.getByTestId("fit-replay-button").click();
+  await expect(panel.getByTestId("fit-replay-error")).toHaveText(
+    "The log was not replayed: a counts table has no times or hosts to replay.",
+  );
+  await expect(page.getByTestId("baseline-pinned")).toHaveCount(0);
+  expect(await ettr(page)).toBe(before);
+  expect(page.url()).not.toContain("base=");
 });
 
 test.describe("at 390 × 844", () => {
   test.use({ viewport: { width: 390, height: 844 } });
-  test("the fitted log's words and charts fit the phone's width", async ({ page }) => {
+  test("the fitted log's words, charts and replay fit the phone's width", async ({ page }) => {
     await page.goto("/#v=cluster");
     const panel = page.getByRole("region", { name: "Failure log import" });
     await panel.getByTestId("fit-hosts").fill("400");
     await panel.getByTestId("fit-file-input").setInputFiles(logFile);
     await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
     await expect(panel.locator(".fit-chart")).toHaveCount(3);
+    await panel.getByTestId("fit-replay-button").click();
+    await expect(panel.getByTestId("fit-replay")).toHaveAttribute("data-done", "true", { timeout: 60_000 });
+    await expect(panel.locator(".fit-replay-strip")).toHaveCount(2);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,
