@@ -164,7 +164,7 @@ export function FailureLogImport() {
           <select value={options.unit} onChange={set("unit")}>
             <option value="days">days</option>
             <option value="hours">hours</option>
-            <option value="seconds">seconds</option>
+            <option value="seconds">seconds (a run's Failures CSV)</option>
           </select>
         </label>
       </div>

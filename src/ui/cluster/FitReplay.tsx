@@ -93,7 +93,9 @@ export function ReplayVsModel() {
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
   const { hosts } = derived(scenario);
-  const days = scenario.training.days;
+  // Whole days as such; a window like 119.54 days to one decimal, not rounded up to a claim of 120.
+  const d = scenario.training.days;
+  const days = count(d, Number.isInteger(d) ? 0 : d < 1 ? 3 : 1);
   const done = band?.stop != null;
   return (
     <section
@@ -104,9 +106,9 @@ export function ReplayVsModel() {
     >
       <h3>The log replayed, beside the fitted model</h3>
       <p>
-        The log's own failures, struck on its fleet ({count(hosts)} hosts, {count(days, days < 10 ? 2 : 0)}{" "}
-        days), give one value per strategy (◆). The fitted model draws failures from the fitted laws on the
-        same fleet, run after run: the bar is where 90 % of its runs fell (p5 – p95), the tick their mean.{" "}
+        The log's own failures, struck on its fleet ({count(hosts)} hosts, {days} days), give one value per
+        strategy (◆). The fitted model draws failures from the fitted laws on the same fleet, run after run:
+        the bar is where 90 % of its runs fell (p5 – p95), the tick their mean.{" "}
         {band ? (
           <span data-testid="fit-replay-runs">
             {done ? `${count(band.n)} runs of the model.` : `${count(band.n)} runs of the model so far…`}
@@ -124,8 +126,8 @@ export function ReplayVsModel() {
               the model {e ? `${pct(e.mean)} (p5 – p95 ${pct(e.p5)} – ${pct(e.p95)})` : "…"}.{" "}
               {place && (
                 <span data-testid={`fit-replay-pct-${p.key}`}>
-                  The real {count(days, days < 10 ? 2 : 0)} days fell at the {nthPercentile(place)} percentile
-                  of the model's {count(place.runs)} runs: {verdict(place)}.
+                  The real {days} days fell at the {nthPercentile(place)} percentile of the model's{" "}
+                  {count(place.runs)} runs: {verdict(place)}.
                 </span>
               )}
             </p>
