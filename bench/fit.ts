@@ -1,39 +1,19 @@
 /**
  * `npm run bench:fit`: issue 26's target, fitting a 100,000-event log in under 1 s on the 2-core
- * machine (in the page this runs in the fit worker, so the main thread never holds it). The log
- * is drawn by the engine (a bursty year of a 12,000-host fleet, three causes) and written in
- * InfiniteHBD's event-list format with a fault_end per start: 50,000 starts and 50,000 ends, the
- * text the worker receives. Timed: parse (JSON and checks) + every figure of §5 + the fitted
+ * machine (in the page this runs in the fit worker, so the main thread never holds it), on the
+ * log of fitLog.ts (`npm run bench` states the same figure in its table). Timed: parse (JSON and checks) + every figure of §5 + the fitted
  * scenario, median and max of REPEATS after one warm-up. Writes bench/fit-results.json.
  */
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fitText } from "../src/sim/fit/fitFile.ts";
-import { drawnLog, logEventList } from "../src/testing/engineLog.ts";
 import { median } from "./common.ts";
+import { fitBenchLog } from "./fitLog.ts";
 
 const REPEATS = 5;
 const TARGET_MS = 1000;
 
-const drawn = drawnLog(
-  {
-    cluster: { gpus: 96_000, gpusPerHost: 8, replicas: 12 },
-    training: { days: 365 },
-    failures: {
-      perHostDay: 50_600 / (12_000 * 365),
-      arrivals: "weibull",
-      weibullShape: 0.6,
-      causes: [
-        { name: "GPU", share: 5, scope: "host", hang: false, newHost: true },
-        { name: "NIC", share: 2, scope: "host", hang: false, newHost: true },
-        { name: "Software", share: 1, scope: "host", hang: true, newHost: false },
-      ],
-    },
-  },
-  1,
-);
-const text = logEventList(drawn, (i) => 2 + ((i * 7919) % 97));
-const events = drawn.starts.length * 2;
+const { text, events } = fitBenchLog();
 
 const times: number[] = [];
 let last = fitText(text, { unit: "days", name: "bench" });

@@ -8,8 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, expect, type Page, test } from "@playwright/test";
+import { runScenario } from "../src/sim/engine.ts";
+import { fitText } from "../src/sim/fit/fitFile.ts";
 import { fitLog } from "../src/sim/fit/fitLog.ts";
 import { parseLog } from "../src/sim/fit/parseLog.ts";
+import { nthPercentile, placeAmong } from "../src/sim/fit/replayPercentile.ts";
+import { replayPair } from "../src/sim/fit/replayScenarios.ts";
+import { seedOf } from "../src/sim/monteCarlo.ts";
+import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
 import { drawnLog, logEventList } from "../src/testing/engineLog.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
@@ -74,10 +80,14 @@ test("a log is fitted in words and charts, used as an edit Back undoes, and its 
   // The figures are the library's, in words.
   await expect(panel.getByTestId("fit-file")).toHaveText("fleet-log.json");
   await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+  // What bursty means for this fleet, before any Weibull shape.
+  await expect(panel.getByTestId("fit-bursty-fleet")).toContainText(
+    /^On this fleet, [\d.]+ % of failures came less than an hour after the one before/,
+  );
   const k = FIT.weibull!;
   const g = (x: number) => Number(x.toPrecision(2)).toLocaleString("en-US");
   await expect(panel.getByTestId("fit-arrivals")).toContainText(
-    `A Weibull shape of ${g(k.shape)} (95 % sure it lies between ${g(k.shapeLo)} and ${g(k.shapeHi)})`,
+    `In the fit's terms: a Weibull shape of ${g(k.shape)} (95 % sure it lies between ${g(k.shapeLo)} and ${g(k.shapeHi)})`,
   );
   const rate = Number(FIT.perHostDay!.toPrecision(3)).toLocaleString("en-US", {
     maximumSignificantDigits: 3,
@@ -117,6 +127,73 @@ test("a log is fitted in words and charts, used as an edit Back undoes, and its 
   );
 });
 
+/** The page's numbers, computed here by the engine from the same file: the replay and the model. */
+function expectedReplay() {
+  const o = fitText(LOG, { unit: "days", name: "fleet-log.json", hosts: 400 });
+  if (!o.ok || !o.replay.ok) throw new Error("the fixture's log must fit and replay");
+  return replayPair(DEFAULT_SCENARIO, o.scenario, o.replay.log);
+}
+
+/** Each strategy's words once the model's runs are done: the log's value and its percentile. */
+async function replayWords(page: Page): Promise<string[]> {
+  const block = page.getByTestId("fit-replay");
+  await expect(block).toHaveAttribute("data-done", "true", { timeout: 60_000 });
+  return block.locator("li").allTextContents();
+}
+
+test("Replay the log: the log's failures on its fleet beside the model's runs, its percentile, an edit Back undoes, a link that reopens the same numbers", async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const { model, replay } = expectedReplay();
+  const run = runScenario(replay);
+  await page.goto("/#v=cluster");
+  const before = await ettr(page);
+  const panel = page.getByRole("region", { name: "Failure log import" });
+  await panel.getByTestId("fit-hosts").fill("400");
+  await panel.getByTestId("fit-file-input").setInputFiles(logFile);
+  await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
+  await panel.getByTestId("fit-replay-button").click();
+
+  // The scenario on screen is the replay on the log's 400 hosts: one value per strategy, the engine's.
+  await expect(page.getByTestId("ettr-replay-ftHsdp")).toBeVisible();
+  for (const p of replay.policies) {
+    const value = `${(run[p]!.ettr * 100).toFixed(1)}%`;
+    await expect(page.getByTestId(`ettr-${p}`)).toHaveText(value);
+    await expect(panel.getByTestId(`fit-replay-log-${p}`)).toHaveText(value);
+  }
+  await expect(page.getByTestId("baseline-pinned")).toContainText("Model fitted to fleet-log.json");
+  const words = await replayWords(page);
+
+  // The percentile is where the log's value falls among the model's runs (seeds 0 … n − 1).
+  const n = Number((await panel.getByTestId("fit-replay-runs").textContent())!.replace(/\D/g, ""));
+  expect(n).toBeGreaterThanOrEqual(100);
+  const runs = Array.from({ length: n }, (_, i) => runScenario(model, { seed: seedOf(model, i) }));
+  for (const p of replay.policies) {
+    const place = placeAmong(
+      runs.map((r) => r[p]!.ettr),
+      run[p]!.ettr,
+    )!;
+    await expect(panel.getByTestId(`fit-replay-pct-${p}`)).toContainText(
+      `fell at the ${nthPercentile(place)} percentile of the model's ${n.toLocaleString("en-US")} runs`,
+    );
+  }
+  const link = await copyLink(page);
+  expect(link).toContain("base=");
+
+  // One edit: Back returns the scenario and the pin before it.
+  await page.goBack();
+  await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(before!);
+  await expect(page.getByTestId("baseline-pinned")).toHaveCount(0);
+  await expect(panel.getByTestId("fit-replay")).toHaveCount(0);
+
+  // The link opened fresh: the same replay, the same model, the same words.
+  const fresh = await openFresh(browser, link);
+  expect(await replayWords(fresh)).toEqual(words);
+  await expect(fresh.getByTestId("ettr-ftHsdp")).toHaveText(`${(run.ftHsdp!.ettr * 100).toFixed(1)}%`);
+});
+
 test("a refused log is named by its event and the problem; nothing changes", async ({ page }) => {
   await page.goto("/#v=cluster");
   const before = await ettr(page);
@@ -135,17 +212,35 @@ test("a refused log is named by its event and the problem; nothing changes", asy
   );
   await expect(panel.getByTestId("fit-use")).toHaveCount(0);
   expect(await ettr(page)).toBe(before);
+
+  // A counts table is fitted (rate and mix) but has nothing to replay: said, and nothing changes.
+  const counts = join(mkdtempSync(join(tmpdir(), "fitlog-")), "llama.json");
+  writeFileSync(
+    counts,
+    JSON.stringify({ gpus: 16_384, gpusPerHost: 8, days: 54, causes: { GPU: 268, other: 151 } }),
+  );
+  await panel.getByTestId("fit-file-input").setInputFiles(counts);
+  await panel.getByTestId("fit-replay-button").click();
+  await expect(panel.getByTestId("fit-replay-error")).toHaveText(
+    "The log was not replayed: a counts table has no times or hosts to replay.",
+  );
+  await expect(page.getByTestId("baseline-pinned")).toHaveCount(0);
+  expect(await ettr(page)).toBe(before);
+  expect(page.url()).not.toContain("base=");
 });
 
 test.describe("at 390 × 844", () => {
   test.use({ viewport: { width: 390, height: 844 } });
-  test("the fitted log's words and charts fit the phone's width", async ({ page }) => {
+  test("the fitted log's words, charts and replay fit the phone's width", async ({ page }) => {
     await page.goto("/#v=cluster");
     const panel = page.getByRole("region", { name: "Failure log import" });
     await panel.getByTestId("fit-hosts").fill("400");
     await panel.getByTestId("fit-file-input").setInputFiles(logFile);
     await expect(panel.getByTestId("fit-arrivals")).toContainText("Bursty: failures cluster.");
     await expect(panel.locator(".fit-chart")).toHaveCount(3);
+    await panel.getByTestId("fit-replay-button").click();
+    await expect(panel.getByTestId("fit-replay")).toHaveAttribute("data-done", "true", { timeout: 60_000 });
+    await expect(panel.locator(".fit-replay-strip")).toHaveCount(2);
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
       innerWidth: window.innerWidth,

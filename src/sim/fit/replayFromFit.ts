@@ -34,7 +34,7 @@ export function replayLogFromFit(
   const bursts = burstsOf(log, burstSeconds);
   if (bursts.count > MAX_REPLAY_EVENTS) {
     throw new LogError(
-      `the log has ${bursts.count.toLocaleString("en-US")} failures; a replay takes at most ${MAX_REPLAY_EVENTS.toLocaleString("en-US")}`,
+      `failures.log.events: the log has ${bursts.count.toLocaleString("en-US")} failures; a replay takes at most ${MAX_REPLAY_EVENTS.toLocaleString("en-US")}`,
     );
   }
   const slots = slotsOf(log.hostNames, fit.hosts);

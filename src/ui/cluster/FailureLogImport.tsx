@@ -13,6 +13,7 @@ import { FitCancelled, type RunningFit, startFit } from "../../state/fitClient.t
 import { appStore, useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
 import { FitCharts } from "./FitCharts.tsx";
+import { loadReplay, ReplayVsModel } from "./FitReplay.tsx";
 import { FitSummary } from "./FitSummary.tsx";
 import { applyFitWords } from "./fitApplyWords.ts";
 import "./failureLogImport.css";
@@ -46,6 +47,7 @@ export function FailureLogImport() {
   const [phase, setPhase] = useState<FitPhase | null>(null);
   const [outcome, setOutcome] = useState<FitOutcome | null>(null);
   const [applyError, setApplyError] = useState<string | null>(null);
+  const [replayError, setReplayError] = useState<string | null>(null);
   const running = useRef<RunningFit | null>(null);
 
   useEffect(() => {
@@ -54,6 +56,7 @@ export function FailureLogImport() {
     running.current = run;
     setOutcome(null);
     setApplyError(null);
+    setReplayError(null);
     setPhase("reading");
     run.result
       .then(
@@ -161,7 +164,7 @@ export function FailureLogImport() {
           <select value={options.unit} onChange={set("unit")}>
             <option value="days">days</option>
             <option value="hours">hours</option>
-            <option value="seconds">seconds</option>
+            <option value="seconds">seconds (a run's Failures CSV)</option>
           </select>
         </label>
       </div>
@@ -193,8 +196,28 @@ export function FailureLogImport() {
               </p>
             )}
           </div>
+          <div className="fit-use">
+            <p>
+              Replay the log: strike this log's own failures, at their times and on their hosts, on the log's
+              fleet ({fit.fit.hosts.toLocaleString("en-US")} hosts) through every selected strategy, and set
+              the result beside the fitted model's runs on the same fleet.
+            </p>
+            <button
+              type="button"
+              onClick={() => setReplayError(loadReplay(fit.scenario, fit.replay))}
+              data-testid="fit-replay-button"
+            >
+              Replay the log
+            </button>
+            {replayError && (
+              <p className="fit-error" role="alert" data-testid="fit-replay-error">
+                The log was not replayed: {replayError}.
+              </p>
+            )}
+          </div>
         </>
       )}
+      <ReplayVsModel />
     </Panel>
   );
 }

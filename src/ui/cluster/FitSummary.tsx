@@ -23,6 +23,7 @@ export function FitSummary({ fit, notes, file }: { fit: LogFit; notes: FitNote[]
       {arrivals && (
         <div className="fit-arrivals" data-testid="fit-arrivals">
           <p className="fit-headline">{arrivals.headline}</p>
+          {arrivals.fleet && <p data-testid="fit-bursty-fleet">{arrivals.fleet}</p>}
           <p>{arrivals.detail}</p>
         </div>
       )}

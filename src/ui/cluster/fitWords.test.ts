@@ -31,6 +31,14 @@ describe("the arrivals in plain words", () => {
     const gaps = shortGaps(fit)!;
     expect(gaps.seen).toBeGreaterThan(gaps.random);
     expect(w.detail).toContain("right after a failure the next one comes sooner than at random");
+    // For this fleet, without the word Weibull: the short gaps seen against random, said once.
+    const share = (x: number) => `${x < 0.1 ? (100 * x).toFixed(1) : Math.round(100 * x)} %`;
+    expect(w.fleet).toContain(
+      `On this fleet, ${share(gaps.seen)} of failures came less than an hour after the one before`,
+    );
+    expect(w.fleet).toContain(`it would be ${share(gaps.random)}`);
+    expect(w.fleet).not.toContain("Weibull");
+    expect(w.detail).not.toContain("under an hour");
   });
 
   it("wholly above 1 reads regular; around 1 reads random", () => {
@@ -38,6 +46,7 @@ describe("the arrivals in plain words", () => {
     const random = fitOf(1);
     expect(random.weibull!.shapeLo).toBeLessThan(1);
     expect(arrivalWords(random)!.headline).toBe("No sign of bursts: failures look random.");
+    expect(arrivalWords(random)!.fleet).toBeNull();
   });
 
   it("durations in the unit a person says", () => {

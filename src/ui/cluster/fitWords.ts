@@ -41,8 +41,20 @@ export function burstWords(fit: LogFit): string {
   return `${fit.events.toLocaleString("en-US")} faults started at ${fit.bursts.toLocaleString("en-US")} distinct instants: faults at the same instant are one failure striking all their hosts (${pct(fit.multiHostBurstShare)} of failures struck more than one host).`;
 }
 
+/**
+ * Bursty, for this fleet, without the word Weibull: the short gaps seen against random arrivals
+ * at the same rate, and what that changes. Null unless the log has more short gaps than random.
+ */
+export function burstyFleetWords(fit: LogFit): string | null {
+  const gaps = shortGaps(fit);
+  if (!gaps || fit.perHostDay === null || !(gaps.seen > gaps.random) || gaps.random <= 0) return null;
+  const every = durationWords(86_400 / (fit.perHostDay * fit.hosts));
+  const times = gaps.seen / gaps.random;
+  return `On this fleet, ${pct(gaps.seen)} of failures came less than an hour after the one before; at random, with one failure every ${every} on average, it would be ${pct(gaps.random)}${times >= 1.5 ? ` (${g(times)} × fewer)` : ""}. Failures come in runs close together, with long quiet stretches between: a strategy is tested by how it takes several failures in a row, not only by how many there are.`;
+}
+
 /** The arrivals in words: bursty, regular or random, with what that means here. */
-export function arrivalWords(fit: LogFit): { headline: string; detail: string } | null {
+export function arrivalWords(fit: LogFit): { headline: string; fleet: string | null; detail: string } | null {
   const w = fit.weibull;
   if (!w) return null;
   const k = `A Weibull shape of ${g(w.shape)} (95 % sure it lies between ${g(w.shapeLo)} and ${g(w.shapeHi)})`;
@@ -55,19 +67,24 @@ export function arrivalWords(fit: LogFit): { headline: string; detail: string } 
       ? " The Weibull law fits clearly better than random arrivals, so the fitted scenario uses it."
       : " It does not fit clearly better than random arrivals (its AIC is not lower by more than 2), so the fitted scenario keeps random (Poisson) arrivals.";
   if (w.shapeHi < 1) {
+    const fleet = burstyFleetWords(fit);
     return {
       headline: "Bursty: failures cluster.",
-      detail: `${k} means that right after a failure the next one comes sooner than at random, and the quiet stretches between clusters are longer. A shape of 1 would be random arrivals; the further below 1, the burstier.${evidence}${chosen}`,
+      fleet,
+      // The short gaps are said once: in the fleet's sentence when there is one.
+      detail: `In the fit's terms: ${k.replace(/^A/, "a")} means that right after a failure the next one comes sooner than at random, and the quiet stretches between clusters are longer. A shape of 1 would be random arrivals; the further below 1, the burstier.${fleet ? "" : evidence}${chosen}`,
     };
   }
   if (w.shapeLo > 1) {
     return {
       headline: "Regular: failures come more evenly than at random.",
+      fleet: null,
       detail: `${k} means that right after a failure another is less likely than at random: failures are spaced out. A shape of 1 would be random arrivals.${evidence}${chosen}`,
     };
   }
   return {
     headline: "No sign of bursts: failures look random.",
+    fleet: null,
     detail: `${k} includes 1, the shape of random (Poisson) arrivals.${evidence}${chosen}`,
   };
 }
