@@ -2,7 +2,7 @@ import type { Ceilings } from "../../gpu/ceilings.ts";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
 import { MAX_LINKED_ROWS } from "../../link/labResultsLink.ts";
-import type { LabResult } from "../../state/labStore.ts";
+import type { LabResult } from "../../state/labState.ts";
 import { visibleText } from "../visibleText.ts";
 import { bytes, formatGBps, time } from "./labFormat.ts";
 
