@@ -15,8 +15,8 @@ import { faultProgress, ringAfter } from "./labFaultEvents.ts";
 import { type JobProgress, LATE_KILL_NOTE, type LabJob, type LabResult, type LabState } from "./labState.ts";
 
 /** Sizes the sweep button runs: quick on any adapter. */
-export const SWEEP_SIZES = SIZES.filter((s) => s <= 4 * MiB);
-export const SWEEP_ALGORITHMS: Algorithm[] = ["ring", "halving-doubling", "one-shot"];
+const SWEEP_SIZES = SIZES.filter((s) => s <= 4 * MiB);
+const SWEEP_ALGORITHMS: Algorithm[] = ["ring", "halving-doubling", "one-shot"];
 
 /** What a job needs of the store that runs it. */
 export interface LabJobContext {
@@ -33,7 +33,7 @@ export interface LabJobContext {
 }
 
 /** A run or sweep's progress as the bar shows it: whole cases, plus the current case's share. */
-export function caseProgress(p: LabProgress, label: string): JobProgress {
+function caseProgress(p: LabProgress, label: string): JobProgress {
   const within = p.total ? ` (${p.what}, ${p.done} / ${p.total})` : ` (${p.what})`;
   const share = p.total ? p.done / p.total : 0;
   return {
