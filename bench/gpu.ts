@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { chromium } from "@playwright/test";
-import type { BenchPlan, BenchReport } from "../src/lab/lab.ts";
+import type { BenchPlan, BenchReport } from "../src/lab/labRequests.ts";
 import { buildIfNeeded, CHROMIUM, portAnswers, waitForServer } from "./browser.ts";
 
 const PORT = Number(process.env.BENCH_PORT ?? 4394);

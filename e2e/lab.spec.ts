@@ -52,8 +52,10 @@ for (const mode of ["shared", "separate"] as const) {
           await expect(cells.nth(1)).toHaveText(algorithm);
           await expect(cells.nth(2)).toHaveText(String(devices));
           await expect(cells.nth(8)).toHaveText("✓ verified");
-          // algbw and busbw are measured, positive figures.
-          await expect(cells.nth(5)).toHaveText(/^\d+(\.\d+)? [MG]B\/s$/);
+          // algbw and busbw are measured, positive figures, in the unit their header names.
+          await expect(cells.nth(5)).toHaveText(/^\d[\d,]*(\.\d+)?$/);
+          await expect(cells.nth(5)).not.toHaveText(/^0(\.0*)?$/);
+          await expect(run.getByRole("columnheader", { name: /^algbw \([kMG]B\/s\)$/ })).toBeVisible();
         }
       }
     }

@@ -2,9 +2,10 @@
  * What `npm run sim -- --help` and `npm run step -- --help` print (on stdout, exit status 0): the
  * usage line each command already gives on bad input, then what each option does.
  */
-import { SLOW_RANK_RANGES } from "../step/slowRank.ts";
+import { STEP_RANGES } from "../step/stepRanges.ts";
 
-const FACTOR = `[${SLOW_RANK_RANGES.factor.min}, ${SLOW_RANK_RANGES.factor.max}]`;
+const range = (r: { min: number; max: number }) => `[${r.min}, ${r.max}]`;
+const FACTOR = range(STEP_RANGES.slowFactor);
 
 import { DISPLAY_SETTINGS, settingAllowed } from "../link/displaySettings.ts";
 
@@ -46,8 +47,9 @@ Prints PyTorch DDP's gradient buckets for a model's named_parameters() list, in 
 order, and the step timeline they make (DDP over 4 x 8 GPUs).
 
   <model.json>          [{"name", "shape", "dtype"}, ...] as PyTorch prints it (or {"parameters": [...]})
-  --cap-mb N            bucket_cap_mb (default 25)
-  --first-bucket-mb N   the first bucket's cap (default 1, as PyTorch up to 2.2)
+  --cap-mb N            bucket_cap_mb, N in ${range(STEP_RANGES.capMb)} MiB (default 25)
+  --first-bucket-mb N   the first bucket's cap, N in ${range(STEP_RANGES.firstBucketMb)} MiB (default 1, as
+                        PyTorch up to 2.2)
   --slow-compute F      one rank's backward takes F times as long (F in ${FACTOR}): every
                         all-reduce waits for its gradients; the step shown is a healthy GPU's
   --slow-link F         one rank's link on the all-reduce ring (across nodes) has 1/F of its

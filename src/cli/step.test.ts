@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { STEP_RANGES } from "../step/stepRanges.ts";
 
 const resnet = join(import.meta.dirname, "../step/models/resnet50.json");
 
@@ -84,6 +85,18 @@ describe("npm run step", { timeout: 30_000 }, () => {
 
   const fifo = join(mkdtempSync(join(tmpdir(), "step-cli-")), "fifo");
   execFileSync("mkfifo", [fifo]);
+
+  it("takes --cap-mb and --first-bucket-mb in the range the page's knobs and the link take", () => {
+    const { capMb, firstBucketMb } = STEP_RANGES;
+    const cap = step(resnet, "--cap-mb", String(capMb.max * 2));
+    expect(cap.code).toBe(2);
+    expect(cap.stderr).toContain(`--cap-mb needs a number of MiB in [${capMb.min}, ${capMb.max}]`);
+    const first = step(resnet, "--first-bucket-mb", "1000", "--cap-mb", String(capMb.max));
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain(
+      `--first-bucket-mb needs a number of MiB in [${firstBucketMb.min}, ${firstBucketMb.max}]`,
+    );
+  });
 
   // One test per input: each starts the CLI through tsx (1.5 s alone, 13 s for all eight at load
   // 9), so the describe's 30 s bounds one start, not eight; the FIFO and the device still fail the

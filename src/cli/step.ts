@@ -17,8 +17,9 @@ import { basename } from "node:path";
 import { MIB } from "../step/bucketAssignment.ts";
 import { type Param, parseModelList } from "../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
-import { NO_SLOW_RANK, SLOW_RANK_RANGES, type SlowRank } from "../step/slowRank.ts";
+import { NO_SLOW_RANK, type SlowRank } from "../step/slowRank.ts";
 import { slowRankSentence } from "../step/slowRankText.ts";
+import { STEP_RANGES, type StepRange } from "../step/stepRanges.ts";
 import { runStep, type StepConfig, type StepResult } from "../step/stepTimeline.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
 import { STEP_HELP, wantsHelp } from "./help.ts";
@@ -40,23 +41,15 @@ interface Options {
   json: boolean;
 }
 
-function positiveNumber(flag: string, raw: string | undefined): number {
+/**
+ * A number in its range of STEP_RANGES, the table the page's knob and the link's decoder read
+ * too, so the CLI takes what a link can carry: `what` names it in the refusal.
+ */
+function inRange(flag: string, raw: string | undefined, range: StepRange, what: string): number {
   const n = Number(raw);
-  if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n <= 0) {
+  if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n < range.min || n > range.max) {
     throw new UsageError(
-      `${flag} needs a positive number of MiB, got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
-    );
-  }
-  return n;
-}
-
-/** A slowdown factor in SLOW_RANK_RANGES.factor, the range the link and the knob take too. */
-function slowFactor(flag: string, raw: string | undefined): number {
-  const { min, max } = SLOW_RANK_RANGES.factor;
-  const n = Number(raw);
-  if (raw === undefined || raw.trim() === "" || !Number.isFinite(n) || n < min || n > max) {
-    throw new UsageError(
-      `${flag} needs a slowdown factor in [${min}, ${max}], got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
+      `${flag} needs ${what} in [${range.min}, ${range.max}], got ${raw === undefined ? "nothing" : `"${echo(raw)}"`}`,
     );
   }
   return n;
@@ -71,15 +64,16 @@ export function parseArgs(argv: readonly string[]): Options {
   const slow = (kind: SlowRank["kind"], flag: string, raw: string | undefined) => {
     if (slowRank.kind !== "none")
       throw new UsageError(`one slow rank at a time: ${flag} after --slow-${slowRank.kind}`);
-    slowRank = { kind, factor: slowFactor(flag, raw) };
+    slowRank = { kind, factor: inRange(flag, raw, STEP_RANGES.slowFactor, "a slowdown factor") };
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split("=", 2) : [arg, undefined];
     const value = () => inline ?? argv[++i];
     if (flag === "--json") json = true;
-    else if (flag === "--cap-mb") capMb = positiveNumber("--cap-mb", value());
-    else if (flag === "--first-bucket-mb") firstBucketMb = positiveNumber("--first-bucket-mb", value());
+    else if (flag === "--cap-mb") capMb = inRange("--cap-mb", value(), STEP_RANGES.capMb, "a number of MiB");
+    else if (flag === "--first-bucket-mb")
+      firstBucketMb = inRange("--first-bucket-mb", value(), STEP_RANGES.firstBucketMb, "a number of MiB");
     else if (flag === "--slow-compute") slow("compute", flag, value());
     else if (flag === "--slow-link") slow("link", flag, value());
     else if (flag?.startsWith("-")) throw new UsageError(`unknown option ${echo(flag)}; ${USAGE}`);

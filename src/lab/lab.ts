@@ -9,31 +9,38 @@ import { bestOf, type Ceilings, measureCeilings, measureCpuCeilings } from "../g
 import { buildSchedule } from "../gpu/collectives.ts";
 import { CpuExecutor } from "../gpu/cpuBackend.ts";
 import type { Executor, Mode } from "../gpu/executor.ts";
-import { Cancelled, type FtarEvent, type FtarResult, runFtar } from "../gpu/ftar.ts";
+import { Cancelled, type FtarEvent, runFtar } from "../gpu/ftar.ts";
 import type { GpuExecutor } from "../gpu/gpuExecutor.ts";
 import { labRunProblems } from "../gpu/labBudget.ts";
 import { Pipelines } from "../gpu/pipelines.ts";
 import {
-  type CaseProgress,
   type CaseProgressHook,
   type CaseRequest,
   type CaseResult,
   loadFreshInputs,
   runCase,
 } from "../gpu/runCase.ts";
-import type { Algorithm } from "../gpu/schedule.ts";
 import { SeparateExecutor } from "../gpu/separateExecutor.ts";
 import { SharedExecutor } from "../gpu/sharedExecutor.ts";
 import { yieldToMessages } from "../gpu/yieldToMessages.ts";
-import type { RecoveryCosts } from "../train/clock.ts";
-import { checkTrainConfig, type TrainConfig } from "../train/config.ts";
+import { checkTrainConfig } from "../train/config.ts";
 import { CpuTrainer } from "../train/cpuTrainer.ts";
 import { makeDataSet } from "../train/data.ts";
-import { GpuTrainer, TrainDevice } from "../train/gpuTrainer.ts";
+import { GpuTrainer } from "../train/gpuTrainer.ts";
 import { initialParams, layoutFor } from "../train/model.ts";
 import { runTraining, type TrainProgress } from "../train/session.ts";
-
-export const MiB = 1024 * 1024;
+import { TrainDevice } from "../train/trainDevice.ts";
+import {
+  algorithmsFor,
+  type BenchPlan,
+  type BenchReport,
+  type FaultReport,
+  type FaultRequest,
+  type KillAnswer,
+  type LabProgress,
+  MiB,
+  type TrainRequest,
+} from "./labRequests.ts";
 
 export interface LabOptions {
   /** Skip WebGPU even if present (the CPU fallback on purpose). */
@@ -44,57 +51,6 @@ export interface LabOptions {
    * Cancel and progress: the CPU's 64 MiB measurement took 16 s at load 19, past their limits.
    */
   ceilings?: Partial<Record<Mode, Ceilings>>;
-}
-
-export interface BenchPlan {
-  modes: Mode[];
-  devices: number[];
-  sizes: number[];
-  algorithms: Partial<Record<Mode, Algorithm[]>>;
-  /** Largest bytes per device, per mode (software adapters and the CPU get less). */
-  maxBytes: Partial<Record<Mode, number>>;
-}
-
-export interface BenchReport {
-  adapter: AdapterReport;
-  ceilings: Partial<Record<Mode, Ceilings>>;
-  rows: CaseResult[];
-}
-
-export interface FaultRequest {
-  mode: Mode;
-  devices: number;
-  bytesPerDevice: number;
-  scheduledKill: { rank: number; step: number } | null;
-  stepDelayMs: number;
-}
-
-export interface TrainRequest {
-  config: TrainConfig;
-  mode: Mode;
-  costs: RecoveryCosts;
-}
-
-export interface FaultReport extends FtarResult {
-  stepTimeoutMs: number;
-  /** A Kill that arrived during the last step or later: the ring had finished, nobody was killed. */
-  lateKill: number | null;
-}
-
-/** What a Kill press met: a run that takes it at its next step, or one that had already finished. */
-export type KillAnswer = "queued" | "finished";
-
-/** A run or sweep's progress: the case it is at (1-based) of how many, and that case's own. */
-export interface LabProgress extends CaseProgress {
-  caseIndex: number;
-  cases: number;
-}
-
-/** Algorithms each mode can run: one-shot needs every device's memory in one GPUDevice. */
-export function algorithmsFor(mode: Mode): Algorithm[] {
-  return mode === "separate"
-    ? ["ring", "halving-doubling", "reduce-scatter", "all-gather"]
-    : ["ring", "halving-doubling", "one-shot", "reduce-scatter", "all-gather"];
 }
 
 const CEILING_BYTES = 64 * MiB;

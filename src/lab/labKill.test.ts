@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { measureCpuCeilings } from "../gpu/ceilings.ts";
 import type { FtarEvent } from "../gpu/ftar.ts";
-import { Lab, type LabProgress } from "./lab.ts";
+import { Lab } from "./lab.ts";
+import type { LabProgress } from "./labRequests.ts";
 
 const KiB = 1024;
 

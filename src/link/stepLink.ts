@@ -10,7 +10,7 @@ import * as z from "zod/mini";
 import "../sim/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
-import { NO_SLOW_RANK, SLOW_RANK_KINDS, SLOW_RANK_RANGES, type SlowRank } from "../step/slowRank.ts";
+import { NO_SLOW_RANK, SLOW_RANK_KINDS, type SlowRank } from "../step/slowRank.ts";
 import { STEP_RANGES, type StepRange } from "../step/stepRanges.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
 import { encodeChecked, MAX_JSON_BYTES } from "./checkedPayload.ts";
@@ -158,7 +158,7 @@ const stepSchema = z.strictObject({
     z.partial(
       z.strictObject({
         kind: z.enum(SLOW_RANK_KINDS as [SlowRank["kind"], ...SlowRank["kind"][]]),
-        factor: number(SLOW_RANK_RANGES.factor.min, SLOW_RANK_RANGES.factor.max),
+        factor: ranged(STEP_RANGES.slowFactor),
       }),
     ),
   ),

@@ -1,10 +1,11 @@
 import { expose } from "comlink";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
-import type { FaultReport, KillAnswer, LabProgress } from "../lab/lab.ts";
+import type { FaultReport, KillAnswer, LabProgress } from "../lab/labRequests.ts";
 import { until, useWatchdogClock } from "../testing/watchdogClock.ts";
 import type { GpuWorkerApi } from "../worker/gpu.worker.ts";
-import { createLabStore, LATE_KILL_NOTE } from "./labStore.ts";
+import { LATE_KILL_NOTE } from "./labState.ts";
+import { createLabStore } from "./labStore.ts";
 import { workerHealth } from "./workerHealth.ts";
 
 const software = {

@@ -4,6 +4,7 @@
  */
 import { linkPreset } from "./collectiveCost.ts";
 import { NO_SLOW_RANK } from "./slowRank.ts";
+import { STEP_RANGES } from "./stepRanges.ts";
 import type { ComputeConfig, StepConfig } from "./stepTimeline.ts";
 
 export interface PresetInfo {
@@ -33,7 +34,7 @@ function llmCompute(paramCount: number): ComputeConfig {
  * model gets tiny times, and bounded by what the step link accepts (10⁶ ms).
  */
 export function computeForElements(elements: number): ComputeConfig {
-  const us = (v: number) => Math.min(1e6, Math.round(v * 1e3) / 1e3);
+  const us = (v: number) => Math.min(STEP_RANGES.computeMs.max, Math.round(v * 1e3) / 1e3);
   const forwardMs = llmForwardMs(elements);
   return { forwardMs: us(forwardMs), backwardMs: us(2 * forwardMs), optimizerMs: us(forwardMs / 50) };
 }

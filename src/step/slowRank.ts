@@ -18,14 +18,6 @@ export interface SlowRank {
 
 export const SLOW_RANK_KINDS: readonly SlowRankKind[] = ["none", "compute", "link"];
 
-/**
- * The slow rank's ranges: the one table the link's decoder, the CLI and the knob all read. The
- * factor spans what §6 allows a slow host (1–100); the cost of a step does not depend on it.
- */
-export const SLOW_RANK_RANGES = {
-  factor: { min: 1, max: 100 },
-} as const;
-
 export const NO_SLOW_RANK: SlowRank = { kind: "none", factor: 1.5 };
 
 /** What a slow rank did to the step (with overlap), beside the same step with every rank at speed. */

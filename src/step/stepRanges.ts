@@ -2,7 +2,9 @@
  * The one range table of the One step settings: the knobs (src/ui/step/StepControls.tsx) and the
  * link's decoder (src/link/stepLink.ts) both take their bounds from here, so a knob never writes
  * into `st=` what the link then refuses (issue 30: Forward 5,000,000 ms, α 2 s and B 2 PB/s were
- * accepted by the knobs and refused on reopening). In the units the settings hold.
+ * accepted by the knobs and refused on reopening). The CLI's flags (src/cli/step.ts), the compute
+ * estimated for a pasted list (presetCatalog.ts) and a link fitted to a trace (trace/linkFit.ts)
+ * are bounded by it too. In the units the settings hold.
  */
 import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "./sweep.ts";
 
@@ -25,4 +27,9 @@ export const STEP_RANGES = {
   bandwidthBytesPerSecond: { min: 1e6, max: 1e15 },
   gpusPerReplica: { min: 1, max: 1024, integer: true },
   replicas: { min: 1, max: 100_000, integer: true },
+  /**
+   * A slow rank's factor (issue 28): its backward takes factor×, or its link carries ÷ factor.
+   * It spans what docs/model.md §6 allows a slow host (1–100); a step's cost does not depend on it.
+   */
+  slowFactor: { min: 1, max: 100 },
 } as const satisfies Record<string, StepRange>;

@@ -9,7 +9,8 @@
 import { expose } from "comlink";
 import type { FtarEvent } from "../gpu/ftar.ts";
 import type { CaseRequest, CaseResult } from "../gpu/runCase.ts";
-import { type BenchPlan, type FaultRequest, Lab, type LabProgress, type TrainRequest } from "../lab/lab.ts";
+import { Lab } from "../lab/lab.ts";
+import type { BenchPlan, FaultRequest, LabProgress, TrainRequest } from "../lab/labRequests.ts";
 import type { TrainProgress } from "../train/session.ts";
 
 let lab: Lab | null = null;

@@ -7,6 +7,7 @@
  * per-call term) and B = 2(n−1)/(n·b).
  */
 import type { Link } from "../collectiveCost.ts";
+import { STEP_RANGES, type StepRange } from "../stepRanges.ts";
 import { collectiveOf } from "./kernelClass.ts";
 import type { RankFigures } from "./measure.ts";
 
@@ -99,12 +100,14 @@ export function fitLink(ranks: readonly RankFigures[], worldSize: number): FitRe
 
 /**
  * The fit as an edit of a link the step model already has: its α and B replaced, bounded as the
- * step link bounds them (α ≤ 1 s, 10⁶ ≤ B ≤ 10¹⁵ bytes/s), so the edit fits in a share link.
+ * step link bounds them (STEP_RANGES: α in [0, 1] s, B in [10⁶, 10¹⁵] bytes/s), so the edit
+ * fits in a share link that reopens.
  */
 export function fittedLink(fit: LinkFit, base: Link): Link {
+  const clamp = (v: number, r: StepRange) => Math.min(r.max, Math.max(r.min, v));
   return {
     ...base,
-    alpha: Math.min(1, Math.round(fit.alpha * 1e9) / 1e9),
-    bandwidth: Math.min(1e15, Math.max(1e6, Math.round(fit.bandwidth))),
+    alpha: clamp(Math.round(fit.alpha * 1e9) / 1e9, STEP_RANGES.alphaSeconds),
+    bandwidth: clamp(Math.round(fit.bandwidth), STEP_RANGES.bandwidthBytesPerSecond),
   };
 }

@@ -2,7 +2,8 @@
 
 import { useEffect, useRef } from "react";
 import type { FtarEvent } from "../../gpu/ftar.ts";
-import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { SIZES } from "../../link/labLink.ts";
+import { useLabStore } from "../../state/labStore.ts";
 import { Panel } from "../boundary/Panel.tsx";
 import { SelectField } from "../form/Field.tsx";
 import { JobProgressBar } from "./JobProgressBar.tsx";

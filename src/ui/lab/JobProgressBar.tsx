@@ -3,7 +3,8 @@
  * the total is unknown), what it is doing, and Cancel. The note left by the last job (cancelled,
  * rerun on a fresh worker) shows in the same place.
  */
-import { type LabJob, useLabStore } from "../../state/labStore.ts";
+import type { LabJob } from "../../state/labState.ts";
+import { useLabStore } from "../../state/labStore.ts";
 
 export function JobProgressBar({ jobs, label }: { jobs: readonly LabJob[]; label: string }) {
   const job = useLabStore((s) => s.job);

@@ -2,9 +2,10 @@ import type { Ceilings } from "../../gpu/ceilings.ts";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
 import { MAX_LINKED_ROWS } from "../../link/labResultsLink.ts";
-import type { LabResult } from "../../state/labStore.ts";
+import type { LabResult } from "../../state/labState.ts";
 import { visibleText } from "../visibleText.ts";
-import { bytes, formatGBps, time } from "./labFormat.ts";
+import { BANDWIDTH_UNITS, columnUnit, SIZE_UNITS, TIME_UNITS } from "./columnUnit.ts";
+import { formatGBps } from "./labFormat.ts";
 
 function Verdict({ r }: { r: CaseResult }) {
   const title = `max |error| ${r.maxAbsError.toExponential(2)}; tolerance there ${r.toleranceAtWorst.toExponential(2)}`;
@@ -39,6 +40,23 @@ export function CeilingsLine({ ceilings }: { ceilings: Partial<Record<Mode, Ceil
 export function ResultsTable({ results }: { results: LabResult[] }) {
   if (results.length === 0) return <p className="lab-empty">No runs yet: pick a collective and press Run.</p>;
   const elsewhere = [...new Set(results.flatMap((r) => (r.from === null ? [] : [visibleText(r.from)])))];
+  // One unit a column, in its header, chosen from the rows shown.
+  const size = columnUnit(
+    results.map((r) => r.bytesPerDevice),
+    SIZE_UNITS,
+  );
+  const time = columnUnit(
+    results.map((r) => r.seconds),
+    TIME_UNITS,
+  );
+  const algbw = columnUnit(
+    results.map((r) => r.algbw),
+    BANDWIDTH_UNITS,
+  );
+  const busbw = columnUnit(
+    results.map((r) => r.busbw),
+    BANDWIDTH_UNITS,
+  );
   return (
     <div className="lab-table-wrap">
       {results.length > MAX_LINKED_ROWS && (
@@ -57,36 +75,53 @@ export function ResultsTable({ results }: { results: LabResult[] }) {
           <tr>
             <th>Mode</th>
             <th>Algorithm</th>
-            <th>Devices</th>
-            <th>Size / device</th>
-            <th>Time</th>
-            <th>algbw</th>
-            <th>busbw</th>
-            <th>Efficiency</th>
+            <th className="num">Devices</th>
+            <th className="num">Size / device ({size.unit})</th>
+            <th className="num">Time ({time.unit})</th>
+            <th className="num">algbw ({algbw.unit})</th>
+            <th className="num">busbw ({busbw.unit})</th>
+            <th className="num">Efficiency</th>
             <th>Result</th>
           </tr>
         </thead>
         <tbody>
           {[...results].reverse().map((r) => (
             <tr key={r.id} className={r.verified ? "" : "bad"}>
-              <td>{r.mode}</td>
-              <td>{r.algorithm}</td>
-              <td className="num">{r.devices}</td>
-              <td className="num">{bytes(r.bytesPerDevice)}</td>
-              <td className="num" title={`${r.timer}, median of ${r.reps}`}>
-                {time(r.seconds)}
+              <td data-label="Mode">{r.mode}</td>
+              <td data-label="Algorithm">{r.algorithm}</td>
+              <td className="num" data-label="Devices">
+                {r.devices}
               </td>
-              <td className="num">{formatGBps(r.algbw)}</td>
-              <td className="num">{formatGBps(r.busbw)}</td>
-              <td className="num">{(r.efficiency * 100).toFixed(0)}%</td>
-              <td>
-                <Verdict r={r} />
-                {r.from !== null && (
-                  <span className="from-link" title={`measured on ${visibleText(r.from)}, not here`}>
-                    {" "}
-                    †
-                  </span>
-                )}
+              <td className="num" data-label={`Size / device (${size.unit})`}>
+                {size.format(r.bytesPerDevice)}
+              </td>
+              <td
+                className="num"
+                data-label={`Time (${time.unit})`}
+                title={`${r.timer}, median of ${r.reps}`}
+              >
+                {time.format(r.seconds)}
+              </td>
+              <td className="num" data-label={`algbw (${algbw.unit})`}>
+                {algbw.format(r.algbw)}
+              </td>
+              <td className="num" data-label={`busbw (${busbw.unit})`}>
+                {busbw.format(r.busbw)}
+              </td>
+              <td className="num" data-label="Efficiency">
+                {(r.efficiency * 100).toFixed(0)}%
+              </td>
+              <td data-label="Result">
+                {/* One item, so a narrow screen's card keeps the mark beside its verdict. */}
+                <span>
+                  <Verdict r={r} />
+                  {r.from !== null && (
+                    <span className="from-link" title={`measured on ${visibleText(r.from)}, not here`}>
+                      {" "}
+                      †
+                    </span>
+                  )}
+                </span>
               </td>
             </tr>
           ))}

@@ -2,8 +2,9 @@
 import type { Mode } from "../../gpu/executor.ts";
 import { LAB_MEMORY_BUDGET, labRunProblems, MAX_LAB_DEVICES, MIN_LAB_DEVICES } from "../../gpu/labBudget.ts";
 import type { Algorithm } from "../../gpu/schedule.ts";
-import { algorithmsFor } from "../../lab/lab.ts";
-import { SIZES, useLabStore } from "../../state/labStore.ts";
+import { algorithmsFor } from "../../lab/labRequests.ts";
+import { SIZES } from "../../link/labLink.ts";
+import { useLabStore } from "../../state/labStore.ts";
 import { SelectField } from "../form/Field.tsx";
 import { NumberField } from "../form/NumberField.tsx";
 import { JobProgressBar } from "./JobProgressBar.tsx";

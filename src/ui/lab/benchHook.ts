@@ -3,7 +3,7 @@
  * bench on `window`, so the runner can call it and collect the rows.
  */
 
-import type { BenchPlan, BenchReport } from "../../lab/lab.ts";
+import type { BenchPlan, BenchReport } from "../../lab/labRequests.ts";
 import { labStore } from "../../state/labStore.ts";
 
 declare global {

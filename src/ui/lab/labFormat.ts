@@ -14,9 +14,3 @@ export function formatGBps(x: number): string {
       ? `${x.toFixed(2)} GB/s`
       : `${(x * 1000).toFixed(1)} MB/s`;
 }
-
-export function time(seconds: number): string {
-  if (seconds >= 1) return `${seconds.toFixed(2)} s`;
-  if (seconds >= 1e-3) return `${(seconds * 1e3).toFixed(2)} ms`;
-  return `${(seconds * 1e6).toFixed(0)} µs`;
-}

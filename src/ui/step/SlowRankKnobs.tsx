@@ -1,18 +1,13 @@
 /**
  * The slow rank's knob (issue 28): none, a rank whose backward is slow, or one whose link on the
  * all-reduce ring is; and by how much, in the range the link's decoder and the CLI take
- * (SLOW_RANK_RANGES, one table).
+ * (STEP_RANGES.slowFactor, one table).
  */
 import { useStepStore } from "../../state/stepStore.ts";
 import { participatingRanks } from "../../step/collectiveCost.ts";
-import {
-  NO_SLOW_RANK,
-  SLOW_RANK_KINDS,
-  SLOW_RANK_RANGES,
-  type SlowRankKind,
-  slowLinkText,
-} from "../../step/slowRank.ts";
+import { NO_SLOW_RANK, SLOW_RANK_KINDS, type SlowRankKind, slowLinkText } from "../../step/slowRank.ts";
 import { factorText } from "../../step/slowRankText.ts";
+import { STEP_RANGES } from "../../step/stepRanges.ts";
 import { NumberField } from "../form/NumberField.tsx";
 
 const KIND_LABELS: Readonly<Record<SlowRankKind, string>> = {
@@ -27,7 +22,7 @@ export function SlowRankKnobs() {
   const setSlowRank = useStepStore((s) => s.setSlowRank);
   const ranks = participatingRanks(parallel);
   const alone = ranks < 2;
-  const { min, max } = SLOW_RANK_RANGES.factor;
+  const { min, max } = STEP_RANGES.slowFactor;
   return (
     <fieldset className="step-group">
       <legend>A slow rank</legend>

@@ -5,31 +5,11 @@ import { MAX_PASTE_CHARS } from "../../step/modelList.ts";
 import { computeForElements, PRESET_CATALOG, presetInfo } from "../../step/presetCatalog.ts";
 import { STEP_RANGES } from "../../step/stepRanges.ts";
 import type { ComputeConfig } from "../../step/stepTimeline.ts";
-import { SWEEP_MAX_MB, SWEEP_MIN_MB } from "../../step/sweep.ts";
 import type { ModelSource, ModelSummary } from "../../worker/stepApi.ts";
 import { NumberField } from "../form/NumberField.tsx";
+import { CAP_LADDER, CAP_STOPS, capToSlider, nextCap, sliderToCap } from "./capLadder.ts";
 import { SlowRankKnobs } from "./SlowRankKnobs.tsx";
 import { mib } from "./units.ts";
-
-const SLIDER_STEPS = 1000;
-const LOG_RANGE = Math.log(SWEEP_MAX_MB / SWEEP_MIN_MB);
-
-/** Slider position ↔ cap in MiB on a log scale, snapped to two significant digits. */
-export function sliderToCap(v: number): number {
-  const raw = SWEEP_MIN_MB * Math.exp((LOG_RANGE * v) / SLIDER_STEPS);
-  return Number(raw.toPrecision(2));
-}
-/** The nearest cap above (dir 1) or below (dir −1) that the slider can show, within its range. */
-export function nextCap(cap: number, dir: 1 | -1): number {
-  for (let v = capToSlider(cap) + dir; v >= 0 && v <= SLIDER_STEPS; v += dir) {
-    const next = sliderToCap(v);
-    if (dir > 0 ? next > cap : next < cap) return next;
-  }
-  return cap;
-}
-function capToSlider(cap: number): number {
-  return Math.round((SLIDER_STEPS * Math.log(cap / SWEEP_MIN_MB)) / LOG_RANGE);
-}
 
 const PASTE_HINT = `[{"name": n, "shape": list(p.shape), "dtype": str(p.dtype)}
  for n, p in model.named_parameters()]`;
@@ -154,12 +134,12 @@ function BucketKnobs() {
         aria-label="bucket_cap_mb (log scale)"
         aria-valuetext={`${mib(capMb)} MiB`}
         min={0}
-        max={SLIDER_STEPS}
+        max={CAP_STOPS}
         value={capToSlider(capMb)}
         onChange={(e) => setCapMb(sliderToCap(Number(e.target.value)))}
         onKeyDown={(e) => {
-          // One slider step is finer than the caps' two significant digits, so an arrow key would
-          // snap back to the same cap: step to the next cap that differs instead.
+          // A cap set off the ladder (by a link or the sweep) sits between two stops: an arrow key
+          // goes to the next stop above or below it, never back to the nearest one.
           const dir = ({ ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1 } as const)[e.key];
           if (!dir) return;
           e.preventDefault();
@@ -167,11 +147,11 @@ function BucketKnobs() {
         }}
       />
       <div className="step-slider-scale muted step-small">
-        <span>{SWEEP_MIN_MB} MiB</span>
+        <span data-testid="cap-min">{mib(CAP_LADDER[0] as number)} MiB</span>
         <button type="button" className="link-button" onClick={() => setCapMb(25)} disabled={capMb === 25}>
           PyTorch default: 25
         </button>
-        <span>{SWEEP_MAX_MB} MiB</span>
+        <span data-testid="cap-max">{mib(CAP_LADDER[CAP_STOPS] as number)} MiB</span>
       </div>
       <NumberField
         className="step-field"

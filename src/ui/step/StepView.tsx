@@ -23,7 +23,7 @@ import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
 import { SweepChart } from "./SweepChart.tsx";
 import { TracePanel } from "./TracePanel.tsx";
-import { bucketColor, bytes, memoryText, ms } from "./units.ts";
+import { bucketColor, bytes, memoryText, ms, shareText } from "./units.ts";
 import "./step.css";
 
 function Metric({
@@ -58,7 +58,7 @@ function Metrics({ m, baseline }: { m: StepMetrics; baseline: StepMetrics }) {
         note={`${ms(baseline.stepMs)} without overlap`}
         testId="step-time"
       />
-      <Metric label="Saved by overlap" value={ms(saved)} note={pct(saved / baseline.stepMs)} />
+      <Metric label="Saved by overlap" value={ms(saved)} note={shareText(saved, baseline.stepMs)} />
       <Metric label="Communication" value={ms(m.commMs)} note="sum of all reductions" />
       <Metric label="Exposed communication" value={ms(m.exposedCommMs)} note="after backward ends" />
       <Metric label="Overlap ratio" value={pct(m.overlapRatio)} note="HTA: comm hidden under compute" />

@@ -9,7 +9,9 @@ import {
   encodeStepParam,
   type StepSettings,
 } from "../../link/stepLink.ts";
+import { computeForElements } from "../../step/presetCatalog.ts";
 import { STEP_RANGES } from "../../step/stepRanges.ts";
+import { fittedLink, type LinkFit } from "../../step/trace/linkFit.ts";
 import { boundsProblem } from "../form/NumberField.tsx";
 
 const withConfig = (edit: (c: StepSettings["config"]) => StepSettings["config"]): StepSettings => ({
@@ -53,4 +55,45 @@ describe("one range for the knob and the link", () => {
       expect(boundsProblem(name, 1e308, { min, max })).not.toBeNull();
     });
   }
+});
+
+describe("what the page computes itself stays within the table", () => {
+  it("a pasted list's estimated compute and a trace's fitted link reopen from a link", () => {
+    const { computeMs, alphaSeconds, bandwidthBytesPerSecond } = STEP_RANGES;
+    // 10¹⁸ elements: an estimate of 2·P·8,192 tokens at 400 TFLOP/s is far past 1,000 s.
+    const estimate = computeForElements(1e18);
+    for (const v of Object.values(estimate)) expect(v).toBeLessThanOrEqual(computeMs.max);
+    const base = DEFAULT_STEP_SETTINGS.config.parallel.interLink;
+    const fit = (alpha: number, bandwidth: number) => {
+      const f: LinkFit = {
+        ranks: 8,
+        calls: 10,
+        interceptMs: 0,
+        msPerByte: 0,
+        alpha,
+        bandwidth,
+        r2: 1,
+        rmsMs: 0,
+        residuals: [],
+      };
+      return fittedLink(f, base);
+    };
+    for (const link of [fit(5, 1e3), fit(0, 1e18)]) {
+      expect(link.alpha).toBeGreaterThanOrEqual(alphaSeconds.min);
+      expect(link.alpha).toBeLessThanOrEqual(alphaSeconds.max);
+      expect(link.bandwidth).toBeGreaterThanOrEqual(bandwidthBytesPerSecond.min);
+      expect(link.bandwidth).toBeLessThanOrEqual(bandwidthBytesPerSecond.max);
+      const settings = withConfig((c) => ({ ...c, parallel: { ...c.parallel, interLink: link } }));
+      expect(decodeStepParam(encodeStepParam(settings).param)).toEqual(settings);
+    }
+  });
+
+  it("the slow rank's factor: the knob's, the link's and the CLI's range are the table's", () => {
+    const { min, max } = STEP_RANGES.slowFactor;
+    const slow = (factor: number): StepSettings =>
+      withConfig((c) => ({ ...c, slowRank: { kind: "compute", factor } }));
+    expect(decodeStepParam(encodeStepParam(slow(max)).param)).toEqual(slow(max));
+    expect(() => decodeStepParam(encodeStepParam(slow(max * 2)).param)).toThrow();
+    expect(() => decodeStepParam(encodeStepParam(slow(min / 2)).param)).toThrow();
+  });
 });

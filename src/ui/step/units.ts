@@ -21,6 +21,14 @@ export function memoryText(b: number): string {
   return `${Number((b / scale).toPrecision(3)).toLocaleString("en-US")} ${unit}`;
 }
 
+/**
+ * A part of a whole as a percentage, or "—" when there is no whole: a step of 0 ms (no compute,
+ * one GPU, so no communication) saved 0 of 0, which is no percentage ("NaN %" before).
+ */
+export function shareText(part: number, whole: number): string {
+  return whole > 0 && Number.isFinite(part / whole) ? `${((part / whole) * 100).toFixed(1)}%` : "—";
+}
+
 /** Bytes in binary units, as bucket_cap_mb counts them. */
 export function bytes(b: number): string {
   if (b >= 1024 ** 3) return `${(b / 1024 ** 3).toFixed(2)} GiB`;
