@@ -6,32 +6,19 @@
  */
 import { parseScenario } from "../../../sim/scenario.ts";
 import { meanEpisodeSeconds, slowShare } from "../../../sim/slowEpisodes.ts";
-import type { PolicyMetrics, RunResult } from "../../../sim/types.ts";
+import type { RunResult } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";
 import { Figure, Prose, WhenLoaded } from "../parts.tsx";
 import { usePromise } from "../usePromise.ts";
 import { EttrBar } from "./EttrBar.tsx";
-import { EVICT_AFTER_MINUTES, SLOW_CASES, type SlowCase } from "./realClustersScenarios.ts";
+import { EVICT_AFTER_MINUTES, SLOW_CASES } from "./realClustersScenarios.ts";
+import { slowWhy } from "./slowWords.ts";
 
 async function compute(): Promise<RunResult[]> {
   const runs: RunResult[] = [];
   for (const c of SLOW_CASES) runs.push(await storyRun(c.scenario, false));
   return runs;
-}
-
-/** The share of what a policy would have trained that slowness took: slow / (ETTR + slow). */
-const ofTraining = (m: PolicyMetrics) => m.badput.slow / (m.ettr + m.badput.slow);
-
-/** Why each row moved, read from the runs (`runs` in SLOW_CASES' order). */
-export function slowWhy(id: SlowCase["id"], runs: readonly RunResult[]): string {
-  const [none, wait, evict] = runs;
-  if (!none || !wait || !evict) return "";
-  if (id === "no-slow") return "The plain headline: failures only.";
-  if (id === "slow-wait")
-    return `Slow stretches take ${pct(wait.synchronous.badput.slow)} of the synchronous job's time and ${pct(wait.ftHsdp.badput.slow)} of FT-HSDP's: ${pct(ofTraining(wait.synchronous), 0)} and ${pct(ofTraining(wait.ftHsdp), 0)} of what each trained, since every step waits for its slowest host.`;
-  const better = (a: number, b: number) => (a > b ? "better" : a < b ? "worse" : "no different");
-  return `${count(evict.ftHsdp.evictions)} evictions in ${count(evict.scenario.training.days)} days. Each restarts the whole synchronous job (${better(evict.synchronous.ettr, wait.synchronous.ettr)} than waiting) but only one replica of FT-HSDP (${better(evict.ftHsdp.ettr, wait.ftHsdp.ettr)} than waiting).`;
 }
 
 export function SlowHostsProse() {
