@@ -337,3 +337,29 @@ test("the lab's results are in the link: a fresh context shows the same table, m
   );
   await expect(page.getByTestId("results-from-link")).toHaveCount(0);
 });
+
+test("the story's Copy link and its chapter link carry the chapter and bk=: opened fresh, the same chapter, size and step", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=story&ch=gradients");
+  const numbers = page.getByTestId("gradients-numbers");
+  await expect(page.getByTestId("gradients-step")).toHaveText(/\d/);
+  const at25 = await numbers.textContent();
+  await page.getByLabel("bucket_cap_mb").selectOption("512");
+  await expect(numbers).not.toHaveText(at25 ?? "");
+  const seen = await numbers.textContent();
+  // The chapter link follows the address, not the chapter alone (issue 30 item 8: it missed bk=).
+  await expect(page.getByTestId("chapter-link")).toHaveAttribute("href", /[#&]bk=512(&|$)/);
+  const copied = await copyLink(page);
+  expect(copied).toMatch(/[#&]ch=gradients(&|$)/);
+  expect(copied).toMatch(/[#&]bk=512(&|$)/);
+  const href = (await page.getByTestId("chapter-link").getAttribute("href")) ?? "";
+  for (const link of [copied, new URL(href, page.url()).toString()]) {
+    const fresh = await openFresh(browser, link);
+    await expect(fresh.getByTestId("story-chapter")).toHaveAttribute("data-chapter", "gradients");
+    await expect(fresh.getByLabel("bucket_cap_mb")).toHaveValue("512");
+    await expect(fresh.getByTestId("gradients-numbers")).toHaveText(seen ?? "");
+    await fresh.context().close();
+  }
+});

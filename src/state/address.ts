@@ -77,12 +77,15 @@ export interface AddressState {
   linkError: string | null;
   /** What of the address was used with a correction (a widened window, an empty s=). */
   linkNote: string | null;
+  /** The hash in the address bar, as this module last read or wrote it: a link shown on screen follows it. */
+  hash: string;
   dismissLinkError(): void;
 }
 
 export const addressStore = createStore<AddressState>()((set) => ({
   linkError: null,
   linkNote: null,
+  hash: "",
   dismissLinkError: () => set({ linkError: null, linkNote: null }),
 }));
 
@@ -338,6 +341,7 @@ function write(hash: string, how: "push" | "replace"): boolean {
   if (how === "push") history.pushState(null, "", url);
   else history.replaceState(null, "", url);
   current = location.hash;
+  addressStore.setState({ hash: current });
   return true;
 }
 
@@ -359,6 +363,7 @@ function seal(): void {
 export function startAddress(): () => void {
   started = true;
   current = location.hash;
+  addressStore.setState({ hash: current });
   readAddress(current);
   const onNavigate = () => {
     if (location.hash === current) return;
@@ -367,6 +372,7 @@ export function startAddress(): () => void {
     pushPending = false;
     sealed = true;
     current = location.hash;
+    addressStore.setState({ hash: current });
     readAddress(current);
   };
   window.addEventListener("popstate", onNavigate);

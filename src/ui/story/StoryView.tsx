@@ -5,12 +5,13 @@
  */
 
 import { useEffect } from "react";
+import { useStore } from "zustand";
 import { readHash, writeHash } from "../../link/hashParams.ts";
-import { composeAddress } from "../../state/address.ts";
+import { addressStore, composeAddress } from "../../state/address.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { CHAPTER_IDS, type ChapterId, stepChapter } from "../../state/storyChapters.ts";
 import { ErrorBoundary } from "../boundary/ErrorBoundary.tsx";
-import { ClassroomLink } from "../share/ClassroomLink.tsx";
+import { ShareBar } from "../share/ShareBar.tsx";
 import { CHAPTERS } from "./chapters.tsx";
 import {
   followFullscreen,
@@ -86,6 +87,9 @@ export function StoryView() {
   const presenting = usePresenter((s) => s.presenting);
   const index = CHAPTER_IDS.indexOf(chapter);
   const def = CHAPTERS[chapter];
+  // The chapter links are the address now (chapter 5's bucket size, bk=, included): render again
+  // whenever the address changes, not only when the chapter does.
+  useStore(addressStore, (s) => s.hash);
 
   useEffect(() => {
     window.addEventListener("keydown", onKey);
@@ -173,7 +177,7 @@ export function StoryView() {
           </a>
         </p>
         <div className="story-hint">
-          <ClassroomLink />
+          <ShareBar opens="this chapter as it is on screen" />
         </div>
       </div>
     </div>

@@ -2,8 +2,24 @@
 import type { ReactNode } from "react";
 import type { Loaded } from "./usePromise.ts";
 
-export function Prose({ children }: { children: ReactNode }) {
-  return <div className="story-prose">{children}</div>;
+/**
+ * A chapter's prose. Presenter mode puts the figure first; a `lead` paragraph (an instruction the
+ * figure needs, "Before you look, guess") stays above it there too.
+ */
+export function Prose({ lead = false, children }: { lead?: boolean; children: ReactNode }) {
+  return <div className={lead ? "story-prose story-lead" : "story-prose"}>{children}</div>;
+}
+
+/**
+ * One part of a chapter that presenter mode shows a screen at a time (usePresenterParts): its
+ * prose and figure; `shown` false hides it while another part is on screen.
+ */
+export function Part({ id, shown, children }: { id: string; shown: boolean; children: ReactNode }) {
+  return (
+    <section className="story-part" data-part={id} hidden={!shown}>
+      {children}
+    </section>
+  );
 }
 
 export function Figure({

@@ -3,7 +3,7 @@
  * replayed phase by phase) registers them here, so that in presenter mode →/space first walk its
  * steps and only then turn the page, and the step counter can show where the talk is.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 
@@ -73,4 +73,19 @@ export function stepInside(delta: number): boolean {
   if (next < 0 || next >= steps.count) return false;
   steps.go(next);
   return true;
+}
+
+/**
+ * A chapter too long for one screen, shown a part at a time in presenter mode: → and space walk
+ * its parts as steps. Returns the part on screen, or null outside presenter mode (every part shows).
+ */
+export function usePresenterParts(count: number): number | null {
+  const presenting = usePresenter((s) => s.presenting);
+  const [index, setIndex] = useState(0);
+  useEffect(() => {
+    if (!presenting) return;
+    presenterStore.setState({ steps: { index, count, go: setIndex } });
+    return () => presenterStore.setState({ steps: null });
+  }, [presenting, index, count]);
+  return presenting ? Math.min(index, count - 1) : null;
 }

@@ -31,6 +31,8 @@ interface Replay {
   replica: number;
   replicas: number;
   phases: Phase[];
+  /** The synchronous job's recovery: detection until syncDetected, then its restart until syncEnd. */
+  syncDetected: number;
   syncEnd: number;
 }
 
@@ -74,7 +76,37 @@ function replayOf(run: RunResult): Replay | null {
       break;
     }
   }
-  return { t0, replica, replicas: run.scenario.cluster.replicas, phases, syncEnd };
+  const syncDetected = Math.min(syncEnd, t0 + (tr.failures.detectSeconds[0] ?? 0));
+  return { t0, replica, replicas: run.scenario.cluster.replicas, phases, syncDetected, syncEnd };
+}
+
+/** Each phase's colour, the same in the lanes, the bars under them and the legend. */
+const PHASE_CLASS: Record<Phase["key"], string> = {
+  detect: "st-detect",
+  restart: "st-down",
+  catchUp: "st-catchup",
+  rejoin: "st-rejoin",
+};
+
+/** What each colour means: one meaning each, for both policies. */
+const LEGEND: { key: Phase["key"] | "training"; cls: string; text: string }[] = [
+  { key: "training", cls: "st-training", text: "training" },
+  { key: "detect", cls: PHASE_CLASS.detect, text: "detect: all wait for the failure to be noticed" },
+  { key: "restart", cls: PHASE_CLASS.restart, text: "restart" },
+  { key: "catchUp", cls: PHASE_CLASS.catchUp, text: "catch-up from a peer" },
+  { key: "rejoin", cls: PHASE_CLASS.rejoin, text: "rejoin: all wait while the ring re-forms" },
+];
+
+function Legend() {
+  return (
+    <ul className="story-legend story-phase-legend" data-testid="replay-legend" aria-label="Colours">
+      {LEGEND.map((l) => (
+        <li key={l.key} data-phase={l.key}>
+          <span className={`lg ${l.cls}`} aria-hidden="true" /> {l.text}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** A lane's height on screen, and on a projector (presenter mode). */
@@ -126,12 +158,20 @@ function Lanes({
           Synchronous job
         </text>
         <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
+        {/* The job's detection and restart in the colours of FT-HSDP's detect and restart (the legend's). */}
         <rect
           x={x(r.t0)}
           y={top - 6}
-          width={Math.max(0, x(Math.min(cursor, r.syncEnd)) - x(r.t0))}
+          width={Math.max(0, x(Math.min(cursor, r.syncDetected)) - x(r.t0))}
           height={LANE - 4}
-          className="st-recovering"
+          className="st-detect"
+        />
+        <rect
+          x={x(r.syncDetected)}
+          y={top - 6}
+          width={Math.max(0, x(Math.min(cursor, r.syncEnd)) - x(r.syncDetected))}
+          height={LANE - 4}
+          className="st-down"
         />
         <text x={0} y={presenting ? firstLane - 5 : top + LANE + 14} className="lane-label lane-label-halo">
           FT-HSDP: {r.replicas} replicas
@@ -145,8 +185,9 @@ function Lanes({
               {r.phases.map((p) => {
                 const shown = Math.min(cursor, p.end);
                 if (shown <= p.start) return null;
-                const mine = k === r.replica;
-                if (!mine && !stall(p)) return null;
+                // The failed replica shows every phase; the others only the global stalls (detect,
+                // rejoin), in the same colour: one colour, one phase, here and in the bars below.
+                if (k !== r.replica && !stall(p)) return null;
                 return (
                   <rect
                     key={p.key}
@@ -154,11 +195,7 @@ function Lanes({
                     y={y}
                     width={x(shown) - x(p.start)}
                     height={LANE - 4}
-                    className={
-                      mine
-                        ? `st-${p.key === "catchUp" ? "catchup" : p.key === "restart" ? "down" : p.key}`
-                        : "st-stalled"
-                    }
+                    className={PHASE_CLASS[p.key]}
                   />
                 );
               })}
@@ -175,25 +212,29 @@ function Lanes({
 
 function Waterfall({ r }: { r: Replay }) {
   const sync = r.syncEnd - r.t0;
+  const syncDetect = r.syncDetected - r.t0;
   const [detect, restart, catchUp, rejoin] = r.phases.map((p) => p.end - p.start);
   const scale = (s: number) => `${(100 * s) / Math.max(sync, 1)}%`;
   const rows = [
     {
       name: "Synchronous: stopped",
-      parts: [{ s: sync, cls: "st-recovering", text: `detect + restart ${duration(sync)}` }],
+      parts: [
+        { s: syncDetect, cls: PHASE_CLASS.detect, text: `detect ${duration(syncDetect)}` },
+        { s: sync - syncDetect, cls: PHASE_CLASS.restart, text: `restart ${duration(sync - syncDetect)}` },
+      ],
     },
     {
       name: "FT-HSDP: everyone stalled",
       parts: [
-        { s: detect ?? 0, cls: "st-stalled", text: `detect ${duration(detect ?? 0)}` },
-        { s: rejoin ?? 0, cls: "st-rejoin", text: `rejoin ${duration(rejoin ?? 0)}` },
+        { s: detect ?? 0, cls: PHASE_CLASS.detect, text: `detect ${duration(detect ?? 0)}` },
+        { s: rejoin ?? 0, cls: PHASE_CLASS.rejoin, text: `rejoin ${duration(rejoin ?? 0)}` },
       ],
     },
     {
       name: `FT-HSDP: ${r.replicas - 1} of ${r.replicas} train`,
       parts: [
-        { s: restart ?? 0, cls: "st-down", text: `restart ${duration(restart ?? 0)}` },
-        { s: catchUp ?? 0, cls: "st-catchup", text: `catch-up ${duration(catchUp ?? 0)}` },
+        { s: restart ?? 0, cls: PHASE_CLASS.restart, text: `restart ${duration(restart ?? 0)}` },
+        { s: catchUp ?? 0, cls: PHASE_CLASS.catchUp, text: `catch-up ${duration(catchUp ?? 0)}` },
       ],
     },
   ];
@@ -292,6 +333,7 @@ function ReplayFigure({ run }: { run: RunResult }) {
         ) : null}
         {steps[step]?.text}
       </p>
+      <Legend />
       <Lanes r={r} step={step} cursorPhase={phase} last={step === steps.length - 1} steps={steps.length} />
       <Waterfall r={r} />
     </>

@@ -95,14 +95,19 @@ export function PredictChapter() {
   const loaded = usePromise("predict", compute);
   return (
     <>
-      <Prose>
-        <p>
+      <Prose lead>
+        <p data-testid="predict-lead">
           Before you look, guess. The cluster is the paper's: 98,304 GPUs, a failure every 18 minutes at
           random, FT-HSDP at about 82 %. Each change below moves one thing. Slide to your guess, then reveal
-          what the engine computes (mean of {SEEDS} seeds). Think about what each change does to the two kinds
-          of cost: time when <em>everyone</em> waits, and time when one <Term id="replica" /> is missing. A{" "}
-          <Term id="hang">hang</Term> left to the watchdog is the worst kind of failure: nothing crashes, so
-          nothing notices; found by a faster check, it can cost less than a crash.
+          what the engine computes (mean of {SEEDS} seeds).
+        </p>
+      </Prose>
+      <Prose>
+        <p>
+          Think about what each change does to the two kinds of cost: time when <em>everyone</em> waits, and
+          time when one <Term id="replica" /> is missing. A <Term id="hang">hang</Term> left to the watchdog
+          is the worst kind of failure: nothing crashes, so nothing notices; found by a faster check, it can
+          cost less than a crash.
         </p>
       </Prose>
       <Figure label="Three predictions">

@@ -2,28 +2,29 @@
  * Chapter 7: what real clusters add (cluster model v2). The headline cluster with one real-cluster
  * effect at a time: job-wide software failures, rack failures packed or striped, a spare pool that
  * runs dry (the presets of those names). Sync and FT-HSDP ETTR as bars beside the plain headline's, each computed by the engine
- * in the story's worker. Then the four strategies (docs/model.md §4) on two of those clusters, with
+ * in the story's worker; slow hosts, waited out or evicted (SlowHosts.tsx). Then the four strategies (docs/model.md §4) on two of those clusters, with
  * where each one's time goes (the Cluster view's badput bars), every sentence read from the runs.
  */
 
-import type { PolicyKey } from "../../../sim/policyKeys.ts";
 import { parseScenario } from "../../../sim/scenario.ts";
 import type { RunResult } from "../../../sim/types.ts";
 import { useGpuPrice } from "../../../state/gpuPrice.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { BadputBars } from "../../cluster/BadputBars.tsx";
 import { strategyRows, strategySentence } from "../../cluster/badputWords.ts";
-import { count, duration, pct } from "../../format.ts";
+import { count, duration } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
-import { policyStyle } from "../../policyColour.ts";
-import { Figure, Prose, Sources, WhenLoaded } from "../parts.tsx";
+import { Figure, Part, Prose, Sources, WhenLoaded } from "../parts.tsx";
+import { usePresenterParts } from "../presenter.ts";
 import { usePromise } from "../usePromise.ts";
+import { EttrBar } from "./EttrBar.tsx";
 import {
   REAL_CLUSTER_CASES,
   type RealClusterCase,
   STRATEGY_CASES,
   type StrategyCase,
 } from "./realClustersScenarios.ts";
+import { SLOW_SOURCES, SlowHostsFigure, SlowHostsProse } from "./SlowHosts.tsx";
 
 async function compute(): Promise<RunResult[]> {
   const runs: RunResult[] = [];
@@ -31,36 +32,12 @@ async function compute(): Promise<RunResult[]> {
   return runs;
 }
 
-function Bar({
-  policy,
-  label,
-  ettr,
-  testid,
-}: {
-  policy: PolicyKey;
-  label: string;
-  ettr: number;
-  testid: string;
-}) {
-  return (
-    <div className="rc-bar">
-      <span className="rc-bar-name">{label}</span>
-      <span className="rc-bar-track">
-        <span className="rc-bar-fill" style={{ width: `${ettr * 100}%`, ...policyStyle(policy) }} />
-      </span>
-      <strong className="mono" data-testid={testid}>
-        {pct(ettr)}
-      </strong>
-    </div>
-  );
-}
-
 function Row({ c, run }: { c: RealClusterCase; run: RunResult }) {
   return (
     <li className="rc-row" data-testid={`rc-${c.id}`}>
       <p className="rc-label">{c.label}</p>
-      <Bar policy="synchronous" label="sync" ettr={run.synchronous.ettr} testid={`rc-${c.id}-sync`} />
-      <Bar policy="ftHsdp" label="FT-HSDP" ettr={run.ftHsdp.ettr} testid={`rc-${c.id}-ft`} />
+      <EttrBar policy="synchronous" label="sync" ettr={run.synchronous.ettr} testid={`rc-${c.id}-sync`} />
+      <EttrBar policy="ftHsdp" label="FT-HSDP" ettr={run.ftHsdp.ettr} testid={`rc-${c.id}-ft`} />
       <p className="muted rc-why">{c.why}</p>
     </li>
   );
@@ -72,12 +49,12 @@ async function computeStrategies(): Promise<RunResult[]> {
   return runs;
 }
 
-function StrategyFigure({ c, run }: { c: StrategyCase; run: RunResult }) {
+function StrategyFigure({ c, run, hidden }: { c: StrategyCase; run: RunResult; hidden: boolean }) {
   const price = useGpuPrice();
   const rows = strategyRows(run);
   const s = run.scenario;
   return (
-    <div className="rc-strategies" data-testid={`rcs-${c.id}`}>
+    <div className="rc-strategies" data-testid={`rcs-${c.id}`} hidden={hidden}>
       <p className="rc-label">
         {c.label}: {count(s.cluster.gpus)} GPUs, {count(s.training.days)} days
       </p>
@@ -122,49 +99,68 @@ function StrategiesIntro() {
 /** Minutes as a person says them: "3 min", "2.5 min", "1.5 h". */
 const minutes = (m: number) => (m < 90 ? `${count(m, Number.isInteger(m) ? 0 : 1)} min` : duration(m * 60));
 
+/**
+ * The chapter's parts, one screen each in presenter mode: its failures, slow hosts, and the
+ * strategies on each of their clusters (two of those do not fit one 1280×720 screen).
+ */
+const PARTS: readonly string[] = ["failures", "slow", ...STRATEGY_CASES.map((c) => c.id)];
+const STRATEGY_IDS = new Set(STRATEGY_CASES.map((c) => c.id));
+
 export function RealClustersChapter() {
   const strategies = usePromise("real-clusters-strategies", computeStrategies);
   const loaded = usePromise("real-clusters", compute);
+  const part = usePresenterParts(PARTS.length);
+  const current = part === null ? null : PARTS[part];
+  const shown = (id: string) => current === null || current === id;
   return (
     <>
-      <Prose>
-        <p>
-          The paper's arithmetic has every failure take one host. Real clusters are less tidy. In Llama 3's
-          54-day run, 54 of 419 unexpected interruptions were software bugs, which can stop the whole job, and
-          35 were network switches and cables, which can take a rack. Spare hosts run out when repairs are
-          slow. Below, the headline cluster (98,304 GPUs, 12 <Term id="replica">replicas</Term>) with one of
-          these added at a time: synchronous and FT-HSDP <Term id="ettr" />, from one run of the engine each.
-          Notice which changes hurt only FT-HSDP, and which hurt both.
-        </p>
-      </Prose>
-      <Figure label="ETTR with real-cluster failures">
-        <WhenLoaded loaded={loaded}>
-          {(runs) => (
-            <ul className="rc-rows">
-              {REAL_CLUSTER_CASES.map((c, i) => (
-                <Row key={c.id} c={c} run={runs[i] as RunResult} />
-              ))}
-            </ul>
-          )}
-        </WhenLoaded>
-      </Figure>
-      <Prose>
-        <StrategiesIntro />
-      </Prose>
-      <Figure label="Four strategies: where the time goes">
-        <WhenLoaded loaded={strategies}>
-          {(runs) => (
-            <>
-              {STRATEGY_CASES.map((c, i) => (
-                <StrategyFigure key={c.id} c={c} run={runs[i] as RunResult} />
-              ))}
-            </>
-          )}
-        </WhenLoaded>
-      </Figure>
+      <Part id="failures" shown={shown("failures")}>
+        <Prose>
+          <p>
+            The paper's arithmetic has every failure take one host. Real clusters are less tidy. In Llama 3's
+            54-day run, 54 of 419 unexpected interruptions were software bugs, which can stop the whole job,
+            and 35 were network switches and cables, which can take a rack. Spare hosts run out when repairs
+            are slow. Below, the headline cluster (98,304 GPUs, 12 <Term id="replica">replicas</Term>) with
+            one of these added at a time: synchronous and FT-HSDP <Term id="ettr" />, from one run of the
+            engine each. Notice which changes hurt only FT-HSDP, and which hurt both.
+          </p>
+        </Prose>
+        <Figure label="ETTR with real-cluster failures">
+          <WhenLoaded loaded={loaded}>
+            {(runs) => (
+              <ul className="rc-rows">
+                {REAL_CLUSTER_CASES.map((c, i) => (
+                  <Row key={c.id} c={c} run={runs[i] as RunResult} />
+                ))}
+              </ul>
+            )}
+          </WhenLoaded>
+        </Figure>
+      </Part>
+      <Part id="slow" shown={shown("slow")}>
+        <SlowHostsProse />
+        <SlowHostsFigure />
+      </Part>
+      <Part id="strategies" shown={current === null || STRATEGY_IDS.has(current ?? "")}>
+        <Prose>
+          <StrategiesIntro />
+        </Prose>
+        <Figure label="Four strategies: where the time goes">
+          <WhenLoaded loaded={strategies}>
+            {(runs) => (
+              <>
+                {STRATEGY_CASES.map((c, i) => (
+                  <StrategyFigure key={c.id} c={c} run={runs[i] as RunResult} hidden={!shown(c.id)} />
+                ))}
+              </>
+            )}
+          </WhenLoaded>
+        </Figure>
+      </Part>
       <Sources
         items={[
           "Llama 3 herd of models, arXiv 2407.21783, §3.3.4: 16,384 H100 GPUs, 54 days, 419 unexpected interruptions; software bug 54, network switch/cable 35.",
+          ...SLOW_SOURCES,
           "Gemini (Wang et al., SOSP '23): in-memory checkpoints, 13× faster recovery than from storage. Hot spares: warm standbys with live migration, as GB200 NVL72 racks keep 8 of 72 GPUs warm. Their settings are the explorer's presets “Four strategies on the headline cluster” and “Llama 3's cause mix: which strategy”, our choices for illustration; the price per GPU-hour is a placeholder you can set on the Cluster view.",
           "The cases are the explorer's presets of the same names: their shares (10 % job-wide, 20 % racks), racks of 8 hosts, the 30-minute checkpoints of the job-wide case (both jobs), 12 spares and 4 h repairs are our choices, for illustration (cluster model v2, docs/model.md §3).",
         ]}

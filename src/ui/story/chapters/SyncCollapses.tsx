@@ -16,6 +16,7 @@ import { Term } from "../../glossary/Term.tsx";
 import { policyStyle } from "../../policyColour.ts";
 import { useWidth } from "../../useWidth.ts";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
+import { usePresenter } from "../presenter.ts";
 import { usePromise } from "../usePromise.ts";
 
 /** Cluster sizes, doubling up to the paper's 98,304 and one beyond: each divides into 12 replicas of 8-GPU hosts. */
@@ -42,12 +43,15 @@ async function compute(): Promise<Point[]> {
   );
 }
 
-const H = 300;
-const M = { top: 16, right: 24, bottom: 44, left: 52 };
+/** The chart's height and margins on screen, and on a projector, where its text is 18 px (presenter mode). */
+const SCREEN = { H: 300, M: { top: 16, right: 24, bottom: 44, left: 52 }, title: 36 };
+const PRESENTER = { H: 280, M: { top: 16, right: 44, bottom: 58, left: 64 }, title: 50 };
 
 function Chart({ points }: { points: Point[] }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
+  // Wider margins there: the last tick (196,608) and the axis title stay inside the chart.
+  const { H, M, title } = usePresenter((s) => s.presenting) ? PRESENTER : SCREEN;
   const innerW = Math.max(60, width - M.left - M.right);
   const innerH = H - M.top - M.bottom;
   const x = useMemo(
@@ -118,7 +122,7 @@ function Chart({ points }: { points: Point[] }) {
               ))}
             </g>
           ))}
-          <text className="axis-title" x={innerW / 2} y={innerH + 36} textAnchor="middle">
+          <text className="axis-title" x={innerW / 2} y={innerH + title} textAnchor="middle">
             {innerW > 420 ? "GPUs (12 replicas, 8 per host, the same failure rate per host)" : "GPUs"}
           </text>
         </g>

@@ -70,3 +70,32 @@ export const STRATEGY_CASES: readonly StrategyCase[] = [
   },
   { id: "llama3-strategies", label: "Llama 3's cause mix", scenario: preset("llama3-strategies") },
 ];
+
+/** How long chapter 7's eviction case waits before dropping a slow host (our choice, for illustration). */
+export const EVICT_AFTER_MINUTES = 5;
+
+/**
+ * Chapter 7's slow hosts (docs/model.md §6): the preset "Slow hosts as Greyhound reports them"
+ * with its slow episodes off, as it is, and with eviction: the same cluster, seed and failures.
+ */
+export interface SlowCase {
+  id: "no-slow" | "slow-wait" | "slow-evict";
+  label: string;
+  scenario: ScenarioInput;
+}
+
+const GREYHOUND = preset("slow-greyhound");
+
+export const SLOW_CASES: readonly SlowCase[] = [
+  {
+    id: "no-slow",
+    label: "No slow hosts",
+    scenario: { ...GREYHOUND, slow: { ...GREYHOUND.slow, perHostDay: 0 } },
+  },
+  { id: "slow-wait", label: "Slow hosts, waited out", scenario: GREYHOUND },
+  {
+    id: "slow-evict",
+    label: `Slow hosts, evicted after ${EVICT_AFTER_MINUTES} min`,
+    scenario: { ...GREYHOUND, slow: { ...GREYHOUND.slow, evictAfterMinutes: EVICT_AFTER_MINUTES } },
+  },
+];
