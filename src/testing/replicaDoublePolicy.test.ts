@@ -171,9 +171,7 @@ describe("a second replica-level policy registered from outside", () => {
   });
 
   it("reaches the failure log: a recovery column of its own", () => {
-    const log = renderToStaticMarkup(
-      createElement(FailureLog, { trace, replicas: scenario.cluster.replicas }),
-    );
+    const log = renderToStaticMarkup(createElement(FailureLog, { trace, scenario }));
     expect(log).toContain("Recovery: FT twin");
     expect(log).toContain(`data-testid="recovery-${TWIN}-0"`);
   });
