@@ -4,7 +4,7 @@ import { hideStyle, unknownControls } from "../state/hideFlags.ts";
 import { appStore, TABS, type Tab, useAppStore } from "../state/store.ts";
 import { useWorkerHealth, workerHealth } from "../state/workerHealth.ts";
 import { ErrorBoundary } from "./boundary/ErrorBoundary.tsx";
-import { GlossaryPanel } from "./glossary/GlossaryPanel.tsx";
+import { useOpenTerm } from "./glossary/openTerm.ts";
 import { LinkErrorBanner } from "./share/ShareBar.tsx";
 import { ThemeToggle } from "./ThemeToggle.tsx";
 
@@ -13,6 +13,10 @@ const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => (
 const StepView = lazy(() => import("./step/StepView.tsx").then((m) => ({ default: m.StepView })));
 const LabView = lazy(() => import("./lab/LabView.tsx").then((m) => ({ default: m.LabView })));
 const TrainView = lazy(() => import("./train/TrainView.tsx").then((m) => ({ default: m.TrainView })));
+// The definition panel loads when a term is first opened: its words stay out of the first load.
+const GlossaryPanel = lazy(() =>
+  import("./glossary/GlossaryPanel.tsx").then((m) => ({ default: m.GlossaryPanel })),
+);
 const StoryView = lazy(() => import("./story/StoryView.tsx").then((m) => ({ default: m.StoryView })));
 
 const TAB_LABELS: Record<Tab, string> = {
@@ -170,9 +174,19 @@ export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
           </Suspense>
         </ErrorBoundary>
       </main>
-      <GlossaryPanel />
+      <Definition />
     </div>
   );
+}
+
+/** The glossary's definition, once a term is open (nothing, and nothing loaded, before). */
+function Definition() {
+  const open = useOpenTerm().id !== null;
+  return open ? (
+    <Suspense fallback={null}>
+      <GlossaryPanel />
+    </Suspense>
+  ) : null;
 }
 
 /** Says so when a worker died and was replaced, so a wait or a rerun is never a mystery. */

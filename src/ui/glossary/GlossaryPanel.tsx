@@ -1,7 +1,7 @@
 /** The definition of the term last opened: a non-modal dialog that takes focus and gives it back. */
 import { useEffect, useRef } from "react";
 import { GLOSSARY } from "./glossary.ts";
-import { openTermStore, useOpenTerm } from "./Term.tsx";
+import { openTermStore, useOpenTerm } from "./openTerm.ts";
 import "./glossary.css";
 
 function close(): void {

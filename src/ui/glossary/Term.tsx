@@ -5,20 +5,8 @@
  */
 import type { ReactNode } from "react";
 import { useStore } from "zustand";
-import { createStore } from "zustand/vanilla";
 import { GLOSSARY, type TermId } from "./glossary.ts";
-
-interface OpenTerm {
-  id: TermId | null;
-  /** Where focus goes back when the definition closes. */
-  opener: HTMLElement | null;
-}
-
-export const openTermStore = createStore<OpenTerm>()(() => ({ id: null, opener: null }));
-
-export function useOpenTerm(): OpenTerm {
-  return useStore(openTermStore);
-}
+import { openTermStore } from "./openTerm.ts";
 
 export function Term({ id, children }: { id: TermId; children?: ReactNode }) {
   const open = useStore(openTermStore, (s) => s.id === id);
