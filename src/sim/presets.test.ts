@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runScenario } from "./engine.ts";
+import { seedOf } from "./mcSummary.ts";
 import { POLICY_KEYS } from "./policyKeys.ts";
 import { PRESETS, presetById } from "./presets.ts";
-import { derived, parseScenario } from "./scenario.ts";
+import { derived, parseScenario, type Scenario } from "./scenario.ts";
+import { buildSweep } from "./sweep.ts";
 
 describe("presets", () => {
   it("all parse as valid scenarios and cite a source", () => {
@@ -110,5 +112,96 @@ describe("the strategy presets (issue 17 item 7)", () => {
     expect(f?.note).toMatch(/exact in the long run/);
     expect(1 / (f?.value ?? 0)).toBeGreaterThan(1.3);
     expect(1 / (f?.value ?? 0)).toBeLessThan(1.38);
+  });
+});
+
+describe("slow hosts, few replicas: when to evict (issue 28)", () => {
+  const preset = presetById("slow-evict-when");
+  const base = parseScenario(preset?.scenario);
+  const AXIS = "slow.evictAfterMinutes";
+  const SEEDS = 60;
+  const points = buildSweep(base, AXIS, 6);
+  /** ETTR of each policy, per point, per seed: the same seeds at every point, as the page runs them. */
+  const ettrs = (s: Scenario) => {
+    const out = { synchronous: [] as number[], ftHsdp: [] as number[] };
+    for (let i = 0; i < SEEDS; i++) {
+      const run = runScenario(s, { seed: seedOf(s, i) });
+      out.synchronous.push(run.synchronous.ettr);
+      out.ftHsdp.push(run.ftHsdp?.ettr ?? Number.NaN);
+    }
+    return out;
+  };
+  let runs: ReturnType<typeof ettrs>[] = [];
+  let never: ReturnType<typeof ettrs>;
+  beforeAll(() => {
+    runs = points.map((p) => ettrs(p.scenario));
+    never = ettrs(base);
+  });
+  const mean = (a: readonly number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+  /** The mean of a − b and its standard error (paired by seed). */
+  const diff = (a: readonly number[], b: readonly number[]) => {
+    const d = a.map((x, i) => x - (b[i] as number));
+    const m = mean(d);
+    const sd = Math.sqrt(d.reduce((x, y) => x + (y - m) ** 2, 0) / (d.length - 1));
+    return { mean: m, se: sd / Math.sqrt(d.length) };
+  };
+  const se = (a: readonly number[]) => {
+    const m = mean(a);
+    return Math.sqrt(a.reduce((x, y) => x + (y - m) ** 2, 0) / (a.length - 1) / a.length);
+  };
+  const best = (p: "synchronous" | "ftHsdp") => {
+    const means = runs.map((r) => mean(r[p]));
+    return means.indexOf(Math.max(...means));
+  };
+
+  it("sweeps evict-after from 1 min to 2 h, never evicting as loaded", () => {
+    expect(base.slow.evictAfterMinutes).toBe(0);
+    expect(points.map((p) => p.x)).toEqual([1, 2.605, 6.787, 17.68, 46.06, 120]);
+  });
+
+  it("FT-HSDP's ETTR peaks at an interior delay, above both ends beyond the Monte Carlo errors", () => {
+    const b = best("ftHsdp");
+    expect(b).toBeGreaterThan(0);
+    expect(b).toBeLessThan(points.length - 1);
+    const top = runs[b]?.ftHsdp ?? [];
+    for (const end of [runs[0]?.ftHsdp ?? [], runs.at(-1)?.ftHsdp ?? []]) {
+      // Paired by seed (what the curve's shape rests on), and unpaired (the page's separate means).
+      const d = diff(top, end);
+      expect(d.mean).toBeGreaterThan(5 * d.se);
+      expect(d.mean).toBeGreaterThan(5 * Math.hypot(se(top), se(end)));
+      // Points of ETTR, not a hair: a margin a person sees on the chart.
+      expect(d.mean).toBeGreaterThan(0.01);
+    }
+    // "near 20 min".
+    expect(points[b]?.x).toBeGreaterThan(10);
+    expect(points[b]?.x).toBeLessThan(40);
+  });
+
+  it("what the description says: never evicting is below every delay for FT-HSDP; sync peaks later", () => {
+    for (const r of runs) {
+      const d = diff(r.ftHsdp, never.ftHsdp);
+      expect(d.mean).toBeGreaterThan(3 * d.se);
+    }
+    const b = best("synchronous");
+    expect(b).toBeGreaterThan(best("ftHsdp"));
+    expect(b).toBeLessThan(points.length - 1);
+  });
+
+  it("the episodes its description states: about 48 a day, mean 74 min, 1 in 10 past 2.2 h, 1.27× slower", () => {
+    const { hosts } = derived(base);
+    expect(hosts).toBe(2048);
+    expect(hosts * base.slow.perHostDay).toBeCloseTo(48, 0);
+    const { medianMinutes: m, sigma } = base.slow;
+    expect(m * Math.exp(sigma ** 2 / 2)).toBeCloseTo(74, 0);
+    expect((m * Math.exp(sigma * 1.2816)) / 60).toBeCloseTo(2.2, 1);
+    const alone = parseScenario({ ...preset?.scenario, failures: { perHostDay: 0 } });
+    const f = runScenario(alone).closedForm.policies?.synchronous;
+    expect(f?.note).toMatch(/exact in the long run/);
+    expect(1 / (f?.value ?? 0)).toBeCloseTo(1.27, 2);
+    // Evicting costs FT-HSDP a quarter of the job for 20 min and a 2-minute rejoin stall.
+    expect(base.cluster.replicas).toBe(4);
+    expect(base.ft.replicaRestartSeconds).toBe(1200);
+    expect(base.ft.rejoinSeconds).toBe(120);
+    expect(base.sync.restartSeconds).toBe(540);
   });
 });
