@@ -34,6 +34,7 @@ import { NumberField } from "../form/NumberField.tsx";
 import { count, duration, pct } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
+import { sweepPeakWords } from "./sweepPeak.ts";
 
 /**
  * Where each legend entry sits: swatch, gap, about 7 px a character of its name, and a gap, on as
@@ -312,6 +313,19 @@ function SweepChart({
         ? String(Number(v.toPrecision(3)))
         : count(v, v < 10 ? 2 : 0);
   const currentX = sweepValue(current, axisId);
+  // Where each curve peaks, read from the means drawn: a policy missing at any point says nothing.
+  const at = (v: number) => (cats || !info.unit ? xLabel(v) : `${xLabel(v)} ${info.unit}`);
+  const peaks = policies.flatMap(({ key, label }) => {
+    const means = done.map((r) => ettrOf(r, key)?.mean ?? Number.NaN);
+    const words = sweepPeakWords(
+      label,
+      means,
+      done.map((r) => r.x),
+      at,
+      cats !== undefined,
+    );
+    return words ? [{ key, words }] : [];
+  });
 
   return (
     <div ref={boxRef} className="chart-box">
@@ -416,6 +430,16 @@ function SweepChart({
           ? "The dashed line marks the scenario now loaded."
           : "The scenario now loaded lies outside this range."}
       </p>
+      {peaks.length > 0 && (
+        <p className="small" data-testid="sweep-peaks">
+          {peaks.map(({ key, words }) => (
+            <span key={key} data-testid={`sweep-peak-${key}`}>
+              {words}{" "}
+            </span>
+          ))}
+          <span className="muted">(Read from the means plotted; the true best may lie between two points.)</span>
+        </p>
+      )}
       {error && <p className="error-text">{error}</p>}
     </div>
   );

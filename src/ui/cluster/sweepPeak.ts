@@ -1,0 +1,60 @@
+/**
+ * Where a sweep's curve peaks, in words (issue 28): per policy, the point with the highest mean
+ * ETTR and whether it lies inside the range, above both ends. Read from the means on the chart,
+ * so the sentence says what the curve shows and nothing more.
+ */
+
+export interface SweepPeak {
+  /** The index of the highest mean (the first, when two are equal). */
+  best: number;
+  /** Strictly inside the swept range, above the means at both ends. */
+  interior: boolean;
+  /** Best mean minus the first point's and the last point's, in ETTR (fractions). */
+  aboveFirst: number;
+  aboveLast: number;
+}
+
+/** The peak of one curve of means in sweep order, or null for fewer than two points. */
+export function sweepPeak(means: readonly number[]): SweepPeak | null {
+  if (means.length < 2 || means.some((m) => !Number.isFinite(m))) return null;
+  let best = 0;
+  for (let i = 1; i < means.length; i++) if ((means[i] as number) > (means[best] as number)) best = i;
+  const top = means[best] as number;
+  const aboveFirst = top - (means[0] as number);
+  const aboveLast = top - (means[means.length - 1] as number);
+  return {
+    best,
+    interior: best > 0 && best < means.length - 1 && aboveFirst > 0 && aboveLast > 0,
+    aboveFirst,
+    aboveLast,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const points = (x: number) => `${(x * 100).toFixed(1)} point${(x * 100).toFixed(1) === "1.0" ? "" : "s"}`;
+
+/**
+ * "FT-HSDP is best at 21.04 min: 82.3 %, above both ends (by 4.0 points at 1 min, by 2.0 points
+ * at 120 min)." `at` writes an x with its unit; on a category axis the ends are not compared.
+ */
+export function sweepPeakWords(
+  name: string,
+  means: readonly number[],
+  xs: readonly number[],
+  at: (x: number) => string,
+  categories: boolean,
+): string | null {
+  const p = sweepPeak(means);
+  if (!p) return null;
+  const x = xs[p.best] as number;
+  const head = `${name} is best at ${at(x)}: ${pct(means[p.best] as number)}`;
+  if (categories) return `${head}.`;
+  const first = at(xs[0] as number);
+  const last = at(xs[xs.length - 1] as number);
+  if (p.interior)
+    return `${head}, above both ends (by ${points(p.aboveFirst)} at ${first}, by ${points(p.aboveLast)} at ${last}).`;
+  if (p.best === 0) return `${head}, the low end of the range (${points(p.aboveLast)} above ${last}).`;
+  if (p.best === means.length - 1)
+    return `${head}, the high end of the range (${points(p.aboveFirst)} above ${first}).`;
+  return `${head}, level with the high end (${last}).`;
+}
