@@ -9,7 +9,7 @@ import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
@@ -272,7 +272,25 @@ function SweepChart({
         .range([0, innerW]),
     [info.log, lo, hi, innerW],
   );
-  const y = useMemo(() => scaleLinear().domain([0, 1]).range([innerH, 0]), [innerH]);
+  // 0–100 % unless the person zooms to the curves' p5–p95 span: a few points' difference (where a
+  // curve peaks) is then visible, and the axis's numbers say it no longer starts at 0.
+  const [zoom, setZoom] = useState(false);
+  const done = results.filter((r) => r.mc !== null);
+  const ettrOf = (r: SweepResultPoint, key: PolicyKey): Summary | undefined => r.mc?.[key]?.ettr;
+  const shown = done.flatMap((r) => policies.flatMap(({ key }) => ettrOf(r, key) ?? []));
+  const yLo = zoom && shown.length > 0 ? Math.min(...shown.map((e) => e.p5)) : 0;
+  const yHi = zoom && shown.length > 0 ? Math.max(...shown.map((e) => e.p95)) : 1;
+  const pad = Math.max(0.005, (yHi - yLo) * 0.1);
+  const y = useMemo(
+    () =>
+      zoom
+        ? scaleLinear()
+            .domain([Math.max(0, yLo - pad), Math.min(1, yHi + pad)])
+            .nice(5)
+            .range([innerH, 0])
+        : scaleLinear().domain([0, 1]).range([innerH, 0]),
+    [innerH, zoom, yLo, yHi, pad],
+  );
   const xAxisRef = useRef<SVGGElement>(null);
   const yAxisRef = useRef<SVGGElement>(null);
   useEffect(() => {
@@ -285,8 +303,6 @@ function SweepChart({
     if (yAxisRef.current) select(yAxisRef.current).call(axisLeft(y).ticks(5, "%"));
   }, [x, y, innerW, info.log, cats]);
 
-  const done = results.filter((r) => r.mc !== null);
-  const ettrOf = (r: SweepResultPoint, key: PolicyKey): Summary | undefined => r.mc?.[key]?.ettr;
   const series = (pick: PolicyKey) => {
     const has = done.filter((r) => ettrOf(r, pick));
     const s = (r: SweepResultPoint) => ettrOf(r, pick) as Summary;
@@ -430,14 +446,25 @@ function SweepChart({
           ? "The dashed line marks the scenario now loaded."
           : "The scenario now loaded lies outside this range."}
       </p>
+      <label className="small sweep-zoom">
+        <input
+          type="checkbox"
+          checked={zoom}
+          data-testid="sweep-zoom"
+          onChange={(e) => setZoom(e.target.checked)}
+        />{" "}
+        Zoom the ETTR axis to the curves (it no longer starts at 0 %)
+      </label>
       {peaks.length > 0 && (
-        <p className="small" data-testid="sweep-peaks">
+        <p className="small sweep-peaks" data-testid="sweep-peaks">
           {peaks.map(({ key, words }) => (
             <span key={key} data-testid={`sweep-peak-${key}`}>
               {words}{" "}
             </span>
           ))}
-          <span className="muted">(Read from the means plotted; the true best may lie between two points.)</span>
+          <span className="muted">
+            (Read from the means plotted; the true best may lie between two points.)
+          </span>
         </p>
       )}
       {error && <p className="error-text">{error}</p>}
