@@ -75,7 +75,19 @@ test("the when-to-evict preset: FT-HSDP's evict-after sweep peaks inside the ran
   await expect(lowestTick).toHaveText("0%");
   await page.getByTestId("sweep-zoom").check();
   await expect(lowestTick).not.toHaveText("0%");
-  expect(Number.parseFloat((await lowestTick.textContent()) ?? "")).toBeLessThanOrEqual(
-    Math.min(...ft.map((p) => p.p5)),
-  );
+  const zoomedTick = (await lowestTick.textContent()) ?? "";
+  expect(Number.parseFloat(zoomedTick)).toBeLessThanOrEqual(Math.min(...ft.map((p) => p.p5)));
+
+  // The zoom is in the link: opened fresh, the sweep runs again and its chart is zoomed alike.
+  await expect
+    .poll(() => new URL(page.url()).hash)
+    .toMatch(/sw=slow\.evictAfterMinutes,\d+,\d+,(?:[^,~]+,)?zoom,run~/);
+  const link = page.url();
+  const sentence = await words.textContent();
+  await page.goto("about:blank");
+  await page.goto(link);
+  await expect(page.getByTestId("sweep-zoom")).toBeChecked();
+  // Same seeds, same curve: the same sentence, on the same zoomed axis.
+  await expect(words).toHaveText(sentence ?? "", { timeout: 90_000 });
+  await expect(lowestTick).toHaveText(zoomedTick);
 });

@@ -30,7 +30,7 @@ describe("the sweep in the link (sw=)", () => {
       ["gpus,12,0", /seeds must be an integer in \[1, 2000\]/],
       ["gpus,12,2.5", /seeds must be an integer/],
       ["gpus,12,40,9:3", /from \(9\) must be below to \(3\)/],
-      ["gpus,12,40,1:2:3", /neither a range from:to nor run/],
+      ["gpus,12,40,1:2:3", /neither a range from:to, zoom nor run/],
       ["gpus,12,40,run,1:2", /neither a range/],
       ["gpus,12,40,-1:5", /must be numbers ≥ 0/],
       ["gpus,12,40,Infinity:5", /must be numbers ≥ 0/],
@@ -42,6 +42,35 @@ describe("the sweep in the link (sw=)", () => {
       expect(attempt).toThrow(message);
     }
     expect(() => decodeSweepParam(sealText(`gpus,12,40,${"1".repeat(200)}:2`))).toThrow(/longer than/);
+  });
+
+  it("carries the chart's zoom as a word of its own, before run; a link without it reads unzoomed", () => {
+    const z: SweepSettings = {
+      axis: "slow.evictAfterMinutes",
+      points: 6,
+      seeds: 40,
+      range: null,
+      run: true,
+      zoom: true,
+    };
+    expect(sweepParam(z)).toMatch(/^slow\.evictAfterMinutes,6,40,zoom,run~[0-9a-f]{8}$/);
+    expect(decodeSweepParam(sweepParam(z))).toEqual(z);
+    const onlyZoom = { ...DEFAULT_SWEEP_SETTINGS, zoom: true };
+    expect(sweepParam(onlyZoom)).not.toBe("");
+    expect(decodeSweepParam(sweepParam(onlyZoom))).toEqual(onlyZoom);
+    // A link written before the zoom: its value and what it reads are as they were.
+    const old: SweepSettings = {
+      axis: "mtbf",
+      points: 13,
+      seeds: 40,
+      range: { from: 12.5, to: 600 },
+      run: true,
+    };
+    expect(sweepParam({ ...old, zoom: false })).toBe(sweepParam(old));
+    expect(decodeSweepParam(sweepParam(old)).zoom).toBeUndefined();
+    for (const text of ["gpus,12,40,run,zoom", "gpus,12,40,zoom,zoom", "gpus,12,40,zoom,1:2"])
+      expect(() => decodeSweepParam(sealText(text))).toThrow(/neither a range from:to, zoom nor run/);
+    expect(decodeSweepParam(sealText("gpus,12,40,1:2,zoom")).range).toEqual({ from: 1, to: 2 });
   });
 
   it("carries a cause's axis by its place in the list; a spelling that names no cause is refused", () => {

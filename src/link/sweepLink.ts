@@ -1,7 +1,8 @@
 /**
  * The what-if sweep in the address: `sw=<axis>,<points>,<seeds>[,<from>:<to>][,run]~<crc32>`, a
  * readable value sealed against silent changes (sealedText.ts). `run` says the sweep was run, so
- * the link shows its curve, not only its settings. The defaults (no range, not run) write nothing,
+ * the link shows its curve, not only its settings; `zoom` that its chart's ETTR axis is zoomed to the
+ * curves. The defaults (no range, not run) write nothing,
  * so a link without a sweep is unchanged.
  */
 import {
@@ -26,6 +27,8 @@ export interface SweepSettings {
   range: SweepRange | null;
   /** Whether the sweep was run (opening the link runs it again: same scenario, same seeds, same curve). */
   run: boolean;
+  /** The chart's ETTR axis zoomed to the curves (absent: 0–100 %, as links before it showed). */
+  zoom?: boolean;
 }
 
 export const DEFAULT_SWEEP_SETTINGS: SweepSettings = {
@@ -42,9 +45,11 @@ const MAX_CHARS = 120;
 
 export function sweepParam(s: SweepSettings): string {
   const d = DEFAULT_SWEEP_SETTINGS;
-  if (s.axis === d.axis && s.points === d.points && s.seeds === d.seeds && !s.range && !s.run) return "";
+  if (s.axis === d.axis && s.points === d.points && s.seeds === d.seeds && !s.range && !s.run && !s.zoom)
+    return "";
   const parts = [s.axis, String(s.points), String(s.seeds)];
   if (s.range) parts.push(`${s.range.from}:${s.range.to}`);
+  if (s.zoom) parts.push("zoom");
   if (s.run) parts.push("run");
   return sealText(parts.join(","));
 }
@@ -79,6 +84,8 @@ export function decodeSweepParam(value: string | undefined): SweepSettings {
   };
   for (const [i, part] of rest.entries()) {
     if (part === "run" && i === rest.length - 1) settings.run = true;
+    else if (part === "zoom" && !settings.zoom && (i === rest.length - 1 || rest[i + 1] === "run"))
+      settings.zoom = true;
     else if (i === 0 && /^[^:]+:[^:]+$/.test(part)) {
       const [from = Number.NaN, to = Number.NaN] = part.split(":").map(Number);
       const range = { from, to };
@@ -87,7 +94,7 @@ export function decodeSweepParam(value: string | undefined): SweepSettings {
       settings.range = range;
     } else
       throw new LinkError(
-        `The link's ${WHAT} are invalid: "${part.slice(0, 20)}" is neither a range from:to nor run.`,
+        `The link's ${WHAT} are invalid: "${part.slice(0, 20)}" is neither a range from:to, zoom nor run.`,
       );
   }
   return settings;

@@ -26,7 +26,7 @@ import {
   type TimeWindow,
   windowParam,
 } from "../link/windowParam.ts";
-import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
+import { monteCarloCost } from "../sim/budget.ts";
 import type { Scenario } from "../sim/scenario.ts";
 import {
   buildSweep,
@@ -68,6 +68,8 @@ export interface SweepState {
   error: string | null;
   /** A link's sweep past the Monte Carlo budget, waiting for the person's yes: its cost in failures. */
   confirm: { failures: number } | null;
+  /** The chart's ETTR axis zoomed to the curves' span (a view of the same points; `zoom` in sw=). */
+  zoom: boolean;
 }
 
 export interface ExplorerState {
@@ -84,6 +86,7 @@ export interface ExplorerState {
   focusFailure(i: number, time: number, span: number): void;
   setTheme(t: Theme): void;
   setSweepOptions(o: Partial<Pick<SweepState, "axis" | "points" | "seeds">>): void;
+  setSweepZoom(zoom: boolean): void;
   /** Sets from..to (null: the axis's own range), or refuses it with the problem and keeps the old one. */
   setSweepRange(range: SweepRange | null): string[];
   runSweep(): void;
@@ -120,6 +123,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     elapsedMs: null,
     error: null,
     confirm: null,
+    zoom: false,
   },
   setWindow: (window) => set({ window }),
   setLogKinds: (kinds) => set({ logKinds: orderedKinds(kinds) }),
@@ -134,6 +138,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     const range = o.axis !== undefined && o.axis !== get().sweep.axis ? null : get().sweep.range;
     set({ sweep: { ...get().sweep, ...o, range } });
   },
+  setSweepZoom: (zoom) => set({ sweep: { ...get().sweep, zoom } }),
   setSweepRange: (range) => {
     const problem = range ? sweepRangeProblem(range) : null;
     if (problem) return [problem];
@@ -298,9 +303,9 @@ let runFromAddress = false;
 
 /** The sweep's settings as a link carries them; `run` while the shown curve is of the current scenario. */
 function sweepSettingsNow(): SweepSettings {
-  const { axis, points, seeds, range, status, results } = explorerStore.getState().sweep;
+  const { axis, points, seeds, range, status, results, zoom } = explorerStore.getState().sweep;
   const shown = (status === "running" || status === "done") && results.length > 0;
-  return { axis, points, seeds, range, run: shown && sweptScenario === appStore.getState().scenario };
+  return { axis, points, seeds, range, run: shown && sweptScenario === appStore.getState().scenario, zoom };
 }
 
 registerAddressPart({
@@ -320,10 +325,16 @@ registerAddressPart({
       );
     const now = sweepSettingsNow();
     const { axis, points, seeds, range } = next;
-    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range } });
+    const zoom = next.zoom === true;
+    explorerStore.setState({
+      sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range, zoom },
+    });
     // A link that ran its sweep shows the curve: run it once the whole address (its scenario
-    // too) is applied, unless this very sweep is already on screen (Back and Forward).
-    const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
+    // too) is applied, unless this very sweep is already on screen (Back and Forward; the zoom
+    // only views its points).
+    const same =
+      JSON.stringify({ ...now, run: true, zoom: false }) ===
+      JSON.stringify({ ...next, run: true, zoom: false });
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
     if (next.run && !(now.run && same))
       startLinkRun(() => {
@@ -344,6 +355,8 @@ explorerStore.subscribe((s, prev) => {
   const b = prev.sweep;
   if (a.axis !== b.axis || a.points !== b.points || a.seeds !== b.seeds || a.range !== b.range)
     requestAddressWrite("edit");
+  // A view of the same points: the link follows without a history entry of its own.
+  else if (a.zoom !== b.zoom) requestAddressWrite("replace");
   // Running a sweep is a history entry; its end (or cancel) updates that entry.
   else if (a.status !== b.status)
     requestAddressWrite(a.status === "running" && !runFromAddress ? "push" : "replace");

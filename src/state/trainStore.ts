@@ -6,13 +6,11 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Mode } from "../gpu/executor.ts";
-import { LinkError } from "../link/linkError.ts";
-import { openSealedText, sealText } from "../link/sealedText.ts";
+import { sealText } from "../link/sealedText.ts";
 import { recoveryCosts } from "../train/clock.ts";
 import {
   checkTrainConfig,
   DEFAULT_TRAIN,
-  decodeTrainParam,
   encodeTrainParam,
   type TrainConfig,
 } from "../train/config.ts";

@@ -5,7 +5,7 @@
  */
 
 import { Fragment } from "react";
-import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
+import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
 import { replayIsOneRun } from "../../sim/derived.ts";
 import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";

@@ -9,7 +9,7 @@ import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
@@ -274,7 +274,7 @@ function SweepChart({
   );
   // 0–100 % unless the person zooms to the curves' p5–p95 span: a few points' difference (where a
   // curve peaks) is then visible, and the axis's numbers say it no longer starts at 0.
-  const [zoom, setZoom] = useState(false);
+  const zoom = useExplorerStore((s) => s.sweep.zoom);
   const done = results.filter((r) => r.mc !== null);
   const ettrOf = (r: SweepResultPoint, key: PolicyKey): Summary | undefined => r.mc?.[key]?.ettr;
   const shown = done.flatMap((r) => policies.flatMap(({ key }) => ettrOf(r, key) ?? []));
@@ -451,7 +451,7 @@ function SweepChart({
           type="checkbox"
           checked={zoom}
           data-testid="sweep-zoom"
-          onChange={(e) => setZoom(e.target.checked)}
+          onChange={(e) => explorerStore.getState().setSweepZoom(e.target.checked)}
         />{" "}
         Zoom the ETTR axis to the curves (it no longer starts at 0 %)
       </label>
