@@ -36,7 +36,7 @@ const PAIRS = 300;
 /** A good link that sets every part away from its defaults, as the stores write it. */
 function goodLink(): string {
   appStore.setState({ tab: "cluster", scenario: parseScenario({ cluster: { replicas: 16 } }) });
-  explorerStore.setState({ window: [100, 2000] });
+  explorerStore.setState({ window: [100, 2000], logKinds: ["failure", "eviction"] });
   gpuPriceStore.setState({ price: 3.5 });
   mcStore.setState({ precision: 0.02, cap: 500, baseline: parseScenario({ seed: 9 }) });
   storyBucketStore.setState({ cap: 512 });
@@ -58,7 +58,7 @@ describe("links with each key bad alone and in pairs", () => {
     const good = goodLink();
     // hide= is not here: whether an id names a control is known only to the page, which names the
     // ones that do not (App.tsx; e2e/badinput.spec.ts).
-    const keys = [...readHash(good).keys(), "tr", "lfd", "tn", "sw", "lres", "ch"].filter(
+    const keys = [...readHash(good).keys(), "tr", "lfd", "tn", "sw", "lres", "ch", "fl"].filter(
       (k) => k !== "hide",
     );
     const d = new Draw(new Rng(3009));
