@@ -1,0 +1,92 @@
+/**
+ * One SHA-256 over every policy's metrics and recordings, recorded and unrecorded, across the
+ * scenarios a change to the engine's loops must leave bit for bit alone: plain, slow, evicting,
+ * spare pool, FT checkpoints, cause mix, hangs, racks, quiet restrikes, step overhead, blocking
+ * catch-up. Run before and after a refactor (`npx tsx scripts/engine-digest.ts`): the digests
+ * must match. Doubles are written by their bits, so -0, NaN and the last ulp count.
+ */
+import { createHash } from "node:crypto";
+import { runScenario } from "../src/sim/engine.ts";
+import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
+import { presetById } from "../src/sim/presets.ts";
+import { parseScenario } from "../src/sim/scenario.ts";
+
+const all = { policies: [...POLICY_KEYS] };
+const slow = presetById("slow-greyhound")!.scenario.slow!;
+const spares = presetById("spares-dry")!.scenario.spares!;
+const cases: Record<string, unknown> = {
+  plain: { ...all },
+  slow: { ...all, slow },
+  slowDense: { ...all, slow: { ...slow, perHostDay: 0.05, factor: 2 } },
+  evicting: { ...all, slow: { ...slow, evictAfterMinutes: 10 } },
+  evictingNow: { ...all, slow: { ...slow, perHostDay: 0.03, evictAfterMinutes: 0 } },
+  spare: { ...all, spares },
+  checkpoint: { ...presetById("headline-job-failures")!.scenario, ...all },
+  cause: { ...presetById("llama3-strategies")!.scenario },
+  hang: { ...presetById("torchft-timeout")!.scenario, ...all },
+  striped: { ...presetById("racks-striped")!.scenario, ...all },
+  teaching: { ...presetById("teaching")!.scenario, ...all },
+  quiet: {
+    ...all,
+    ft: {
+      restrike: "quiet",
+      catchUp: "blocking",
+      stepOverheadPercent: 3,
+      checkpointMinutes: 20,
+      checkpointWriteSeconds: 30,
+    },
+    spares,
+    slow: { ...slow, evictAfterMinutes: 5 },
+  },
+  everything: {
+    ...presetById("llama3-strategies")!.scenario,
+    ft: {
+      restrike: "quiet",
+      stepOverheadPercent: 2,
+      checkpointMinutes: 30,
+      checkpointWriteSeconds: 0,
+      minReplicas: 14,
+    },
+    spares: { pool: "limited", hosts: 2, repairHours: 8 },
+    slow: { ...slow, perHostDay: 0.02, evictAfterMinutes: 20 },
+  },
+};
+
+const bits = new DataView(new ArrayBuffer(8));
+function feed(h: ReturnType<typeof createHash>, v: unknown): void {
+  if (typeof v === "number") {
+    bits.setFloat64(0, v);
+    h.update(`n${bits.getBigUint64(0).toString(16)};`);
+  } else if (v === null || v === undefined || typeof v !== "object") h.update(`${typeof v}:${String(v)};`);
+  else if (ArrayBuffer.isView(v)) {
+    const a = v as unknown as ArrayLike<number>;
+    h.update(`[${a.length}`);
+    for (let i = 0; i < a.length; i++) feed(h, a[i]);
+    h.update("]");
+  } else if (Array.isArray(v)) {
+    h.update(`[${v.length}`);
+    for (const x of v) feed(h, x);
+    h.update("]");
+  } else {
+    for (const k of Object.keys(v).sort()) {
+      h.update(`${k}=`);
+      feed(h, (v as Record<string, unknown>)[k]);
+    }
+    h.update("}");
+  }
+}
+
+const total = createHash("sha256");
+const seeds = Number(process.argv[2] ?? 6);
+for (const [name, input] of Object.entries(cases)) {
+  const s = parseScenario(input);
+  const h = createHash("sha256");
+  for (let seed = 0; seed < seeds; seed++) {
+    feed(h, runScenario(s, { seed }));
+    feed(h, runScenario(s, { seed, record: true }));
+  }
+  const d = h.digest("hex");
+  total.update(d);
+  console.log(`${name.padEnd(12)} ${d.slice(0, 16)}`);
+}
+console.log(`all          ${total.digest("hex")}`);
