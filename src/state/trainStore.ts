@@ -8,12 +8,7 @@ import type { AdapterReport } from "../gpu/adapter.ts";
 import type { Mode } from "../gpu/executor.ts";
 import { sealText } from "../link/sealedText.ts";
 import { recoveryCosts } from "../train/clock.ts";
-import {
-  checkTrainConfig,
-  DEFAULT_TRAIN,
-  encodeTrainParam,
-  type TrainConfig,
-} from "../train/config.ts";
+import { checkTrainConfig, DEFAULT_TRAIN, encodeTrainParam, type TrainConfig } from "../train/config.ts";
 import type { TrainProgress } from "../train/session.ts";
 import { addressRefused, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { type GpuWorkerHost, gpuWorkerHost, proxy, spawnGpuWorker, wantsCpuFallback } from "./labClient.ts";

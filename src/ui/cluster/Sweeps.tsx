@@ -9,7 +9,7 @@ import { axisBottom, axisLeft } from "d3-axis";
 import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
-import { useEffect, useMemo, useRef, } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { type Policy, selectedPolicies } from "../../sim/policies.ts";
 import type { PolicyKey } from "../../sim/policyKeys.ts";
