@@ -113,6 +113,14 @@ describe("replay", () => {
     unsub();
     expect(replay().playing).toBe(true);
     expect(replay().pausedBy).toBeNull();
+    // A resize re-stores the window it keeps showing, rounded to tenths, outside any page turn:
+    // the same span, so it plays on; a pan of a second is the person's, so it pauses.
+    const [a0, b0] = explorerStore.getState().window ?? [0, 0];
+    explorerStore.getState().setWindow([Math.round(a0 * 10) / 10 + 0.04, Math.round(b0 * 10) / 10]);
+    expect(replay().playing).toBe(true);
+    explorerStore.getState().setWindow([a0 + 1, b0 + 1]);
+    expect(replay().pausedBy).toBe("navigation");
+    replay().play();
     // "Whole run": the window stays the whole run; the cursor stays where it was.
     const c = replay().cursor;
     explorerStore.getState().setWindow(null);

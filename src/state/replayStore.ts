@@ -216,9 +216,19 @@ appStore.subscribe((s, prev) => {
   if (s.run !== prev.run && replayStore.getState().cursor !== null) replayStore.getState().stop();
 });
 
+/** Two windows equal up to the timeline's rounding (tenths of a second). */
+function sameSpan(a: TimeWindow | null, b: TimeWindow | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Math.abs(a[0] - b[0]) <= 0.051 && Math.abs(a[1] - b[1]) <= 0.051;
+}
+
 // A window the person chose pauses a playing replay (see the file comment).
 explorerStore.subscribe((s, prev) => {
   if (s.window === prev.window || turningPage || !replayStore.getState().playing) return;
+  // The same span said again is no navigation: a resize (a scrollbar appearing as the replay's
+  // readout grows the page) makes the timeline store the window it keeps showing, rounded to
+  // tenths of a second, outside the replay's own page turn.
+  if (sameSpan(s.window, prev.window)) return;
   replayStore.getState().pause();
   replayStore.setState({ pausedBy: "navigation" });
 });
