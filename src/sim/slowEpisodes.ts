@@ -289,6 +289,8 @@ const events: ReplicaSlowEvents = {
   delta: new Int8Array(0),
 };
 let heap = new Int32Array(0);
+/** Each episode's replica, found at its start and read back at its end: one division an episode, not two. */
+let replicaOfEpisode = new Int32Array(0);
 
 /**
  * Per-replica slow changes in time order, for FT-HSDP: at time[k], replica[k]'s count of slow
@@ -306,7 +308,11 @@ export function replicaSlowEvents(s: Scenario, ep: SlowEpisodes, H: number): Rep
     events.replica = new Int32Array(n);
     events.delta = new Int8Array(n);
   }
-  if (heap.length < ep.count) heap = new Int32Array(Math.max(ep.count, 2 * heap.length));
+  if (heap.length < ep.count) {
+    heap = new Int32Array(Math.max(ep.count, 2 * heap.length));
+    replicaOfEpisode = new Int32Array(heap.length);
+  }
+  const rep = replicaOfEpisode;
   const { time, replica, delta } = events;
   const end = ep.end;
   const start = ep.start;
@@ -321,14 +327,17 @@ export function replicaSlowEvents(s: Scenario, ep: SlowEpisodes, H: number): Rep
       e = heap[0]!;
       time[k] = end[e]!;
       delta[k] = -1;
+      replica[k] = rep[e]!;
       size = popHeap(heap, size, end);
     } else {
       e = a++;
       time[k] = start[e]!;
       delta[k] = 1;
+      const r = layout.replicaOf(ep.host[e]!);
+      replica[k] = r;
+      rep[e] = r;
       if (end[e]! < H) size = pushHeap(heap, size, e, end);
     }
-    replica[k] = layout.replicaOf(ep.host[e]!);
   }
   events.count = count;
   return events;
