@@ -77,10 +77,10 @@ function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policie
 export function runScenario(s: Scenario, opts: RunOptions = {}): RunResult {
   const seed = opts.seed ?? s.seed;
   const record = opts.record ?? false;
-  // An unrecorded result keeps nothing of the trace, so its columns are reused by the next run.
+  // An unrecorded result keeps nothing of the trace, so its columns (the episodes' too) are reused by the next run.
   const failures = generateFailureTrace(s, seed, !record);
   // §6: slow episodes come from a stream of their own; none (perHostDay 0) leaves the trace as it was.
-  const slow = drawSlowEpisodes(s, seed);
+  const slow = drawSlowEpisodes(s, seed, !record);
   return runOnTrace(s, slow ? withEvictions(s, failures, slow) : failures, record);
 }
 

@@ -41,14 +41,41 @@ const BATCH = 4 * 256;
 const uniforms = new Float64Array(BATCH);
 
 /**
+ * The columns the episodes are drawn into, kept from run to run and grown when a run needs more,
+ * as the failure trace's are (failureTrace.ts's `reused`): four episode-sized typed arrays drawn
+ * and then sliced for every seed were most of the garbage a run with slow hosts made.
+ */
+const columns = {
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+  host: new Int32Array(0),
+  evicted: new Uint8Array(0),
+};
+
+function ensureColumns(capacity: number): void {
+  if (columns.start.length >= capacity) return;
+  const grown = {
+    start: grow(columns.start, new Float64Array(capacity)),
+    end: grow(columns.end, new Float64Array(capacity)),
+    host: grow(columns.host, new Int32Array(capacity)),
+    evicted: grow(columns.evicted, new Uint8Array(capacity)),
+  };
+  Object.assign(columns, grown);
+}
+
+/**
  * The episodes of a run: Poisson starts over the fleet (rate hosts × perHostDay per day), each on
  * a host drawn uniformly, its length lognormal (median · e^(σZ), Z by Box–Muller from two
  * uniforms). Per episode: the gap, the host, then the two uniforms of its length. Null when there
  * are none to draw. The uniforms are drawn ahead in batches and taken in order (the same numbers
  * as drawing each when needed), and the columns are typed from the start: drawn one by one into
  * arrays of objects, this was a sixth of a run with slow hosts.
+ *
+ * reuse = true (a Monte Carlo run, which keeps nothing of its trace): the result's columns are
+ * the shared ones above, valid until the next call, and longer than `count`; every reader stops
+ * at `count`. Otherwise they are copies of exactly `count` rows, the caller's to keep.
  */
-export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null {
+export function drawSlowEpisodes(s: Scenario, seed: number, reuse = false): SlowEpisodes | null {
   const { perHostDay, medianMinutes, sigma, factor, evictAfterMinutes } = s.slow;
   if (perHostDay <= 0) return null;
   const { hosts, horizonSeconds: H } = derived(s);
@@ -56,10 +83,9 @@ export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null
   // Mean + 8σ: growing is a rare fallback, not the normal path.
   const expected = mu * H;
   let capacity = Math.ceil(expected + 8 * Math.sqrt(expected)) + 16;
-  let start = new Float64Array(capacity);
-  let end = new Float64Array(capacity);
-  let host = new Int32Array(capacity);
-  let evicted = new Uint8Array(capacity);
+  ensureColumns(capacity);
+  capacity = columns.start.length;
+  let { start, end, host, evicted } = columns;
   const rng = new Rng((seed ^ STREAM) >>> 0);
   const u = uniforms;
   let k = BATCH;
@@ -84,16 +110,24 @@ export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null
     const evict = evictAfter > 0 && length > evictAfter;
     if (n === capacity) {
       capacity *= 2;
-      start = grow(start, new Float64Array(capacity));
-      end = grow(end, new Float64Array(capacity));
-      host = grow(host, new Int32Array(capacity));
-      evicted = grow(evicted, new Uint8Array(capacity));
+      ensureColumns(capacity);
+      ({ start, end, host, evicted } = columns);
     }
     start[n] = t;
     host[n] = h;
     end[n] = t + (evict ? evictAfter : length);
     evicted[n] = evict ? 1 : 0;
     n++;
+  }
+  invalidateUnion();
+  if (reuse) {
+    shared.count = n;
+    shared.start = start;
+    shared.end = end;
+    shared.host = host;
+    shared.evicted = evicted;
+    shared.factor = factor;
+    return shared;
   }
   return {
     count: n,
@@ -104,6 +138,16 @@ export function drawSlowEpisodes(s: Scenario, seed: number): SlowEpisodes | null
     factor,
   };
 }
+
+/** What drawSlowEpisodes(…, reuse = true) returns: one object over the shared columns. */
+const shared: SlowEpisodes = {
+  count: 0,
+  start: columns.start,
+  end: columns.end,
+  host: columns.host,
+  evicted: columns.evicted,
+  factor: 1,
+};
 
 function grow<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {
   to.set(from);
@@ -176,20 +220,53 @@ export function withEvictions(s: Scenario, trace: FailureTrace, ep: SlowEpisodes
 
 /** The union of the episodes, clipped to [0, H): sorted disjoint intervals (when any host is slow). */
 export function anySlowIntervals(ep: SlowEpisodes, H: number): { start: Float64Array; end: Float64Array } {
-  const start: number[] = [];
-  const end: number[] = [];
+  const n = fillUnion(ep, H);
+  return { start: union.start.slice(0, n), end: union.end.slice(0, n) };
+}
+
+/**
+ * The union's columns, kept from run to run, and whose episodes they hold: every whole-job
+ * policy of a run (synchronous, in-memory, hot spare) walks the same union, so it is built once
+ * a run, not once a policy. A clock reads them only while its policy runs, before the next run.
+ */
+const union = {
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+  of: null as SlowEpisodes | null,
+  H: 0,
+  n: 0,
+};
+
+/** drawSlowEpisodes rewrites its shared columns in place: the union held for them is stale. */
+function invalidateUnion(): void {
+  union.of = null;
+}
+
+/** Builds the union of ep's episodes up to H into union's columns (or finds it there); its length. */
+function fillUnion(ep: SlowEpisodes, H: number): number {
+  if (union.of === ep && union.H === H) return union.n;
+  if (union.start.length < ep.count) {
+    const cap = Math.max(ep.count, 2 * union.start.length);
+    union.start = new Float64Array(cap);
+    union.end = new Float64Array(cap);
+  }
+  const { start, end } = union;
+  let n = 0;
   for (let e = 0; e < ep.count; e++) {
     const a = ep.start[e]!;
     const b = Math.min(ep.end[e]!, H);
     if (b <= a) continue;
-    const last = end.length - 1;
-    if (last >= 0 && a <= end[last]!) end[last] = Math.max(end[last]!, b);
+    if (n > 0 && a <= end[n - 1]!) end[n - 1] = Math.max(end[n - 1]!, b);
     else {
-      start.push(a);
-      end.push(b);
+      start[n] = a;
+      end[n] = b;
+      n++;
     }
   }
-  return { start: Float64Array.from(start), end: Float64Array.from(end) };
+  union.of = ep;
+  union.H = H;
+  union.n = n;
+  return n;
 }
 
 /** Per-replica slow changes in time order (replicaSlowEvents): count rows are valid. */
@@ -212,6 +289,8 @@ const events: ReplicaSlowEvents = {
   delta: new Int8Array(0),
 };
 let heap = new Int32Array(0);
+/** Each episode's replica, found at its start and read back at its end: one division an episode, not two. */
+let replicaOfEpisode = new Int32Array(0);
 
 /**
  * Per-replica slow changes in time order, for FT-HSDP: at time[k], replica[k]'s count of slow
@@ -229,7 +308,11 @@ export function replicaSlowEvents(s: Scenario, ep: SlowEpisodes, H: number): Rep
     events.replica = new Int32Array(n);
     events.delta = new Int8Array(n);
   }
-  if (heap.length < ep.count) heap = new Int32Array(Math.max(ep.count, 2 * heap.length));
+  if (heap.length < ep.count) {
+    heap = new Int32Array(Math.max(ep.count, 2 * heap.length));
+    replicaOfEpisode = new Int32Array(heap.length);
+  }
+  const rep = replicaOfEpisode;
   const { time, replica, delta } = events;
   const end = ep.end;
   const start = ep.start;
@@ -244,14 +327,17 @@ export function replicaSlowEvents(s: Scenario, ep: SlowEpisodes, H: number): Rep
       e = heap[0]!;
       time[k] = end[e]!;
       delta[k] = -1;
+      replica[k] = rep[e]!;
       size = popHeap(heap, size, end);
     } else {
       e = a++;
       time[k] = start[e]!;
       delta[k] = 1;
+      const r = layout.replicaOf(ep.host[e]!);
+      replica[k] = r;
+      rep[e] = r;
       if (end[e]! < H) size = pushHeap(heap, size, e, end);
     }
-    replica[k] = layout.replicaOf(ep.host[e]!);
   }
   events.count = count;
   return events;
@@ -294,8 +380,8 @@ function popHeap(h: Int32Array, size: number, key: Float64Array): number {
 export function wholeJobClock(trace: FailureTrace, H: number): SlowClock | null {
   const ep = trace.slow;
   if (!ep || ep.count === 0) return null;
-  const u = anySlowIntervals(ep, H);
-  return new SlowClock(u.start, u.end, ep.factor);
+  const n = fillUnion(ep, H);
+  return new SlowClock(union.start.subarray(0, n), union.end.subarray(0, n), ep.factor);
 }
 
 /**
