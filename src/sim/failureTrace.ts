@@ -64,6 +64,11 @@ export function allocateTrace(capacity: number, seed = 0): FailureTrace {
     detectSeconds: new Float64Array(capacity),
     ftDetectSeconds: new Float64Array(capacity),
     evicted: new Uint8Array(capacity),
+    // Present from the start, so a trace with slow episodes (withEvictions' copy) has the same
+    // shape as one without: the policies' loops then see one kind of trace object. With two, a
+    // process running both (a bench, a sweep over slow.perHostDay) ran FT-HSDP's loop up to 1.3×
+    // as long, by how V8 happened to compile it (bench/abRows.ts; numbers unchanged to the bit).
+    slow: undefined,
   };
 }
 
