@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { beginPageWork, PAGE_WORK_MAX_MS, pageWorkOpen, whenPageIdle } from "./pageWork.ts";
+import {
+  beginPageWork,
+  noteRunCommitted,
+  PAGE_WORK_MAX_MS,
+  pageWorkOpen,
+  whenPageIdle,
+  whenRunCommitted,
+} from "./pageWork.ts";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -63,5 +70,33 @@ describe("the page's sliced work", () => {
     expect(pageWorkOpen()).toBe(0);
     end(); // ending it later counts for nothing
     expect(pageWorkOpen()).toBe(0);
+  });
+});
+
+describe("the page's first run, committed", () => {
+  // One test: the first commit is once a page (module state), so the order of these cases matters.
+  it("holds a caller until the first run is committed, or its deadline; later callers go at once", async () => {
+    vi.useFakeTimers();
+    const late = vi.fn();
+    whenRunCommitted(late, 500);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(late).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(late).toHaveBeenCalledTimes(1);
+
+    const waiting = vi.fn();
+    whenRunCommitted(waiting, 10_000);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(waiting).not.toHaveBeenCalled();
+    noteRunCommitted();
+    expect(waiting).toHaveBeenCalledTimes(1);
+    noteRunCommitted(); // a second run's commit calls nobody twice
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(waiting).toHaveBeenCalledTimes(1);
+    expect(late).toHaveBeenCalledTimes(1);
+
+    const after = vi.fn();
+    whenRunCommitted(after, 10_000);
+    expect(after).toHaveBeenCalledTimes(1);
   });
 });

@@ -76,3 +76,36 @@ export function whenPageIdle(done: () => void, maxWaitMs: number): void {
   };
   check();
 }
+
+/**
+ * The page's first recorded run, committed to the screen (the Cluster view says so from its
+ * layout effect): the largest single task of opening a link. Work a link starts on open waits for
+ * it (linkRun.ts), so that task does not share the machine's cores with a sweep's workers.
+ */
+let runCommitted = false;
+let onRunCommitted: (() => void)[] = [];
+
+export function noteRunCommitted(): void {
+  if (runCommitted) return;
+  runCommitted = true;
+  const waiting = onRunCommitted;
+  onRunCommitted = [];
+  for (const f of waiting) f();
+}
+
+/** Calls `done` once, when a run has been committed (at once if one has), or after `maxWaitMs`. */
+export function whenRunCommitted(done: () => void, maxWaitMs: number): void {
+  if (runCommitted) {
+    done();
+    return;
+  }
+  let called = false;
+  const finish = () => {
+    if (called) return;
+    called = true;
+    clearTimeout(deadline);
+    done();
+  };
+  const deadline = setTimeout(finish, maxWaitMs);
+  onRunCommitted.push(finish);
+}
