@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { sweepAxisBounds } from "../sim/sweep.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
@@ -44,6 +44,34 @@ describe("the sweep's range", () => {
 });
 
 describe("a link's sweep", () => {
+  // First in this file: the page's first run is committed once (pageWork.ts's module state).
+  it("waits for the page's first run, and is not run over settings changed meanwhile", async () => {
+    const { readAddress } = await import("./address.ts");
+    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
+    const { sweepParam } = await import("../link/sweepLink.ts");
+    const { parseScenario } = await import("../sim/scenario.ts");
+    const { noteRunCommitted } = await import("./pageWork.ts");
+    // Past the budget, so a link's sweep that goes ahead asks first (confirm), in Node as in a page.
+    const heavy = parseScenario({
+      cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
+      training: { days: 100 },
+      failures: { perHostDay: 0.01 },
+    });
+    const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+    vi.useFakeTimers();
+    try {
+      readAddress(`${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`);
+      await vi.advanceTimersByTimeAsync(500);
+      expect(explorerStore.getState().sweep.confirm).toBeNull();
+      explorerStore.getState().setSweepOptions({ points: 12 });
+      noteRunCommitted();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(explorerStore.getState().sweep).toMatchObject({ status: "idle", confirm: null, points: 12 });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("past the Monte Carlo budget asks before running, saying the cost; answered no, nothing runs", async () => {
     const { readAddress } = await import("./address.ts");
     const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
@@ -57,6 +85,9 @@ describe("a link's sweep", () => {
       failures: { perHostDay: 0.01 },
     });
     const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+    // The page has drawn its first run: a link's work waits for that (linkRun.ts).
+    const { noteRunCommitted } = await import("./pageWork.ts");
+    noteRunCommitted();
     readAddress(`${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`);
     await new Promise((r) => setTimeout(r, 20));
     const { sweep } = explorerStore.getState();

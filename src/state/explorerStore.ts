@@ -152,6 +152,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     return [];
   },
   runSweep: () => {
+    sweepsStarted++;
     job?.cancel();
     const base = appStore.getState().scenario;
     const { axis, points, seeds, range } = get().sweep;
@@ -300,6 +301,8 @@ function rangeClamped(scenario: Scenario, s: SweepSettings): string | null {
 
 /** True while a link's own sweep starts: that is the link's entry, not a new one. */
 let runFromAddress = false;
+/** Sweeps started so far: a link's sweep that waited for the page does not run over one begun since. */
+let sweepsStarted = 0;
 
 /** The sweep's settings as a link carries them; `run` while the shown curve is of the current scenario. */
 function sweepSettingsNow(): SweepSettings {
@@ -336,8 +339,22 @@ registerAddressPart({
       JSON.stringify({ ...now, run: true, zoom: false }) ===
       JSON.stringify({ ...next, run: true, zoom: false });
     explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
-    if (next.run && !(now.run && same))
+    if (next.run && !(now.run && same)) {
+      const base = appStore.getState().scenario;
+      const asked = explorerStore.getState().sweep;
+      const startedBefore = sweepsStarted;
       startLinkRun(() => {
+        // It waited for the page (linkRun.ts): a person who meanwhile ran a sweep, or changed the
+        // scenario or the sweep's settings, has moved on, and the link's sweep is not run over that.
+        const current = explorerStore.getState().sweep;
+        const moved =
+          sweepsStarted !== startedBefore ||
+          appStore.getState().scenario !== base ||
+          current.axis !== asked.axis ||
+          current.points !== asked.points ||
+          current.seeds !== asked.seeds ||
+          current.range !== asked.range;
+        if (moved) return;
         // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
         // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
         // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
@@ -347,6 +364,7 @@ registerAddressPart({
         // Building the points again to run them is a task of its own: one slice each.
         else setTimeout(runLinkSweep, 0);
       });
+    }
   },
   write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
 });
