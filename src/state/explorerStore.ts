@@ -343,7 +343,7 @@ registerAddressPart({
       const base = appStore.getState().scenario;
       const asked = explorerStore.getState().sweep;
       const startedBefore = sweepsStarted;
-      startLinkRun(() => {
+      startLinkRun("sweep", () => {
         // It waited for the page (linkRun.ts): a person who meanwhile ran a sweep, or changed the
         // scenario or the sweep's settings, has moved on, and the link's sweep is not run over that.
         const current = explorerStore.getState().sweep;

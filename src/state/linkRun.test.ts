@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RUN_WAIT_MS, startLinkRun } from "./linkRun.ts";
+import { linkWaitStore, RUN_WAIT_MS, startLinkRun } from "./linkRun.ts";
 import { noteRunCommitted } from "./pageWork.ts";
 
 afterEach(() => {
@@ -11,15 +11,18 @@ describe("a link's work on open", () => {
   it("waits for the page's first run to be committed, at most RUN_WAIT_MS, and then goes at once", async () => {
     vi.useFakeTimers();
     const before = vi.fn();
-    startLinkRun(before);
+    startLinkRun("sweep", before);
     await vi.advanceTimersByTimeAsync(RUN_WAIT_MS - 100);
     expect(before).not.toHaveBeenCalled();
+    // The sweep's panel says it waits; the tornado's has nothing waiting.
+    expect(linkWaitStore.getState()).toEqual({ sweep: true, tornado: false });
     noteRunCommitted();
     await vi.advanceTimersByTimeAsync(1);
     expect(before).toHaveBeenCalledTimes(1);
+    expect(linkWaitStore.getState().sweep).toBe(false);
 
     const after = vi.fn();
-    startLinkRun(after);
+    startLinkRun("tornado", after);
     await vi.advanceTimersByTimeAsync(1);
     expect(after).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(20_000);

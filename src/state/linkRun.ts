@@ -4,7 +4,25 @@
  * begun at once, it ran inside the page's first tasks and stretched them to 382–559 ms (issue 30
  * item 17). The bench (bench/cluster.ts) reads the "link-run:start" mark against the first paint.
  */
+import { useStore } from "zustand";
+import { createStore } from "zustand/vanilla";
 import { whenPageIdle, whenRunCommitted } from "./pageWork.ts";
+
+/** The work a link can start on open. */
+export type LinkWork = "sweep" | "tornado";
+
+/**
+ * Which link work is waiting for the page (a second or more on a slow machine): the panel says
+ * so instead of standing idle.
+ */
+export const linkWaitStore = createStore<Record<LinkWork, boolean>>()(() => ({
+  sweep: false,
+  tornado: false,
+}));
+
+export function useLinkWaiting(what: LinkWork): boolean {
+  return useStore(linkWaitStore, (s) => s[what]);
+}
 
 /** The longest a link's run waits for the page to be idle after its first paint. */
 export const LINK_RUN_WAIT_MS = 2000;
@@ -25,11 +43,13 @@ export const SLICE_MS = 30;
  * paints nothing). Begun before the run's commit, a sweep's workers took the cores that task
  * needed: 59 ms of CPU in it took 289 ms of wall time (bench/cluster.ts, load 2.8).
  */
-export function startLinkRun(f: () => void): void {
+export function startLinkRun(what: LinkWork, f: () => void): void {
   let started = false;
+  linkWaitStore.setState({ [what]: true });
   const go = () => {
     if (started) return;
     started = true;
+    linkWaitStore.setState({ [what]: false });
     performance.mark("link-run:start");
     f();
   };

@@ -221,7 +221,7 @@ registerAddressPart({
     tornadoStore.setState({ settings: { amount, precision, maxSeeds }, confirm: null });
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
     if (next.run && !(now.run && same))
-      startLinkRun(() => {
+      startLinkRun("tornado", () => {
         // Work a link starts obeys the CLI's budget and the time bound a sweep's link obeys: past
         // either (at the seed cap, the most it may run), the page asks first, saying the cost.
         const base = appStore.getState().scenario;

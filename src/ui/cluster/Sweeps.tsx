@@ -27,6 +27,7 @@ import {
 } from "../../sim/sweep.ts";
 import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
+import { useLinkWaiting } from "../../state/linkRun.ts";
 import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
@@ -60,6 +61,7 @@ const M = { top: 34, right: 20, bottom: 44, left: 56 };
 
 export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
   const sweep = useExplorerStore((s) => s.sweep);
+  const linkWaiting = useLinkWaiting("sweep");
   const { setSweepOptions, setSweepRange, runSweep, cancelSweep, answerSweep } = explorerStore.getState();
   const scenario = useAppStore((s) => s.scenario);
   // The axis's own range, shown until the person types one.
@@ -175,7 +177,9 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           className={running ? "" : "idle"}
         />
         <span className="muted" data-testid="sweep-status" aria-live="polite">
-          {statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)}
+          {sweep.status === "idle" && linkWaiting
+            ? "The link's sweep starts once the page has drawn its run…"
+            : statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)}
         </span>
       </div>
       {sweep.confirm && (

@@ -22,6 +22,7 @@ import {
   type TornadoRow,
   tornadoSentence,
 } from "../../sim/tornado.ts";
+import { useLinkWaiting } from "../../state/linkRun.ts";
 import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";
 import { NumberField } from "../form/NumberField.tsx";
@@ -47,6 +48,7 @@ const pts = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v * 100).toFixed(1
 
 export function Tornado() {
   const { settings, status, progress, result, plan, elapsedMs, error, confirm } = useTornadoStore((s) => s);
+  const linkWaiting = useLinkWaiting("tornado");
   const { setSettings, run, cancel, answer } = tornadoStore.getState();
   const running = status === "running";
   const frac = progress && progress.total > 0 ? progress.done / progress.total : 0;
@@ -106,7 +108,9 @@ export function Tornado() {
           className={running ? "" : "idle"}
         />
         <span className="muted" data-testid="tornado-status" aria-live="polite">
-          {statusText(status, progress, elapsedMs, result, plan?.scenarios.length ?? 0)}
+          {status === "idle" && linkWaiting
+            ? "The link's tornado starts once the page has drawn its run…"
+            : statusText(status, progress, elapsedMs, result, plan?.scenarios.length ?? 0)}
         </span>
       </div>
       {confirm && (
