@@ -57,20 +57,13 @@ export function pageWorkOpen(): number {
  * a view that never ends its work does not hold the caller forever.
  */
 export function whenPageIdle(done: () => void, maxWaitMs: number): void {
-  let called = false;
-  const finish = () => {
-    if (called) return;
-    called = true;
-    clearTimeout(deadline);
-    done();
-  };
-  const deadline = setTimeout(finish, maxWaitMs);
+  const { finish, called } = onceBy(done, maxWaitMs);
   const idle = (f: () => void) => {
     if (typeof requestIdleCallback === "function") requestIdleCallback(f);
     else setTimeout(f, 0);
   };
   const check = () => {
-    if (called) return;
+    if (called()) return;
     if (open > 0) quiet.push(check);
     else idle(() => (open > 0 ? quiet.push(check) : finish()));
   };
@@ -99,6 +92,11 @@ export function whenRunCommitted(done: () => void, maxWaitMs: number): void {
     done();
     return;
   }
+  onRunCommitted.push(onceBy(done, maxWaitMs).finish);
+}
+
+/** `done` once: when `finish` is first called, or after `maxWaitMs`, whichever comes first. */
+function onceBy(done: () => void, maxWaitMs: number): { finish: () => void; called: () => boolean } {
   let called = false;
   const finish = () => {
     if (called) return;
@@ -107,5 +105,5 @@ export function whenRunCommitted(done: () => void, maxWaitMs: number): void {
     done();
   };
   const deadline = setTimeout(finish, maxWaitMs);
-  onRunCommitted.push(finish);
+  return { finish, called: () => called };
 }
