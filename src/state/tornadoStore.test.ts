@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/budget.ts";
 import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
 import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
@@ -31,5 +31,32 @@ describe("a tornado link's run on open", () => {
     expect(linkRunAsks(tornadoCost(DEFAULT_SCENARIO, { ...DEFAULT_TORNADO_SETTINGS, maxSeeds: 20 }))).toBe(
       false,
     );
+  });
+});
+
+describe("a tornado link's wait for the page", () => {
+  it("is not run over settings changed while it waited; left alone, it goes on to ask", async () => {
+    const { readAddress } = await import("./address.ts");
+    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
+    const { tornadoParam } = await import("../link/tornadoLink.ts");
+    const { noteRunCommitted } = await import("./pageWork.ts");
+    // The defaults at their seed cap ask first (above): whether the link went ahead shows as a confirm.
+    const link = `${encodeScenarioHash(DEFAULT_SCENARIO)}&v=cluster&tn=${tornadoParam({ ...DEFAULT_TORNADO_SETTINGS, run: true })}`;
+    vi.useFakeTimers();
+    try {
+      readAddress(link);
+      await vi.advanceTimersByTimeAsync(500);
+      tornadoStore.getState().setSettings({ amount: 0.2 });
+      noteRunCommitted();
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(tornadoStore.getState()).toMatchObject({ status: "idle", confirm: null });
+
+      readAddress(link);
+      await vi.waitFor(() => expect(tornadoStore.getState().confirm).not.toBeNull(), { timeout: 10_000 });
+      await vi.advanceTimersByTimeAsync(10);
+      tornadoStore.getState().answer(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -72,6 +72,8 @@ let runFromAddress = false;
 /** The plan a link's tornado made in slices, and the amount it moved each knob by. */
 let plannedAmount = Number.NaN;
 let linkPlan: TornadoPlan | null = null;
+/** Tornadoes started so far: a link's tornado that waited for the page does not run over one begun since. */
+let tornadoesStarted = 0;
 
 /** Failures the tornado as set now could simulate: every scenario at the seed cap (the budget's measure). */
 export function tornadoCost(s: Scenario, settings: TornadoSettings): number {
@@ -103,6 +105,7 @@ export const tornadoStore = createStore<TornadoState>()((set, get) => ({
     return problems;
   },
   run: (planned) => {
+    tornadoesStarted++;
     if (job) job.cancelled = true;
     // One job in the pool at a time: a sweep still running would share its workers.
     if (explorerStore.getState().sweep.status === "running") explorerStore.getState().cancelSweep();
@@ -220,12 +223,20 @@ registerAddressPart({
     const { amount, precision, maxSeeds } = next;
     tornadoStore.setState({ settings: { amount, precision, maxSeeds }, confirm: null });
     const same = JSON.stringify({ ...now, run: true }) === JSON.stringify({ ...next, run: true });
-    if (next.run && !(now.run && same))
+    if (next.run && !(now.run && same)) {
+      const base = appStore.getState().scenario;
+      const { settings } = tornadoStore.getState();
+      const startedBefore = tornadoesStarted;
       startLinkRun("tornado", () => {
+        // It waited for the page (linkRun.ts): a person who meanwhile ran a tornado, or changed
+        // the scenario or its settings, has moved on, and the link's tornado is not run over that.
+        const moved =
+          tornadoesStarted !== startedBefore ||
+          appStore.getState().scenario !== base ||
+          tornadoStore.getState().settings !== settings;
+        if (moved) return;
         // Work a link starts obeys the CLI's budget and the time bound a sweep's link obeys: past
         // either (at the seed cap, the most it may run), the page asks first, saying the cost.
-        const base = appStore.getState().scenario;
-        const { settings } = tornadoStore.getState();
         inSlices(planTornadoSteps(base, settings.amount)).then((plan) => {
           // The person moved on while it planned (another scenario, other settings): nothing to run.
           if (appStore.getState().scenario !== base || tornadoStore.getState().settings !== settings) return;
@@ -236,6 +247,7 @@ registerAddressPart({
           else runLinkTornado();
         });
       });
+    }
   },
   write: () => ({ tn: tornadoParam(linkSettingsNow()) }),
 });
