@@ -14,12 +14,16 @@ describe("a link's work on open", () => {
     startLinkRun("sweep", before);
     await vi.advanceTimersByTimeAsync(RUN_WAIT_MS - 100);
     expect(before).not.toHaveBeenCalled();
-    // The sweep's panel says it waits; the tornado's has nothing waiting.
-    expect(linkWaitStore.getState()).toEqual({ sweep: true, tornado: false });
+    // The sweep's panel says it waits, for as long as any of its links waits; the tornado's has none.
+    expect(linkWaitStore.getState()).toEqual({ sweep: 1, tornado: 0 });
+    const second = vi.fn();
+    startLinkRun("sweep", second);
+    expect(linkWaitStore.getState()).toEqual({ sweep: 2, tornado: 0 });
     noteRunCommitted();
     await vi.advanceTimersByTimeAsync(1);
     expect(before).toHaveBeenCalledTimes(1);
-    expect(linkWaitStore.getState().sweep).toBe(false);
+    expect(second).toHaveBeenCalledTimes(1);
+    expect(linkWaitStore.getState().sweep).toBe(0);
 
     const after = vi.fn();
     startLinkRun("tornado", after);

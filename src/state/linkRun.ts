@@ -12,16 +12,18 @@ import { whenPageIdle, whenRunCommitted } from "./pageWork.ts";
 export type LinkWork = "sweep" | "tornado";
 
 /**
- * Which link work is waiting for the page (a second or more on a slow machine): the panel says
- * so instead of standing idle.
+ * How many of each link work wait for the page (a second or more on a slow machine; a second
+ * link read while one waits, by Back or Forward, waits too): the panel says so instead of
+ * standing idle.
  */
-export const linkWaitStore = createStore<Record<LinkWork, boolean>>()(() => ({
-  sweep: false,
-  tornado: false,
-}));
+export const linkWaitStore = createStore<Record<LinkWork, number>>()(() => ({ sweep: 0, tornado: 0 }));
 
 export function useLinkWaiting(what: LinkWork): boolean {
-  return useStore(linkWaitStore, (s) => s[what]);
+  return useStore(linkWaitStore, (s) => s[what] > 0);
+}
+
+function waiting(what: LinkWork, change: 1 | -1): void {
+  linkWaitStore.setState((s) => ({ [what]: s[what] + change }));
 }
 
 /** The longest a link's run waits for the page to be idle after its first paint. */
@@ -45,11 +47,11 @@ export const SLICE_MS = 30;
  */
 export function startLinkRun(what: LinkWork, f: () => void): void {
   let started = false;
-  linkWaitStore.setState({ [what]: true });
+  waiting(what, 1);
   const go = () => {
     if (started) return;
     started = true;
-    linkWaitStore.setState({ [what]: false });
+    waiting(what, -1);
     performance.mark("link-run:start");
     f();
   };
