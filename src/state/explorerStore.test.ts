@@ -43,24 +43,33 @@ describe("the sweep's range", () => {
   });
 });
 
+/**
+ * A link to a sweep past the Monte Carlo budget: a million expected failures a run (the largest
+ * the validator accepts), 50 points × 2,000 seeds, run on open.
+ */
+async function heavySweepLink(): Promise<string> {
+  const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
+  const { sweepParam } = await import("../link/sweepLink.ts");
+  const { parseScenario } = await import("../sim/scenario.ts");
+  const heavy = parseScenario({
+    cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
+    training: { days: 100 },
+    failures: { perHostDay: 0.01 },
+  });
+  const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+  return `${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`;
+}
+
 describe("a link's sweep", () => {
   // First in this file: the page's first run is committed once (pageWork.ts's module state).
   it("waits for the page's first run, and is not run over settings changed meanwhile", async () => {
     const { readAddress } = await import("./address.ts");
-    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
-    const { sweepParam } = await import("../link/sweepLink.ts");
-    const { parseScenario } = await import("../sim/scenario.ts");
     const { noteRunCommitted } = await import("./pageWork.ts");
     // Past the budget, so a link's sweep that goes ahead asks first (confirm), in Node as in a page.
-    const heavy = parseScenario({
-      cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
-      training: { days: 100 },
-      failures: { perHostDay: 0.01 },
-    });
-    const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
+    const link = await heavySweepLink();
     vi.useFakeTimers();
     try {
-      readAddress(`${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`);
+      readAddress(link);
       await vi.advanceTimersByTimeAsync(500);
       expect(explorerStore.getState().sweep.confirm).toBeNull();
       explorerStore.getState().setSweepOptions({ points: 12 });
@@ -74,21 +83,11 @@ describe("a link's sweep", () => {
 
   it("past the Monte Carlo budget asks before running, saying the cost; answered no, nothing runs", async () => {
     const { readAddress } = await import("./address.ts");
-    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
-    const { sweepParam } = await import("../link/sweepLink.ts");
-    const { parseScenario } = await import("../sim/scenario.ts");
     const { MONTE_CARLO_BUDGET_FAILURES } = await import("../sim/budget.ts");
-    // A million expected failures a run (the largest the validator accepts), 50 points × 2,000 seeds.
-    const heavy = parseScenario({
-      cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
-      training: { days: 100 },
-      failures: { perHostDay: 0.01 },
-    });
-    const sw = sweepParam({ axis: "gpus", points: 50, seeds: 2000, range: null, run: true });
     // The page has drawn its first run: a link's work waits for that (linkRun.ts).
     const { noteRunCommitted } = await import("./pageWork.ts");
     noteRunCommitted();
-    readAddress(`${encodeScenarioHash(heavy)}&v=cluster&sw=${sw}`);
+    readAddress(await heavySweepLink());
     await new Promise((r) => setTimeout(r, 20));
     const { sweep } = explorerStore.getState();
     expect(sweep.status).toBe("idle");
