@@ -7,9 +7,9 @@
  */
 import { createHash } from "node:crypto";
 import { runScenario } from "../src/sim/engine.ts";
-import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
+import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 const all = { policies: [...POLICY_KEYS] };
 const slow = presetById("slow-greyhound")!.scenario.slow!;

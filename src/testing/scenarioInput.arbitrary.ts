@@ -7,7 +7,7 @@
  * The input may still be refused (a rule between fields this file does not know): callers check.
  */
 import fc from "fast-check";
-import { FIELD_SPECS, type FieldSpec, GROUPS, type ScenarioInput } from "../sim/scenario.ts";
+import { FIELD_SPECS, type FieldSpec, GROUPS, type ScenarioInput } from "../sim/scenario/index.ts";
 
 function numberArb(spec: Extract<FieldSpec, { kind: "int" | "number" }>): fc.Arbitrary<number> {
   const low = spec.smallest ?? spec.min;

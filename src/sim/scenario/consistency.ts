@@ -1,5 +1,5 @@
 /** The checks between fields that a schema of single fields cannot state (docs/model.md §1, §3, §5). */
-import { policiesAllowed } from "../policyKeys.ts";
+import { policiesAllowed } from "../policies/policyKeys.ts";
 import { fmt } from "./format.ts";
 import { logProblems } from "./logChecks.ts";
 import { MAX_EXPECTED_FAILURES, type Scenario } from "./types.ts";

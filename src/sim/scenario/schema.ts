@@ -3,8 +3,8 @@
  * input gets: each names the field (`failures.causes[3].share`), what it got, and what is allowed.
  */
 import * as z from "zod/mini";
-import "../zodSetup.ts";
-import { isPolicyKey, MAX_POLICIES, policiesAllowed, policyKeys } from "../policyKeys.ts";
+import "./zodSetup.ts";
+import { isPolicyKey, MAX_POLICIES, policiesAllowed, policyKeys } from "../policies/policyKeys.ts";
 import { fmt } from "./format.ts";
 import { FIELD_SPECS, type FieldSpec, type NumberSpec, type ScalarSpec } from "./specs.ts";
 import { GROUPS, SCENARIO_VERSION, type ScenarioGroup } from "./types.ts";

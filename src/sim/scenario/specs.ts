@@ -30,7 +30,7 @@ export interface NumberSpec {
    */
   smallest?: number;
   /**
-   * How a what-if sweep moves it (src/sim/sweep.ts): the axis's own range when a person gives
+   * How a what-if sweep moves it (src/sim/sweep/index.ts): the axis's own range when a person gives
    * none (its upper end stretches to twice the current value), and whether points are log-spaced.
    * A number without one is swept by an axis of its own (cluster size, MTBF, replicas).
    */

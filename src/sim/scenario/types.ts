@@ -1,11 +1,11 @@
 /**
  * The scenario's shape and its defaults: the types every module of the engine reads, with no
  * schema code, so that derived.ts and the engine import a scenario's type without importing the
- * validator that re-exports them (src/sim/scenario.ts is the public entry; its comment says what a
+ * validator that re-exports them (src/sim/scenario/index.ts is the public entry; its comment says what a
  * scenario is and how its version is derived).
  */
 
-import { DEFAULT_POLICIES, type PolicyKey } from "../policyKeys.ts";
+import { DEFAULT_POLICIES, type PolicyKey } from "../policies/policyKeys.ts";
 
 export const SCENARIO_VERSION = 5 as const;
 export type ScenarioVersion = 1 | 2 | 3 | 4 | 5;

@@ -5,7 +5,7 @@
  * every case has a bounded cost (lists of at most 40 entries, texts of at most a few KB).
  */
 import type { Rng } from "../../sim/rng.ts";
-import { FIELD_SPECS, type FieldSpec, GROUPS } from "../../sim/scenario.ts";
+import { FIELD_SPECS, type FieldSpec, GROUPS } from "../../sim/scenario/index.ts";
 
 export class Draw {
   constructor(readonly rng: Rng) {}

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policyKeys.ts";
+import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   type FieldSpec,
   GROUPS,
   parseScenario,
   type Scenario,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 import { knobLayout, specOf } from "./knobLayout.ts";
 
 /** Every field of a scenario, as "group.field", read from the defaults (the shape the engine runs). */

@@ -11,7 +11,7 @@ import {
   KNOB_SECTIONS,
   type KnobSection,
   type ScenarioGroup,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 
 export interface KnobSectionLayout {
   /** The section's id in a classroom link's `hide=` (as `knobs.<id>`). */

@@ -1,5 +1,5 @@
 /** Chapter 8: hand the reader the explorer, opened on the story's scenario. */
-import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario.ts";
+import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario/index.ts";
 import { appStore } from "../../../state/store.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { pct } from "../../format.ts";
