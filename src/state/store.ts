@@ -15,7 +15,7 @@ import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { hideParam, parseHideParam } from "./hideFlags.ts";
 import { CHAPTER_IDS, type ChapterId } from "./storyChapters.ts";
 
-export const TABS = ["story", "cluster", "step", "lab", "train"] as const;
+export const TABS = ["story", "cluster", "step", "lab", "train", "papers"] as const;
 export type Tab = (typeof TABS)[number];
 /** The view a bare address opens. */
 export const DEFAULT_TAB: Tab = "story";

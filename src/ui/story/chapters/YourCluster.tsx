@@ -36,6 +36,11 @@ export function YourClusterChapter() {
           the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
           scenario.
         </p>
+        <p data-testid="story-papers">
+          How far to trust it? The <a href="#v=papers">Papers</a> view puts published figures (the FT-HSDP
+          paper&apos;s, Llama 3&apos;s, other operators&apos;) beside the model&apos;s value on the
+          assumptions each states, says which agree, and why the others do not.
+        </p>
       </Prose>
       <Figure label="The story's scenario">
         <WhenLoaded loaded={loaded}>
