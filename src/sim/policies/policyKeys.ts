@@ -18,7 +18,7 @@ export type DefaultPolicyKey = (typeof DEFAULT_POLICIES)[number];
 export type PerPolicy<T> = Record<DefaultPolicyKey, T> & Partial<Record<PolicyKey, T>>;
 
 /** At most this many policies side by side. */
-export const MAX_POLICIES = 4;
+export const MAX_POLICIES = 5;
 
 /**
  * Keys a plug-in registered at run time (policies.ts's registerPolicy), after the built-in ones.

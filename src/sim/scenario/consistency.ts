@@ -54,6 +54,12 @@ export function consistencyProblems(s: Scenario): string[] {
       `failures.hangFraction: got ${fmt(hangFraction)}; must be 0 when failures.causes is not empty (each cause says whether it hangs)`,
     );
   }
+  const { syncEvery, overlapSteps } = s.diloco;
+  if (overlapSteps >= syncEvery) {
+    problems.push(
+      `diloco.overlapSteps: got ${fmt(overlapSteps)}; must be an integer in [0, ${fmt(syncEvery - 1)}] (below diloco.syncEvery, ${fmt(syncEvery)}: a round's sync overlaps at most H − 1 of the next round's steps)`,
+    );
+  }
   problems.push(...logProblems(s, hosts));
   const expected = hosts * s.failures.perHostDay * s.training.days;
   if (expected > MAX_EXPECTED_FAILURES) {

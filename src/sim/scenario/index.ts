@@ -105,6 +105,7 @@ const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROU
         spec.since3 ||
         spec.since4 ||
         spec.since5 ||
+        spec.since6 ||
         (spec.kind === "enum" && (spec.valuesSince2 || spec.valuesSince4)),
     )
     .map(([key, spec]) => ({ group, key, spec })),
@@ -145,11 +146,20 @@ export function usesVersion5(s: Scenario): boolean {
   return false;
 }
 
+/** True when the scenario uses a §7 setting: it runs DiLoCo, or a `diloco` field is off its default. */
+export function usesVersion6(s: Scenario): boolean {
+  if ((s.policies as readonly string[]).includes("diloco")) return true;
+  for (const { group, key, spec } of VERSIONED)
+    if (spec.since6 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+  return false;
+}
+
 /**
  * The version a scenario's content needs (file comment): the newest version whose settings it
  * uses, checked newest first. A new version is one more line here, above the others.
  */
 export function versionOf(s: Scenario): ScenarioVersion {
+  if (usesVersion6(s)) return 6;
   if (usesVersion5(s)) return 5;
   if (usesVersion4(s)) return 4;
   if (usesVersion3(s)) return 3;

@@ -70,7 +70,7 @@ describe("scenario", () => {
     );
     expect(problemsOf({ ft: 3 })[0]).toMatch(/^ft: must be an object/);
     expect(problemsOf([1, 2])[0]).toMatch(/must be a JSON object/);
-    expect(problemsOf({ version: 6 })[0]).toMatch(/version.*must be 1, 2, 3, 4 or 5/);
+    expect(problemsOf({ version: 7 })[0]).toMatch(/version.*must be 1, 2, 3, 4, 5 or 6/);
   });
 
   it("rejects hosts that do not divide into replicas, and GPUs that do not divide into hosts", () => {
@@ -123,12 +123,16 @@ describe("scenario", () => {
     }
     // FTAR's step overhead is a percentage: a tiny one is a tiny slowdown, never a degenerate run.
     // §6: slow episodes per host-day are a rate, and σ = 0 means episodes of exactly the median.
+    // §7: an outer sync is added to time, never divides it: a tiny one is a sync of no time; and
+    // q is a ratio of progress.
     expect(noSmallest).toEqual([
       "failures.perHostDay",
       "failures.hangFraction",
       "ft.stepOverheadPercent",
       "slow.perHostDay",
       "slow.sigma",
+      "diloco.syncSeconds",
+      "diloco.stepEquivalence",
     ]);
   });
 

@@ -138,9 +138,12 @@ const policyError = () =>
 const policiesError = () => `must be ${policiesAllowed()}`;
 export const inputSchema = z.strictObject({
   version: z.optional(
-    z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(SCENARIO_VERSION)], {
-      error: `must be 1, 2, 3, 4 or ${SCENARIO_VERSION} (the scenario versions)`,
-    }),
+    z.union(
+      [z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(SCENARIO_VERSION)],
+      {
+        error: `must be 1, 2, 3, 4, 5 or ${SCENARIO_VERSION} (the scenario versions)`,
+      },
+    ),
   ),
   policies: z.optional(
     z

@@ -45,6 +45,10 @@ const SECTION_TEXT: Record<KnobSection, Omit<KnobSectionLayout, "id" | "fields">
     title: "Slow hosts",
     note: "Hosts that stay alive but run slow: every synchronous step waits for the slowest one. FT-HSDP waits for the slowest healthy replica, and can evict it.",
   },
+  diloco: {
+    title: "DiLoCo",
+    note: "Each replica takes H steps alone, then the round's replicas average their changes in one outer sync. A failure costs the struck replica its round; one during the sync costs every participant theirs.",
+  },
   run: { title: "Run", extra: "seed" },
 };
 
