@@ -186,7 +186,7 @@ export function FailureLogImport() {
           <FitSummary fit={fit.fit} notes={[...fit.fit.notes, ...fit.notes]} file={file.name} />
           <FitCharts fit={fit.fit} />
           <div className="fit-use">
-            <p data-testid="fit-use-words">{applyFitWords(fit.scenario, scenario)}</p>
+            <p data-testid="fit-use-words">{applyFitWords(fit.scenario, scenario, fit.fit)}</p>
             <button type="button" onClick={applyFit} data-testid="fit-use">
               Use this fit
             </button>
