@@ -70,10 +70,20 @@ test("the when-to-evict preset: FT-HSDP's evict-after sweep peaks inside the ran
     expect(Math.abs(Number(g) - (top.mean - (end?.mean ?? 0)))).toBeLessThanOrEqual(0.1 + 1e-9);
   await expect(page.getByTestId("sweep-peak-synchronous")).toContainText("Synchronous is best at");
 
-  // Zoomed to the curves, the ETTR axis starts above 0 %, so the peak's few points show.
+  // Zoomed to the curves, the ETTR axis starts above 0 %, so the peak's few points show; when every
+  // curve lies within 25 points it is zoomed by default, and says why.
   const lowestTick = page.getByTestId("sweep-chart").locator("g.axis").nth(1).locator(".tick text").first();
-  await expect(lowestTick).toHaveText("0%");
-  await page.getByTestId("sweep-zoom").check();
+  const sync = await Promise.all(Array.from({ length: POINTS }, (_, i) => pointOf(page, i, "synchronous")));
+  const all = [...ft, ...sync];
+  const span = Math.max(...all.map((p) => p.p95)) - Math.min(...all.map((p) => p.p5));
+  if (span <= 25) {
+    await expect(page.getByTestId("sweep-zoom")).toBeChecked();
+    await expect(page.getByTestId("sweep-zoom-default")).toContainText("every curve lies within 25 points");
+  } else {
+    await expect(page.getByTestId("sweep-zoom-default")).toHaveCount(0);
+    await expect(lowestTick).toHaveText("0%");
+    await page.getByTestId("sweep-zoom").check();
+  }
   await expect(lowestTick).not.toHaveText("0%");
   const zoomedTick = (await lowestTick.textContent()) ?? "";
   expect(Number.parseFloat(zoomedTick)).toBeLessThanOrEqual(Math.min(...ft.map((p) => p.p5)));

@@ -72,7 +72,7 @@ test("the tornado runs, sorts its rows, labels the knob's values, and opens a sw
   // The sentence ranks knobs as the bars do: the first it names is the top row's.
   await expect(page.getByTestId("tornado-sentence")).toHaveText(
     new RegExp(
-      `^ETTR depends most on ${top.label.replace(/[()]/g, ".")} \\((Synchronous|FT-HSDP) .+ at .+, from .+; points\\)`,
+      `^ETTR depends most on ${top.label.replace(/[()]/g, ".")}: moved from .+ to .+, (Synchronous|FT-HSDP)'s ETTR changes by [+−]\\d+\\.\\d points`,
     ),
   );
 

@@ -112,6 +112,18 @@ describe("npm run fit", { timeout: 30_000 }, () => {
     expect(r.stdout).toMatch(/not estimated — repairs: no fault end closes a fault start/);
   });
 
+  it("the plain report ends with the way on: the same command with --scenario, into npm run sim", () => {
+    const r = runFit(eventList, "--hosts", "400");
+    expect(r.code).toBe(0);
+    const last = r.stdout.trimEnd().split("\n").at(-1) ?? "";
+    expect(last).toBe(
+      `to simulate this fleet: npm run fit -- ${eventList} --hosts 400 --scenario > fitted.json, then npm run sim -- fitted.json`,
+    );
+    // The command it names prints the scenario file.
+    const s = runFit(eventList, "--hosts", "400", "--scenario");
+    expect(JSON.parse(s.stdout).failures.arrivals).toBe("weibull");
+  });
+
   it("--help prints the usage and every option", () => {
     const r = runFit("--help");
     expect(r.code).toBe(0);

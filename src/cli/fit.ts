@@ -86,6 +86,12 @@ export function parseArgs(argv: readonly string[]): Options {
   return { file, fit, unit, json, scenario };
 }
 
+/** The way on from the plain report: the same command with --scenario, into `npm run sim`. */
+function nextStep(argv: readonly string[]): string {
+  const args = argv.map((a) => (/^[\w./:=@+-]+$/.test(a) ? a : JSON.stringify(a))).join(" ");
+  return `to simulate this fleet: npm run fit -- ${echo(args)} --scenario > fitted.json, then npm run sim -- fitted.json`;
+}
+
 function main(argv: readonly string[]): number {
   if (wantsHelp(argv)) {
     process.stdout.write(FIT_HELP);
@@ -101,7 +107,7 @@ function main(argv: readonly string[]): number {
       ? JSON.stringify(scenario, null, 2)
       : opts.json
         ? JSON.stringify(fitJson(fit, scenario))
-        : fitReport(basename(opts.file), fit, notes);
+        : `${fitReport(basename(opts.file), fit, notes)}\n${nextStep(argv)}`;
     process.stdout.write(`${terminalText(out)}\n`);
     return 0;
   } catch (e) {

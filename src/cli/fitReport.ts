@@ -2,6 +2,7 @@
  * The text `npm run fit` prints: each figure of §5 on a line, with what it means, then what
  * could not be estimated and why. Names from the log pass through echo (escaped, cut).
  */
+import { pValueText } from "../sim/fit/drift.ts";
 import type { FitNote, LogFit } from "../sim/fit/fitLog.ts";
 import { FORMAT_NAMES } from "../sim/fit/types.ts";
 import { echo } from "./echo.ts";
@@ -73,7 +74,7 @@ export function fitReport(file: string, fit: LogFit, scenarioNotes: readonly Fit
   if (fit.drift.windows.length > 0) {
     const p = fit.drift.pValue;
     lines.push(
-      `drift: fault starts per 30-day window ${fit.drift.windows.join(", ")}${p === null ? "" : `; one constant rate ${p < 0.05 ? "does not fit" : "fits"} (chi-square p = ${g(p)})`}`,
+      `drift: fault starts per 30-day window ${fit.drift.windows.join(", ")}${p === null ? "" : `; one constant rate ${p < 0.05 ? "does not fit" : "fits"} (chi-square p = ${pValueText(p, 3)})`}`,
     );
   }
   for (const note of [...fit.notes, ...scenarioNotes])

@@ -146,3 +146,35 @@ describe("a link's cause axis", () => {
     expect(explorerStore.getState().sweep.axis).toBe("gpus");
   });
 });
+
+describe("a link's sweep under the budget but past the stated time", () => {
+  it("asks first for the Greyhound preset's evict-after sweep (27 s on one core), saying its seconds", async () => {
+    const { readAddress } = await import("./address.ts");
+    const { noteRunCommitted } = await import("./pageWork.ts");
+    const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
+    const { sweepParam } = await import("../link/sweepLink.ts");
+    const { parseScenario } = await import("../sim/scenario/index.ts");
+    const { presetById } = await import("../sim/presets.ts");
+    const { LINK_RUN_ASK_SECONDS } = await import("./linkRunCost.ts");
+    const { MONTE_CARLO_BUDGET_FAILURES } = await import("../sim/monteCarlo/budget.ts");
+    noteRunCommitted();
+    const greyhound = parseScenario(presetById("slow-greyhound")?.scenario);
+    const sw = sweepParam({ axis: "slow.evictAfterMinutes", points: 20, seeds: 200, range: null, run: true });
+    readAddress(`${encodeScenarioHash(greyhound)}&v=cluster&sw=${sw}`);
+    await new Promise((r) => setTimeout(r, 20));
+    const { sweep } = explorerStore.getState();
+    expect(sweep.status).toBe("idle");
+    expect(sweep.confirm?.failures).toBeLessThan(MONTE_CARLO_BUDGET_FAILURES);
+    expect(sweep.confirm?.seconds).toBeGreaterThan(LINK_RUN_ASK_SECONDS);
+    // A link that shows its chart shows it 0–100 % unless it says `zoom` (as links did before the
+    // default zoom); answered no, nothing runs.
+    expect(sweep.zoom).toBe(false);
+    explorerStore.getState().answerSweep(false);
+    expect(explorerStore.getState().sweep).toMatchObject({ status: "idle", confirm: null });
+    // A link with no chart leaves the zoom to the curves; one that says `zoom` is zoomed.
+    readAddress(
+      `${encodeScenarioHash(greyhound)}&v=cluster&sw=${sweepParam({ axis: "gpus", points: 7, seeds: 20, range: null, run: false })}`,
+    );
+    expect(explorerStore.getState().sweep.zoom).toBeNull();
+  });
+});

@@ -26,7 +26,6 @@ import {
   type TimeWindow,
   windowParam,
 } from "../link/windowParam.ts";
-import { monteCarloCost } from "../sim/monteCarlo/budget.ts";
 import type { Scenario } from "../sim/scenario/index.ts";
 import {
   buildSweep,
@@ -39,9 +38,10 @@ import {
 import type { MonteCarloResult } from "../sim/types.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { startLinkRun } from "./linkRun.ts";
-import { linkRunAsks } from "./linkRunCost.ts";
+import { addCosts, type LinkRunCost, linkRunAsks, NO_COST, runsCost } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { runSweepInPool, type SweepJob } from "./sweepPool.ts";
+import { sweepEttrs, sweepZoomed } from "./sweepZoom.ts";
 
 export type { TimeWindow };
 export type Theme = "light" | "dark";
@@ -66,10 +66,13 @@ export interface SweepState {
   baseName: string;
   elapsedMs: number | null;
   error: string | null;
-  /** A link's sweep past the Monte Carlo budget, waiting for the person's yes: its cost in failures. */
-  confirm: { failures: number } | null;
-  /** The chart's ETTR axis zoomed to the curves' span (a view of the same points; `zoom` in sw=). */
-  zoom: boolean;
+  /** A link's sweep past the Monte Carlo budget or the time bound, waiting for the person's yes: its cost. */
+  confirm: LinkRunCost | null;
+  /**
+   * The chart's ETTR axis zoomed to the curves' span (a view of the same points; `zoom` in sw=),
+   * as the person or a link chose; null: not chosen, zoomed when the curves are narrow (sweepZoom.ts).
+   */
+  zoom: boolean | null;
 }
 
 export interface ExplorerState {
@@ -123,7 +126,7 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
     elapsedMs: null,
     error: null,
     confirm: null,
-    zoom: false,
+    zoom: null,
   },
   setWindow: (window) => set({ window }),
   setLogKinds: (kinds) => set({ logKinds: orderedKinds(kinds) }),
@@ -201,12 +204,12 @@ export const explorerStore = createStore<ExplorerState>()((set, get) => ({
   },
 }));
 
-/** Failures the sweep as set now would simulate: every point's runs (the Monte Carlo budget's measure). */
-export function sweepCost(): number {
+/** What the sweep as set now would cost: every point's runs (failures, the budget's measure, and seconds). */
+export function sweepCost(): LinkRunCost {
   const { axis, points, seeds, range } = explorerStore.getState().sweep;
   return buildSweep(appStore.getState().scenario, axis, points, range).reduce(
-    (sum, p) => sum + monteCarloCost(p.scenario, seeds),
-    0,
+    (sum, p) => addCosts(sum, runsCost(p.scenario, seeds)),
+    NO_COST,
   );
 }
 
@@ -308,7 +311,17 @@ let sweepsStarted = 0;
 function sweepSettingsNow(): SweepSettings {
   const { axis, points, seeds, range, status, results, zoom } = explorerStore.getState().sweep;
   const shown = (status === "running" || status === "done") && results.length > 0;
-  return { axis, points, seeds, range, run: shown && sweptScenario === appStore.getState().scenario, zoom };
+  // The zoom as drawn: a link reopens the chart as it was seen.
+  const policies = results[0]?.scenario.policies ?? [];
+  const zoomed = sweepZoomed(zoom, sweepEttrs(results, policies));
+  return {
+    axis,
+    points,
+    seeds,
+    range,
+    run: shown && sweptScenario === appStore.getState().scenario,
+    zoom: zoomed,
+  };
 }
 
 registerAddressPart({
@@ -328,7 +341,9 @@ registerAddressPart({
       );
     const now = sweepSettingsNow();
     const { axis, points, seeds, range } = next;
-    const zoom = next.zoom === true;
+    // A link that shows a chart shows it as it was drawn: zoomed with `zoom`, else 0–100 % (as
+    // every link before the default zoom did); one without leaves the choice to the curves.
+    const zoom = next.zoom === true ? true : next.run ? false : null;
     explorerStore.setState({
       sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range, zoom },
     });
@@ -358,9 +373,9 @@ registerAddressPart({
         // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
         // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
         // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
-        const failures = sweepCost();
-        if (linkRunAsks(failures))
-          explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: { failures } } });
+        const cost = sweepCost();
+        if (linkRunAsks(cost))
+          explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: cost } });
         // Building the points again to run them is a task of its own: one slice each.
         else setTimeout(runLinkSweep, 0);
       });

@@ -1,22 +1,52 @@
 /**
- * When work a link starts on open (a sweep: `sw=…,run`) asks first. The estimate is the engine's
- * cost model (src/sim/monteCarlo/budget.ts: failures to simulate) times the time one failure takes on one
- * core, from `npm run bench` (bench/results.json: one default run, 2,375 failures, 0.61 ms
- * median). Past ASK_SECONDS, or past the Monte Carlo budget, the page asks, saying both.
+ * When work a link starts on open (a sweep: `sw=…,run`; a tornado: `tn=…,run`) asks first. Two
+ * figures: the failures it simulates (src/sim/budget.ts: the Monte Carlo budget's measure, the
+ * command line's too) and the seconds it takes on one core. The seconds are runs × policies ×
+ * (a cost per run + a cost per expected event), measured the way the page's workers run a
+ * sweep (runChunk: summarized runs, not one bare run) by `npm run bench:linkcost`, which prints
+ * this estimate against the time taken for the presets' sweeps; the constants are set so that
+ * the estimate is at least the time measured on each (a bare default run, bench/results.json,
+ * is 2 to 12 times faster than a sweep's run per event: it missed a 27-second sweep). Past
+ * LINK_RUN_ASK_SECONDS, or past the Monte Carlo budget, the page asks, saying both.
  */
-import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/monteCarlo/budget.ts";
+import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/monteCarlo/budget.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 
-/** Seconds one simulated failure takes on one core (bench/results.json, default run). */
-export const SECONDS_PER_FAILURE = 0.61e-3 / 2375;
+/** Seconds on one core per run and policy, whatever it simulates (bench/linkCost.ts). */
+export const SECONDS_PER_POLICY_RUN = 60e-6;
+/** Seconds on one core per expected event (failure or slow episode) and policy (bench/linkCost.ts). */
+export const SECONDS_PER_POLICY_EVENT = 1.0e-6;
+/**
+ * A limited spare pool's runs take this many times as long per event (each failure's repair is
+ * queued and replacements waited for: the spares-dry preset's sweep, bench/linkCost.ts, 1.9×).
+ */
+export const LIMITED_POOL_FACTOR = 2.5;
 /** A link's run whose estimate passes this many seconds on one core is asked about first. */
 export const LINK_RUN_ASK_SECONDS = 10;
 
-/** Seconds on one core to simulate `failures` failures. */
-export function estimatedSeconds(failures: number): number {
-  return failures * SECONDS_PER_FAILURE;
+/** What a link's run costs: failures to simulate (the budget's measure) and seconds on one core. */
+export interface LinkRunCost {
+  failures: number;
+  seconds: number;
 }
 
-/** Whether a link's run of `failures` failures asks before it starts. */
-export function linkRunAsks(failures: number): boolean {
-  return failures > MONTE_CARLO_BUDGET_FAILURES || estimatedSeconds(failures) > LINK_RUN_ASK_SECONDS;
+export const NO_COST: LinkRunCost = { failures: 0, seconds: 0 };
+
+/** The cost of `runs` runs of `s`. */
+export function runsCost(s: Scenario, runs: number): LinkRunCost {
+  const failures = monteCarloCost(s, runs);
+  const perEvent = SECONDS_PER_POLICY_EVENT * (s.spares.pool === "limited" ? LIMITED_POOL_FACTOR : 1);
+  return {
+    failures,
+    seconds: s.policies.length * (runs * SECONDS_PER_POLICY_RUN + failures * perEvent),
+  };
+}
+
+export function addCosts(a: LinkRunCost, b: LinkRunCost): LinkRunCost {
+  return { failures: a.failures + b.failures, seconds: a.seconds + b.seconds };
+}
+
+/** Whether a link's run of this cost asks before it starts. */
+export function linkRunAsks(cost: LinkRunCost): boolean {
+  return cost.failures > MONTE_CARLO_BUDGET_FAILURES || cost.seconds > LINK_RUN_ASK_SECONDS;
 }

@@ -1,5 +1,5 @@
 /**
- * The tornado's state and runner. The plan (src/sim/sweep/tornado.ts) lists every scenario; the sweep's
+ * The tornado's state and runner. The plan (src/sim/tornado.ts) lists every scenario; the sweep's
  * worker pool (sweepPool.ts) runs them in rounds of seeds, every scenario on the same seeds
  * (common random numbers), the first round 20 seeds, then doubling for the rows whose bars are
  * not yet within the precision asked for, up to the cap. The page shows the bars after every
@@ -10,7 +10,6 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
-import { monteCarloCost } from "../sim/monteCarlo/budget.ts";
 import type { Scenario } from "../sim/scenario/index.ts";
 import { type SweepRange, sweepAxisBounds } from "../sim/sweep/index.ts";
 import {
@@ -29,7 +28,7 @@ import { runTornadoRounds, type TornadoExec } from "../sim/sweep/tornadoRounds.t
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { inSlices, startLinkRun } from "./linkRun.ts";
-import { linkRunAsks } from "./linkRunCost.ts";
+import { addCosts, type LinkRunCost, linkRunAsks, NO_COST, runsCost } from "./linkRunCost.ts";
 import { appStore } from "./store.ts";
 import { ensurePool, onRestart, poolSize, terminatePool } from "./sweepPool.ts";
 
@@ -43,7 +42,7 @@ export interface TornadoState {
   elapsedMs: number | null;
   error: string | null;
   /** A link's tornado past the Monte Carlo budget, waiting for the person's yes: its cost in failures. */
-  confirm: { failures: number } | null;
+  confirm: LinkRunCost | null;
   /** Sets some settings, or refuses each bad one by name (and keeps the old value). */
   setSettings(patch: Partial<TornadoSettings>): string[];
   /** Runs the tornado of the current scenario; `planned` is its plan when already made (in slices, by a link). */
@@ -75,13 +74,13 @@ let linkPlan: TornadoPlan | null = null;
 /** Tornadoes started so far: a link's tornado that waited for the page does not run over one begun since. */
 let tornadoesStarted = 0;
 
-/** Failures the tornado as set now could simulate: every scenario at the seed cap (the budget's measure). */
-export function tornadoCost(s: Scenario, settings: TornadoSettings): number {
+/** What the tornado as set now could cost: every scenario at the seed cap (failures and seconds). */
+export function tornadoCost(s: Scenario, settings: TornadoSettings): LinkRunCost {
   return planCost(planTornado(s, settings.amount), settings.maxSeeds);
 }
 
-function planCost(plan: TornadoPlan, maxSeeds: number): number {
-  return plan.scenarios.reduce((sum, sc) => sum + monteCarloCost(sc, maxSeeds), 0);
+function planCost(plan: TornadoPlan, maxSeeds: number): LinkRunCost {
+  return plan.scenarios.reduce((sum, sc) => addCosts(sum, runsCost(sc, maxSeeds)), NO_COST);
 }
 
 export const tornadoStore = createStore<TornadoState>()((set, get) => ({
@@ -242,8 +241,8 @@ registerAddressPart({
           if (appStore.getState().scenario !== base || tornadoStore.getState().settings !== settings) return;
           linkPlan = plan;
           plannedAmount = settings.amount;
-          const failures = planCost(plan, settings.maxSeeds);
-          if (linkRunAsks(failures)) tornadoStore.setState({ confirm: { failures } });
+          const cost = planCost(plan, settings.maxSeeds);
+          if (linkRunAsks(cost)) tornadoStore.setState({ confirm: cost });
           else runLinkTornado();
         });
       });

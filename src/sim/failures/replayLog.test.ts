@@ -10,6 +10,7 @@ import { parseScenario, type Scenario } from "../scenario/index.ts";
 import type { RunResult } from "../types.ts";
 import { generateFailureTrace } from "./failureTrace.ts";
 import {
+  replayFailureCounts,
   replayIsOneRun,
   replayLogFromRunCsv,
   replayLogOfRun,
@@ -172,6 +173,18 @@ describe("a run's failures, replayed", () => {
     ]);
     expect(apart.trace!.failures.time.length).toBe(4);
     for (const k of all) expect(apartOrder[k]!.ettr, k).toBe(apart[k]!.ettr);
+    // What the page says of the count: 2 events, 4 failures, 1 event split (its hosts apart).
+    const apartScenario = replayScenarioFromEvents(base, {
+      hosts: 16,
+      days: 1,
+      events: [
+        [5000, 0, 0, 5, 10],
+        [40_000, 1, 9],
+      ],
+    });
+    expect(replayFailureCounts(apartScenario)).toEqual({ events: 2, failures: 4, split: 1 });
+    for (const k of all) expect(apart[k]!.failures, k).toBe(4);
+    expect(replayFailureCounts(base)).toBeNull();
   });
 
   it("a replay's trace has the log's rows, whatever the seed and lemon settings", () => {

@@ -124,3 +124,27 @@ export function replayLogFromRunCsv(s: Scenario, text: string): ReplayLog {
   }
   return { hosts: derived(s).hosts, days: s.training.days, events };
 }
+
+/**
+ * How a replay counts its log's events as failures (docs/model.md, "Replaying a log"): each event
+ * before the horizon is one failure per maximal run of adjacent host indexes among its hosts (a
+ * job-scope event, no host: one), as the failure trace's rows. `split`: events that are more than
+ * one failure (their hosts not side by side). Null for a scenario that is not a replay.
+ */
+export function replayFailureCounts(s: Scenario): { events: number; failures: number; split: number } | null {
+  if (s.failures.arrivals !== "log") return null;
+  const horizon = derived(s).horizonSeconds;
+  let events = 0;
+  let failures = 0;
+  let split = 0;
+  for (const e of s.failures.log.events) {
+    if ((e[0] as number) >= horizon) break;
+    const hosts = e.slice(2).sort((a, b) => a - b);
+    let runs = 1;
+    for (let j = 1; j < hosts.length; j++) if (hosts[j] !== (hosts[j - 1] as number) + 1) runs++;
+    events++;
+    failures += runs;
+    if (runs > 1) split++;
+  }
+  return { events, failures, split };
+}

@@ -33,3 +33,31 @@ export function driftOf(startSeconds: Float64Array, originSeconds: number, days:
   }
   return { windows, pValue: chiSquarePValue(stat, count - 1) };
 }
+
+const SUPERSCRIPT: Record<string, string> = {
+  "-": "⁻",
+  "0": "⁰",
+  "1": "¹",
+  "2": "²",
+  "3": "³",
+  "4": "⁴",
+  "5": "⁵",
+  "6": "⁶",
+  "7": "⁷",
+  "8": "⁸",
+  "9": "⁹",
+};
+
+/**
+ * A p-value as written: `digits` significant digits down to 1e-4 (0.0123), scientific below it
+ * ("1.9e-17", or "1.9 × 10⁻¹⁷" with `superscript`), where a decimal would be a row of zeros.
+ */
+export function pValueText(p: number, digits: number, superscript = false): string {
+  if (p >= 1e-4 || p === 0 || !Number.isFinite(p))
+    return Number(p.toPrecision(digits)).toLocaleString("en-US", { maximumSignificantDigits: digits });
+  const [mantissa, exponent] = p.toExponential(digits - 1).split("e");
+  const m = String(Number(mantissa));
+  const e = String(Number(exponent));
+  if (!superscript) return `${m}e${e}`;
+  return `${m} × 10${[...e].map((c) => SUPERSCRIPT[c] ?? c).join("")}`;
+}

@@ -5,6 +5,7 @@
  */
 import type { FailureCause } from "../scenario/index.ts";
 import type { FitNote, LogFit } from "./fitLog.ts";
+import { poolRepairLaw } from "./repairs.ts";
 
 /**
  * The version-4 fields a fit sets, typed here narrowly (the engine's scenario types grow them in
@@ -76,11 +77,14 @@ export function fittedScenario(fit: LogFit, name: string): { scenario: FittedSce
     failures.badHosts = { share: tidy(m.share), factor: within("factor", m.factor) };
   }
   const scenario: FittedScenario = { name: name.slice(0, 80), failures };
-  const law = fit.repairs?.lognormal;
+  // The law that gives the pool the log's mean repair (repairs.ts), not the maximum-likelihood
+  // one, whose mean may be several times the log's. A link stores the values, so older fits' links
+  // keep theirs.
+  const law = fit.repairs ? poolRepairLaw(fit.repairs) : null;
   if (law) {
     scenario.spares = {
       repairLaw: "lognormal",
-      repairHours: within("repairHours", Math.exp(law.mu)),
+      repairHours: within("repairHours", law.medianHours),
       repairSigma: within("repairSigma", law.sigma),
     };
   }

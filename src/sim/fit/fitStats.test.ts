@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 import { causeShares } from "./causeMix.ts";
 import { driftOf } from "./drift.ts";
 import { fitLog } from "./fitLog.ts";
+import { fittedScenario } from "./fitScenario.ts";
 import { parseLog } from "./parseLog.ts";
 import { dispersionIndex } from "./poissonMixture.ts";
+import { lognormalMean, poolRepairLaw } from "./repairs.ts";
 import { chiSquarePValue, lnGamma, upperGammaQ } from "./specialFunctions.ts";
 import { fitExponential, fitWeibull } from "./weibullFit.ts";
 
@@ -253,5 +255,42 @@ describe("a job-wide failure (an empty host, as a run's CSV export writes one)",
       ["job", 1],
     ]);
     expect(fit.repairs).toBeNull();
+  });
+});
+
+describe("the repair law a fit applies to the spare pool", () => {
+  // Heavy at both ends, as the InfiniteHBD log: many repairs of minutes, a few of weeks. The
+  // maximum-likelihood lognormal (the chart's) then has a mean far above the log's.
+  const hours = [
+    ...Array.from({ length: 30 }, (_, i) => 0.05 + 0.01 * i),
+    ...Array.from({ length: 40 }, (_, i) => 10 + i),
+    ...Array.from({ length: 10 }, (_, i) => 400 + 100 * i),
+  ];
+  const rows = hours.map((h, i) => `${i},h${i},GPU,${i + h / 24}`);
+  const fit = fitLog(csv(rows), { hosts: 400 });
+
+  it("reproduces the log's mean and median, where the best-fitting law's mean is several times the log's", () => {
+    const r = fit.repairs!;
+    const ml = r.lognormal!;
+    expect(lognormalMean(Math.exp(ml.mu), ml.sigma)).toBeGreaterThan(2 * r.meanHours);
+    const law = poolRepairLaw(r)!;
+    expect(law.matches).toBe("median and mean");
+    expect(law.medianHours).toBeCloseTo(r.medianHours, 9);
+    expect(lognormalMean(law.medianHours, law.sigma)).toBeCloseTo(r.meanHours, 9);
+    // "Use this fit" applies it, to 6 digits.
+    const spares = fittedScenario(fit, "t").scenario.spares!;
+    expect(spares.repairHours).toBeCloseTo(r.medianHours, 4);
+    expect(lognormalMean(spares.repairHours, spares.repairSigma) / r.meanHours).toBeCloseTo(1, 4);
+  });
+
+  it("a log whose mean is at or below its median: the fitted σ, and the median that gives the mean", () => {
+    const law = poolRepairLaw({
+      medianHours: 30,
+      meanHours: 28,
+      p90Hours: 40,
+      lognormal: { mu: 3, sigma: 0.5 },
+    })!;
+    expect(law).toMatchObject({ matches: "mean", sigma: 0.5 });
+    expect(lognormalMean(law.medianHours, law.sigma)).toBeCloseTo(28, 9);
   });
 });

@@ -89,3 +89,34 @@ export function summarizeRepairs(hours: Float64Array): RepairSummary | null {
     lognormal,
   };
 }
+
+/** σ's range in the scenario (docs/model.md §5): the pool law stays within it. */
+const SIGMA_RANGE = [0.01, 4] as const;
+
+/**
+ * The lognormal repair law a fit applies to the spare pool: the one whose mean is the log's mean
+ * (hosts in repair, and so the spares they take, follow the mean: Little's law), with the log's
+ * median where a lognormal can have both (mean above median, σ = √(2 ln(mean / median)) within
+ * range); else the fitted σ, clamped, with the median that gives the log's mean. The
+ * maximum-likelihood law (`lognormal`) stays the chart's: fitted to the ln of the positive
+ * durations, its mean may be several times the log's (a 2.5 σ: 23× its median).
+ */
+export function poolRepairLaw(
+  summary: RepairSummary,
+): { medianHours: number; sigma: number; matches: "median and mean" | "mean" } | null {
+  const law = summary.lognormal;
+  if (!law || !(summary.meanHours > 0)) return null;
+  const { medianHours: median, meanHours: mean } = summary;
+  if (median > 0 && mean > median) {
+    const sigma = Math.sqrt(2 * Math.log(mean / median));
+    if (sigma >= SIGMA_RANGE[0] && sigma <= SIGMA_RANGE[1])
+      return { medianHours: median, sigma, matches: "median and mean" };
+  }
+  const sigma = Math.min(SIGMA_RANGE[1], Math.max(SIGMA_RANGE[0], law.sigma));
+  return { medianHours: mean / Math.exp((sigma * sigma) / 2), sigma, matches: "mean" };
+}
+
+/** The mean of a lognormal law of this median and σ. */
+export function lognormalMean(medianHours: number, sigma: number): number {
+  return medianHours * Math.exp((sigma * sigma) / 2);
+}

@@ -148,6 +148,10 @@ describe("summarizeTornado", () => {
     const named = shown.slice(0, 3).map((r) => r.plan.label);
     expect(text.indexOf(named[0] as string)).toBe("ETTR depends most on ".length);
     for (const e of shown[0]?.plan.ends ?? []) expect(text).toContain(e.text);
+    // In words, not a parenthesis of signs: each end with its change, in points.
+    expect(text).not.toContain("; points)");
+    expect(text).toContain(`: moved from ${shown[0]?.plan.baseText} to ${shown[0]?.plan.ends[0]?.text}, `);
+    expect(text).toMatch(/ETTR changes by [+−]\d+\.\d points/);
     // The others in the chart's order.
     const at = named.map((l) => text.lastIndexOf(l));
     expect(at).toEqual([...at].sort((x, y) => x - y));

@@ -387,10 +387,16 @@ export function tornadoSentence(result: TornadoResult, policies: readonly Policy
   const first = ranked[0];
   const bar = first ? widest(first) : null;
   if (!first || !bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
-  const who = policies.length === 1 ? "" : `${REGISTRY[bar.series as PolicyKey].label} `;
-  const ends = bar.segments.map((s) => `${points(s.change)} at ${s.text}`).join(", ");
+  // "moved from Unlimited to Limited (spare hosts 32, not 0), FT-HSDP's ETTR changes by −58.5
+  // points; to …, by … points": each end with its change, in words.
+  const whose = policies.length === 1 ? "it" : `${REGISTRY[bar.series as PolicyKey].label}'s ETTR`;
+  const ends = bar.segments
+    .map((s, i) =>
+      i === 0
+        ? `moved from ${first.plan.baseText} to ${s.text}, ${whose} changes by ${points(s.change)} points`
+        : `to ${s.text}, by ${points(s.change)} points`,
+    )
+    .join("; ");
   const then = ranked.slice(1, 3).map((x) => x.plan.label);
-  return `${what} depends most on ${first.plan.label} (${who}${ends}, from ${first.plan.baseText}; points)${
-    then.length > 0 ? `, then on ${then.join(" and ")}` : ""
-  }.`;
+  return `${what} depends most on ${first.plan.label}: ${ends}.${then.length > 0 ? ` Then on ${then.join(" and ")}.` : ""}`;
 }

@@ -12,6 +12,7 @@ import { asHistoryEntry } from "../../state/address.ts";
 import { FitCancelled, type RunningFit, startFit } from "../../state/fitClient.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
+import { type AppliedFit, ettrsOf, FitApplied } from "./FitApplied.tsx";
 import { FitCharts } from "./FitCharts.tsx";
 import { loadReplay, ReplayVsModel } from "./FitReplay.tsx";
 import { FitSummary } from "./FitSummary.tsx";
@@ -47,6 +48,7 @@ export function FailureLogImport() {
   const [phase, setPhase] = useState<FitPhase | null>(null);
   const [outcome, setOutcome] = useState<FitOutcome | null>(null);
   const [applyError, setApplyError] = useState<string | null>(null);
+  const [applied, setApplied] = useState<AppliedFit | null>(null);
   const [replayError, setReplayError] = useState<string | null>(null);
   const running = useRef<RunningFit | null>(null);
 
@@ -93,7 +95,9 @@ export function FailureLogImport() {
     if (!fit) return;
     try {
       const next = scenarioWithFit(scenario, fit.scenario);
+      const before = ettrsOf(appStore.getState().run, scenario);
       asHistoryEntry(() => appStore.getState().setScenario(next));
+      setApplied({ scenario: next, before });
       setApplyError(null);
     } catch (e) {
       setApplyError((e as Error).message);
@@ -186,10 +190,11 @@ export function FailureLogImport() {
           <FitSummary fit={fit.fit} notes={[...fit.fit.notes, ...fit.notes]} file={file.name} />
           <FitCharts fit={fit.fit} />
           <div className="fit-use">
-            <p data-testid="fit-use-words">{applyFitWords(fit.scenario, scenario)}</p>
+            <p data-testid="fit-use-words">{applyFitWords(fit.scenario, scenario, fit.fit)}</p>
             <button type="button" onClick={applyFit} data-testid="fit-use">
               Use this fit
             </button>
+            {applied && <FitApplied applied={applied} />}
             {applyError && (
               <p className="fit-error" role="alert">
                 The scenario refused the fit: {applyError}

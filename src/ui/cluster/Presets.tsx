@@ -18,9 +18,19 @@ export function activePreset(s: Scenario): { preset: Preset; modified: boolean }
   return hit ? { preset: hit.preset, modified: !sameKnobs(hit.scenario, s) } : null;
 }
 
+/**
+ * The log a scenario was fitted to, from its name ("Fitted to fleet.json", as "Use this fit" and
+ * `npm run fit --scenario` name it; the name travels in links), or null.
+ */
+export function fittedLogName(s: Scenario): string | null {
+  const m = /^Fitted to (.+)$/s.exec(s.name);
+  return m ? (m[1] as string) : null;
+}
+
 export function Presets() {
   const scenario = useAppStore((s) => s.scenario);
   const active = activePreset(scenario);
+  const fittedTo = active ? null : fittedLogName(scenario);
   return (
     <div className="presets">
       <div className="preset-list">
@@ -44,6 +54,16 @@ export function Presets() {
           </p>
           <p className="muted">
             <span className="source-label">Source:</span> {active.preset.source}
+          </p>
+        </div>
+      )}
+      {fittedTo && (
+        <div className="preset-source" data-testid="fitted-source">
+          <p>
+            <strong>Fitted to a failure log: {fittedTo}.</strong> This scenario's failures (rate, arrivals,
+            causes, lemon hosts) and repair law were set from a fit to that log, by the Failure log panel's
+            “Use this fit” or <code>npm run fit -- … --scenario</code>; the cluster and the rest were not
+            fitted. A knob moved since keeps this name.
           </p>
         </div>
       )}

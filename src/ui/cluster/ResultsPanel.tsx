@@ -6,6 +6,7 @@
 
 import { Fragment } from "react";
 import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms/closedForms.ts";
+import { replayFailureCounts } from "../../sim/failures/replayLog.ts";
 import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies/index.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
@@ -156,6 +157,27 @@ function StruckLine() {
     <p className="muted" data-testid="struck-per-failure">
       FT-HSDP replicas struck per failure ({run.scenario.cluster.placement} placement):{" "}
       <strong>{n > 0 ? count(sum / n, 2) : "—"}</strong> on average, at most <strong>{count(max)}</strong>.
+    </p>
+  );
+}
+
+/**
+ * A replay's "Failures" against its log's events: an event whose hosts are not side by side
+ * counts as one failure per run of adjacent hosts (the time lost is the same; docs/model.md,
+ * "Replaying a log"), so the cards may count more failures than the fit has events.
+ */
+function ReplayCountLine() {
+  const run = useShownRun();
+  const counts = run ? replayFailureCounts(run.scenario) : null;
+  const first = run ? selectedPolicies(run.scenario)[0] : undefined;
+  const shown = first && run?.[first.key]?.failures;
+  if (!counts || counts.split === 0 || shown === undefined) return null;
+  return (
+    <p className="muted" data-testid="replay-failure-count">
+      Failures {count(shown)} on the cards: the log's {count(counts.events)} events, of which{" "}
+      {count(counts.split)} struck hosts that are not side by side, and each run of adjacent hosts counts as a
+      failure of its own ({count(counts.failures)} in all). The time lost is the same as if each event were
+      one failure; only the count differs.
     </p>
   );
 }
@@ -335,6 +357,7 @@ export function ResultsPanel() {
       </div>
       <BadputPanel />
       <StruckLine />
+      <ReplayCountLine />
       <ClosedFormsCard />
     </Panel>
   );

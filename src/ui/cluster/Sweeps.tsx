@@ -28,14 +28,15 @@ import {
 import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";
-import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
+import { LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
+import { NARROW_SPAN, sweepEttrs, sweepZoomed } from "../../state/sweepZoom.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { count, duration, pct } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
-import { sweepPeakWords } from "./sweepPeak.ts";
+import { sweepPartialWords, sweepPeakWords } from "./sweepPeak.ts";
 
 /**
  * Where each legend entry sits: swatch, gap, about 7 px a character of its name, and a gap, on as
@@ -186,7 +187,7 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
         <p className="sweep-confirm" role="alert" data-testid="sweep-confirm">
           This link runs its sweep: {sweep.points} points × {sweep.seeds.toLocaleString("en-US")} seeds, about{" "}
           {sweep.confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate,
-          about {duration(estimatedSeconds(sweep.confirm.failures))} on one core.{" "}
+          about {duration(sweep.confirm.seconds)} on one core.{" "}
           {sweep.confirm.failures > MONTE_CARLO_BUDGET_FAILURES
             ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
             : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
@@ -252,6 +253,7 @@ function SweepChart({
   const width = useWidth(boxRef);
   const current = useAppStore((s) => s.scenario);
   const error = useExplorerStore((s) => s.sweep.error);
+  const status = useExplorerStore((s) => s.sweep.status);
   const baseName = useExplorerStore((s) => s.sweep.baseName);
   // A cause's axis reads with the cause's name in the scenario it swept.
   const swept = results[0]?.scenario ?? current;
@@ -278,10 +280,16 @@ function SweepChart({
   );
   // 0–100 % unless the person zooms to the curves' p5–p95 span: a few points' difference (where a
   // curve peaks) is then visible, and the axis's numbers say it no longer starts at 0.
-  const zoom = useExplorerStore((s) => s.sweep.zoom);
+  const zoomChoice = useExplorerStore((s) => s.sweep.zoom);
   const done = results.filter((r) => r.mc !== null);
   const ettrOf = (r: SweepResultPoint, key: PolicyKey): Summary | undefined => r.mc?.[key]?.ettr;
-  const shown = done.flatMap((r) => policies.flatMap(({ key }) => ettrOf(r, key) ?? []));
+  const shown = sweepEttrs(
+    done,
+    policies.map((p) => p.key),
+  );
+  // Zoomed by default when every curve lies in a narrow band (sweepZoom.ts): a peak of a few
+  // points would hide on the 0–100 % axis.
+  const zoom = sweepZoomed(zoomChoice, shown);
   const yLo = zoom && shown.length > 0 ? Math.min(...shown.map((e) => e.p5)) : 0;
   const yHi = zoom && shown.length > 0 ? Math.max(...shown.map((e) => e.p95)) : 1;
   const pad = Math.max(0.005, (yHi - yLo) * 0.1);
@@ -343,9 +351,11 @@ function SweepChart({
       done.map((r) => r.x),
       at,
       cats !== undefined,
+      done.length < results.length,
     );
     return words ? [{ key, words }] : [];
   });
+  const partial = sweepPartialWords(done.length, results.length, status);
 
   return (
     <div ref={boxRef} className="chart-box">
@@ -458,9 +468,20 @@ function SweepChart({
           onChange={(e) => explorerStore.getState().setSweepZoom(e.target.checked)}
         />{" "}
         Zoom the ETTR axis to the curves (it no longer starts at 0 %)
+        {zoomChoice === null && zoom && (
+          <span className="muted" data-testid="sweep-zoom-default">
+            {" "}
+            — zoomed by default: every curve lies within {Math.round(NARROW_SPAN * 100)} points
+          </span>
+        )}
       </label>
       {peaks.length > 0 && (
         <p className="small sweep-peaks" data-testid="sweep-peaks">
+          {partial && (
+            <span className="sweep-partial" data-testid="sweep-peaks-partial">
+              {partial}{" "}
+            </span>
+          )}
           {peaks.map(({ key, words }) => (
             <span key={key} data-testid={`sweep-peak-${key}`}>
               {words}{" "}

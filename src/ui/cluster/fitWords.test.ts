@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { pValueText } from "../../sim/fit/drift.ts";
+import type { LogFit } from "../../sim/fit/fitLog.ts";
 import { fitLog } from "../../sim/fit/fitLog.ts";
 import { parseLog } from "../../sim/fit/parseLog.ts";
 import { drawnLog, logCsv } from "../../testing/engineLog.ts";
-import { arrivalWords, durationWords, shortGaps } from "./fitWords.ts";
+import { arrivalWords, driftWords, durationWords, shortGaps } from "./fitWords.ts";
 
 const fitOf = (shape: number) =>
   fitLog(
@@ -53,5 +55,20 @@ describe("the arrivals in plain words", () => {
     expect(durationWords(1800)).toBe("30 minutes");
     expect(durationWords(16 * 3600)).toBe("16 hours");
     expect(durationWords(5 * 86_400)).toBe("5 days");
+  });
+});
+
+describe("a drift p-value as written", () => {
+  it("is scientific past 1e-4, not a row of zeros; plain above", () => {
+    expect(pValueText(1.9e-17, 2, true)).toBe("1.9 × 10⁻¹⁷");
+    expect(pValueText(1.9e-17, 3)).toBe("1.9e-17");
+    expect(pValueText(3.21e-5, 2)).toBe("3.2e-5");
+    expect(pValueText(0.0123, 2)).toBe("0.012");
+    expect(pValueText(0.5, 2)).toBe("0.5");
+    const fit = { drift: { windows: [10, 90], pValue: 1.9e-17 } } as LogFit;
+    expect(driftWords(fit)).toBe(
+      "The rate changed over the log (chi-square p = 1.9 × 10⁻¹⁷): one rate is an average over calmer and busier months.",
+    );
+    expect(driftWords(fit)).not.toContain("0.0000");
   });
 });

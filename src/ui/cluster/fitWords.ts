@@ -2,6 +2,7 @@
  * A fitted log in plain words (§5): what each figure means for this fleet, for a person who has
  * never met a Weibull shape. Every sentence is computed from the fit on screen.
  */
+import { pValueText } from "../../sim/fit/drift.ts";
 import type { LogFit } from "../../sim/fit/fitLog.ts";
 
 const g = (x: number, digits = 2) =>
@@ -121,6 +122,6 @@ export function driftWords(fit: LogFit): string {
   const p = fit.drift.pValue;
   if (p === null) return "";
   return p < 0.05
-    ? `The rate changed over the log (chi-square p = ${g(p)}): one rate is an average over calmer and busier months.`
-    : `One constant rate fits every 30-day window (chi-square p = ${g(p)}).`;
+    ? `The rate changed over the log (chi-square p = ${pValueText(p, 2, true)}): one rate is an average over calmer and busier months.`
+    : `One constant rate fits every 30-day window (chi-square p = ${pValueText(p, 2, true)}).`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sweepPeak, sweepPeakWords } from "./sweepPeak.ts";
+import { sweepPartialWords, sweepPeak, sweepPeakWords } from "./sweepPeak.ts";
 
 const at = (x: number) => `${x} min`;
 const xs = [1, 6.787, 17.68, 120];
@@ -40,5 +40,24 @@ describe("where a sweep's curve peaks (issue 28)", () => {
     );
     expect(sweepPeak([0.5])).toBeNull();
     expect(sweepPeak([0.5, Number.NaN])).toBeNull();
+  });
+});
+
+describe("a sweep's peak while it runs or after Cancel", () => {
+  // The Greyhound evict-after sweep at 37 %: the points done so far, the first of them the best.
+  it("says it is of the points done, and calls no point done an end of the range", () => {
+    const words = sweepPeakWords("Synchronous", [0.336, 0.33, 0.31], [1, 1.29, 1.66], at, false, true);
+    expect(words).toBe(
+      "Synchronous is best so far at 1 min: 33.6 %, the lowest value done (2.6 points above 1.66 min).",
+    );
+    expect(words).not.toContain("range");
+    expect(sweepPeakWords("FT-HSDP", [0.7, 0.8, 0.75], [1, 2, 3], at, false, true)).toBe(
+      "FT-HSDP is best so far at 2 min: 80.0 %, above the lowest and highest values done (by 10.0 points at 1 min, by 5.0 points at 3 min).",
+    );
+    expect(sweepPartialWords(7, 20, "running")).toBe(
+      "Of the 7 points done out of 20 (the sweep is running), not the whole range:",
+    );
+    expect(sweepPartialWords(12, 20, "cancelled")).toContain("the sweep was cancelled");
+    expect(sweepPartialWords(20, 20, "done")).toBeNull();
   });
 });

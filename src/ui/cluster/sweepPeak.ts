@@ -36,6 +36,8 @@ const points = (x: number) => `${(x * 100).toFixed(1)} point${(x * 100).toFixed(
 /**
  * "FT-HSDP is best at 21.04 min: 82.3 %, above both ends (by 4.0 points at 1 min, by 2.0 points
  * at 120 min)." `at` writes an x with its unit; on a category axis the ends are not compared.
+ * `partial`: the means are of the points done so far (a sweep running or cancelled), so the
+ * sentence says "so far" and compares the lowest and highest values done, not the range's ends.
  */
 export function sweepPeakWords(
   name: string,
@@ -43,18 +45,36 @@ export function sweepPeakWords(
   xs: readonly number[],
   at: (x: number) => string,
   categories: boolean,
+  partial = false,
 ): string | null {
   const p = sweepPeak(means);
   if (!p) return null;
   const x = xs[p.best] as number;
-  const head = `${name} is best at ${at(x)}: ${pct(means[p.best] as number)}`;
+  const head = `${name} is best${partial ? " so far" : ""} at ${at(x)}: ${pct(means[p.best] as number)}`;
   if (categories) return `${head}.`;
   const first = at(xs[0] as number);
   const last = at(xs[xs.length - 1] as number);
+  const ends = partial ? "the lowest and highest values done" : "both ends";
+  const low = partial ? "the lowest value done" : "the low end of the range";
+  const high = partial ? "the highest value done" : "the high end of the range";
   if (p.interior)
-    return `${head}, above both ends (by ${points(p.aboveFirst)} at ${first}, by ${points(p.aboveLast)} at ${last}).`;
-  if (p.best === 0) return `${head}, the low end of the range (${points(p.aboveLast)} above ${last}).`;
-  if (p.best === means.length - 1)
-    return `${head}, the high end of the range (${points(p.aboveFirst)} above ${first}).`;
-  return `${head}, level with the high end (${last}).`;
+    return `${head}, above ${ends} (by ${points(p.aboveFirst)} at ${first}, by ${points(p.aboveLast)} at ${last}).`;
+  if (p.best === 0) return `${head}, ${low} (${points(p.aboveLast)} above ${last}).`;
+  if (p.best === means.length - 1) return `${head}, ${high} (${points(p.aboveFirst)} above ${first}).`;
+  return `${head}, level with ${partial ? high : "the high end"} (${last}).`;
+}
+
+/**
+ * What the sentences are of, when not of the whole sweep: "Of the 7 points done out of 20 (the
+ * sweep is running):". Null when every point is done.
+ */
+export function sweepPartialWords(done: number, total: number, status: string): string | null {
+  if (done >= total) return null;
+  const why =
+    status === "running"
+      ? "the sweep is running"
+      : status === "cancelled"
+        ? "the sweep was cancelled"
+        : "the sweep stopped";
+  return `Of the ${done} point${done === 1 ? "" : "s"} done out of ${total} (${why}), not the whole range:`;
 }

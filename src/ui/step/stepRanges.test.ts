@@ -64,7 +64,7 @@ describe("what the page computes itself stays within the table", () => {
     const estimate = computeForElements(1e18);
     for (const v of Object.values(estimate)) expect(v).toBeLessThanOrEqual(computeMs.max);
     const base = DEFAULT_STEP_SETTINGS.config.parallel.interLink;
-    const fit = (alpha: number, bandwidth: number) => {
+    const fitOf = (alpha: number, bandwidth: number) => {
       const f: LinkFit = {
         ranks: 8,
         calls: 10,
@@ -78,7 +78,7 @@ describe("what the page computes itself stays within the table", () => {
       };
       return fittedLink(f, base);
     };
-    for (const link of [fit(5, 1e3), fit(0, 1e18)]) {
+    for (const link of [fitOf(5, 1e3), fitOf(0, 1e18)]) {
       expect(link.alpha).toBeGreaterThanOrEqual(alphaSeconds.min);
       expect(link.alpha).toBeLessThanOrEqual(alphaSeconds.max);
       expect(link.bandwidth).toBeGreaterThanOrEqual(bandwidthBytesPerSecond.min);
