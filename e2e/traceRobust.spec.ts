@@ -96,6 +96,9 @@ test("like with like: the step's parts add up, the model is beside the part it s
   await page.getByRole("button", { name: "Use the fitted link" }).click();
   const state = page.getByTestId("interLink-state").or(page.getByTestId("intraLink-state"));
   await expect(state).toHaveText("fitted to rank0.json, rank1.json");
+  await expect(page.getByTestId("trace-model-error")).toContainText(
+    "The model (the link fitted to these traces, α",
+  );
   // Not clipped: the words fit their box and the box lies on the page.
   expect(await state.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
   const box = await state.boundingBox();

@@ -105,6 +105,11 @@ function Breakdowns({ view }: { view: TraceView }) {
         </caption>
         <thead>
           <tr>
+            <th colSpan={2} />
+            <th colSpan={3}>temporal, share of the span</th>
+            <th colSpan={types.size}>kernel types, share of the GPU's busy time</th>
+          </tr>
+          <tr>
             <th>rank</th>
             <th>span</th>
             <th title="No kernel running">idle</th>

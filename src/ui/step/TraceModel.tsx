@@ -20,6 +20,11 @@ export interface TraceModelProps {
 }
 
 const f2 = (x: number | null) => (x === null ? "—" : x.toFixed(2));
+/** A relative error with its sign: "+4.2 %", "−6.1 %", "±0.0 %". */
+function signedPct(x: number): string {
+  const t = (Math.abs(x) * 100).toFixed(1);
+  return `${t === "0.0" ? "±" : x > 0 ? "+" : "−"}${t} %`;
+}
 const pctOf = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)} %` : "—");
 
 export function TraceModel({ view, stepIndex, onStep, onRank, onUseFit, link, borrow }: TraceModelProps) {
@@ -78,15 +83,15 @@ export function TraceModel({ view, stepIndex, onStep, onRank, onUseFit, link, bo
       {beside?.ok ? (
         <>
           <p className="step-small" data-testid="trace-model-error">
-            The model ({link.label}, α {(link.alpha * 1e6).toFixed(2)} µs,{" "}
-            {formatBytesPerSecond(link.bandwidth)}) predicts {ms(beside.beside.predicted.stepMs)} and{" "}
-            {f2(beside.beside.predicted.overlapPct)} % hidden
+            The model ({fitted ? "the link fitted to these traces" : link.label}, α{" "}
+            {(link.alpha * 1e6).toFixed(2)} µs, {formatBytesPerSecond(link.bandwidth)}) predicts{" "}
+            {ms(beside.beside.predicted.stepMs)} and {f2(beside.beside.predicted.overlapPct)} % hidden
             {c !== null && (
               <>
                 {" "}
                 against {ms(c.modelledMs)} of compute and exposed communication measured (
                 {c.modelledMs > 0
-                  ? `${(((beside.beside.predicted.stepMs - c.modelledMs) / c.modelledMs) * 100).toFixed(1)} %`
+                  ? signedPct((beside.beside.predicted.stepMs - c.modelledMs) / c.modelledMs)
                   : "—"}
                 )
               </>
@@ -155,8 +160,8 @@ function BorrowSizes({ view, borrow }: Pick<TraceModelProps, "view" | "borrow">)
         <label>
           <input type="checkbox" checked={borrow.on} onChange={(e) => borrow.set(e.currentTarget.checked)} />{" "}
           Borrow the sizes of the {borrow.buckets} buckets of the model on screen (
-          {borrow.modelName ?? "the model"}; pick a preset or paste your parameter list above), the k-th
-          all-reduce of a step taking the k-th bucket's bytes
+          {borrow.modelName ?? "the model"}, as chosen in this view's model settings: a preset, or your
+          parameter list pasted there), the k-th all-reduce of a step taking the k-th bucket's bytes
         </label>
       )}
       {borrow.on && b !== null && (
