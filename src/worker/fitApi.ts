@@ -1,5 +1,6 @@
 /** The fit worker's endpoint: reads the file here, off the main thread, then fits it (src/sim/fit). */
 import { type FitOutcome, type FitPhase, type FitRequest, fitText } from "../sim/fit/fitFile.ts";
+import { HEAD_BYTES, notALog } from "../sim/fit/notALog.ts";
 import { checkLogSize } from "../sim/fit/parseLog.ts";
 import type { LogError } from "../sim/fit/types.ts";
 
@@ -12,6 +13,9 @@ export const fitApi = {
       return { ok: false, message: (e as LogError).message };
     }
     onPhase("reading");
+    // A gzip or a profiler trace is named, with where it goes, before being read as a log.
+    const other = notALog(new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer()), req.name);
+    if (other !== null) return { ok: false, message: other };
     const text = await file.text();
     return fitText(text, req, onPhase);
   },

@@ -3,6 +3,7 @@
  * page hands them over) and measured by traceMeasure, against traceJson on the same traces.
  */
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { measureSet } from "../step/trace/ranks.ts";
@@ -84,5 +85,37 @@ describe("trace worker", () => {
       () => {},
     );
     expect(bad).toMatchObject({ ok: false, error: expect.stringMatching(/ends early/) });
+  });
+
+  it("a cancel sent while a gzip bomb is read stops it at once; the next file then reads", async () => {
+    // 190 MB of valid, empty events in 450 KB of gzip: read whole, it holds the worker for many
+    // seconds; the old read looked for a cancel only between the stream's pieces, each inflating
+    // to tens of MB, and never let the cancel's message in.
+    const unit = Buffer.from('{"ph":"i","s":"g"},');
+    const text = Buffer.concat([
+      Buffer.from('{"traceEvents":['),
+      Buffer.alloc(unit.length * 10e6, unit),
+      Buffer.from('{"ph":"i"}]}'),
+    ]);
+    const bomb = new Uint8Array(gzipSync(text, { level: 9 }));
+    const ticket = traceApi.traceTicket();
+    let calls = 0;
+    let lastDone = 0;
+    const reading = traceApi.traceOpen(ticket, new Blob([bomb]), "bomb.json.gz", (done) => {
+      lastDone = done;
+      // The page's Cancel reaches the worker as a message: a task of its own, not a call inside the read.
+      if (calls++ === 0) setTimeout(() => traceApi.traceCancel(ticket), 0);
+    });
+    const r = await reading;
+    expect(r).toEqual({ ok: false, name: "bomb.json.gz", error: "cancelled" });
+    // It stopped within a few pieces of the cancel, far from the end of the file.
+    expect(lastDone).toBeLessThan(bomb.length / 4);
+    const good = await traceApi.traceOpen(
+      traceApi.traceTicket(),
+      new Blob([fixture(0)]),
+      "rank0.json.gz",
+      () => {},
+    );
+    expect(good.ok).toBe(true);
   });
 });

@@ -4,43 +4,14 @@
  * read reports its progress and stops at the next piece when cancelled.
  */
 import type { Link } from "../step/collectiveCost.ts";
-import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
-import { fitLink, fittedLink } from "../step/trace/linkFit.ts";
-import type { RankFigures } from "../step/trace/measure.ts";
-import { type BesideResult, modelBeside } from "../step/trace/modelBeside.ts";
-import { type LateStart, measureSet } from "../step/trace/ranks.ts";
 import { TraceByteReader } from "../step/trace/traceBytes.ts";
 import { MAX_TRACE_BYTES, TraceError } from "../step/trace/traceError.ts";
 import type { RankTrace } from "../step/trace/traceModel.ts";
-import { verdict, worldSizeOf } from "../step/trace/traceReport.ts";
+import { type TraceChoice, type TraceView, traceView } from "./traceView.ts";
+
+export type { RankRow, TraceChoice, TraceView } from "./traceView.ts";
 
 export type OpenReply = { ok: true; id: number; name: string } | { ok: false; name: string; error: string };
-
-export type RankRow = Omit<RankFigures, "activities" | "stepWindows" | "backward" | "stepActivities">;
-
-export interface TraceView {
-  verdict: string;
-  ranks: RankRow[];
-  lateStart: LateStart[];
-  warnings: string[];
-  worldSize: number;
-  fit:
-    | {
-        ok: true;
-        alpha: number;
-        bandwidth: number;
-        interceptMs: number;
-        msPerByte: number;
-        r2: number;
-        rmsMs: number;
-        calls: number;
-        residuals: { bytes: number; measuredMs: number; fittedMs: number }[];
-      }
-    | { ok: false; why: string };
-  /** The model beside the first rank's chosen step, with the step view's own link. */
-  beside: BesideResult | null;
-  stepNames: string[];
-}
 
 export type MeasureReply = { ok: true; view: TraceView } | { ok: false; error: string };
 
@@ -48,10 +19,16 @@ const held = new Map<number, RankTrace>();
 const cancelled = new Set<number>();
 let next = 1;
 
-/** Residuals shown: at most this many (a trace may hold thousands of all-reduces). */
-const MAX_RESIDUALS = 400;
+/**
+ * Bytes of the file handed to the reader at once. A gzip bomb inflates ~1,000×, so 8 KiB is at
+ * most ~8 MB of text: the read returns to the worker's event loop (where a cancel arrives) at
+ * least every YIELD_MS and never runs one piece for long.
+ */
+export const READ_SLICE = 8 << 10;
+const YIELD_MS = 40;
 
-const pick = (l: Link) => ({ alpha: l.alpha, bandwidth: l.bandwidth });
+/** Lets the messages queued behind this read (a cancel, the next file) be handled. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export const traceApi = {
   /** A number for the next file, so the page can cancel it while it reads. */
@@ -79,15 +56,25 @@ export const traceApi = {
       const reader = new TraceByteReader(name, new TextDecoder("utf-8"));
       const stream = file.stream().getReader();
       let done = 0;
+      let since = Date.now();
+      const stop = async () => {
+        await stream.cancel();
+        return { ok: false as const, name, error: "cancelled" };
+      };
       for (;;) {
-        if (cancelled.has(ticket)) {
-          await stream.cancel();
-          return { ok: false, name, error: "cancelled" };
-        }
+        if (cancelled.has(ticket)) return await stop();
         const { value, done: end } = await stream.read();
         if (end) break;
-        reader.push(value);
-        done += value.length;
+        for (let at = 0; at < value.length; at += READ_SLICE) {
+          reader.push(value.subarray(at, at + READ_SLICE));
+          done += Math.min(READ_SLICE, value.length - at);
+          if (Date.now() - since >= YIELD_MS) {
+            progress(done, file.size);
+            await nextTask();
+            since = Date.now();
+            if (cancelled.has(ticket)) return await stop();
+          }
+        }
         progress(done, file.size);
       }
       held.set(ticket, reader.end());
@@ -103,38 +90,16 @@ export const traceApi = {
     held.delete(id);
   },
 
-  traceMeasure(ids: readonly number[], allSteps: boolean, stepIndex: number, link: Link): MeasureReply {
+  traceMeasure(
+    ids: readonly number[],
+    allSteps: boolean,
+    stepIndex: number,
+    link: Link,
+    choice: TraceChoice = {},
+  ): MeasureReply {
     try {
       const traces = ids.map((id) => held.get(id)).filter((t): t is RankTrace => t !== undefined);
-      const set = measureSet(traces, { allSteps });
-      const n = worldSizeOf(set);
-      const fit = fitLink(set.ranks, n);
-      const first = set.ranks[0];
-      const view: TraceView = {
-        verdict: verdict(set),
-        ranks: set.ranks.map(
-          ({ activities: _a, stepWindows: _w, backward: _b, stepActivities: _s, ...row }) => row,
-        ),
-        lateStart: set.lateStart,
-        warnings: set.warnings,
-        worldSize: n,
-        // α and B as the link will hold them (fittedLink's rounding), so the page can tell when
-        // the step model already uses them.
-        fit: fit.ok
-          ? {
-              ok: true,
-              ...fit.fit,
-              ...pick(fittedLink(fit.fit, link)),
-              residuals: fit.fit.residuals.slice(0, MAX_RESIDUALS),
-            }
-          : { ok: false, why: fit.why },
-        beside:
-          first === undefined || first.steps.length === 0
-            ? null
-            : modelBeside(first, Math.min(stepIndex, first.steps.length - 1), DEFAULT_STEP_CONFIG, link, n),
-        stepNames: first?.steps.map((s) => s.name) ?? [],
-      };
-      return { ok: true, view };
+      return { ok: true, view: traceView(traces, allSteps, stepIndex, link, choice) };
     } catch (e) {
       return { ok: false, error: e instanceof Error ? e.message : String(e) };
     }

@@ -6,13 +6,37 @@
  * and `ncclDevKernel_Generic` count (HTA issues #122, #208, #247, #360); memory is an activity of
  * category `gpu_memcpy` or `gpu_memset`; computation is every other kernel. The test is applied
  * in that order, as `get_kernel_type` does.
+ *
+ * The pattern is not run as a regular expression: `.*ncclKernel.*`, searched for at every start
+ * position, backtracks over the rest of the name each time, so a long name costs the square of
+ * its length (100K characters took 10 s). It means, exactly: the name starts with `nccl`, `hip`
+ * or `hccl`, or holds `ncclKernel` anywhere (`.` matches no line break, but `ncclKernel` has
+ * none, and `.*` may be empty), letters compared without case. That is three prefix tests and
+ * one substring search, each one pass over the name.
  */
 export type KernelClass = "comm" | "memory" | "compute";
 
+/** HTA's pattern, for reference and for the test that checks `isCommKernel` against it. */
 export const COMM_KERNEL_RE = /(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)/i;
 
+/**
+ * ASCII letters to lower case, nothing else: the regular expression's case-insensitive match
+ * (without the `u` flag) folds only letters whose upper case stays in their script, so `ı` and
+ * `K` (Kelvin) do not match `i` and `k`, as `toLowerCase` would make them.
+ */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** HTA's `is_comm_kernel`, in one pass over the name (see above). */
+export function isCommKernel(name: string): boolean {
+  const head = asciiLower(name.slice(0, 4));
+  if (head.startsWith("nccl") || head.startsWith("hip") || head.startsWith("hccl")) return true;
+  return asciiLower(name).includes("ncclkernel");
+}
+
 export function classifyKernel(name: string, category: string): KernelClass {
-  if (COMM_KERNEL_RE.test(name)) return "comm";
+  if (isCommKernel(name)) return "comm";
   const cat = category.toLowerCase();
   if (cat === "gpu_memcpy" || cat === "gpu_memset" || cat === "memcpy" || cat === "memset") return "memory";
   return "compute";

@@ -16,6 +16,7 @@
 import { canonicalDtype, elementBytes } from "../dtypes.ts";
 import { type Interval, intersectLength, mergeIntervals, sweepByMask, totalLength } from "./intervals.ts";
 import { collectiveOf, HTA_CLASS_NAME, isGlooCollective, type KernelClass } from "./kernelClass.ts";
+import { checkRankFigures } from "./traceError.ts";
 import type { RankTrace, StepWindow } from "./traceModel.ts";
 
 export interface MeasureOptions {
@@ -228,8 +229,10 @@ function rankOf(t: RankTrace, position: number, notes: string[]): number {
   if (t.rank !== null) return t.rank;
   const m = /rank[-_]?(\d+)/i.exec(t.file);
   if (m !== null) {
+    const rank = Number(m[1]);
+    checkRankFigures(rank, t.worldSize, `the file name's (${t.file.slice(0, 80)})`);
     notes.push(`no distributedInfo: rank ${m[1]} read from the file name`);
-    return Number(m[1]);
+    return rank;
   }
   notes.push(`no distributedInfo: rank ${position} given by the order the files were opened`);
   return position;

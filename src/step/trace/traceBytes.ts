@@ -15,6 +15,13 @@ export interface Utf8StreamDecoder {
   decode(input?: Uint8Array, options?: { stream?: boolean }): string;
 }
 
+/**
+ * Compressed bytes handed to the gunzip at once. fflate inflates a whole push into one piece, and
+ * deflate packs up to ~1,030 bytes of text into one byte: a 1 MiB piece of a gzip bomb would
+ * become one 1 GB string. 16 KiB gives at most ~16 MB of text per piece.
+ */
+export const GUNZIP_SLICE = 16 << 10;
+
 export class TraceByteReader {
   private readonly reader: RankTraceReader;
   private gunzip: Gunzip | null = null;
@@ -23,7 +30,7 @@ export class TraceByteReader {
   private held: Uint8Array | null = null;
   /** The last 8 bytes read: gzip's trailer (CRC-32, then the text's length mod 2³²). */
   private readonly tail = new Uint8Array(8);
-  private textBytes = 0;
+  private textCount = 0;
   bytesIn = 0;
 
   constructor(
@@ -58,7 +65,11 @@ export class TraceByteReader {
       return;
     }
     try {
-      this.gunzip.push(bytes, final);
+      for (let at = 0; at < bytes.length; at += GUNZIP_SLICE) {
+        const last = at + GUNZIP_SLICE >= bytes.length;
+        this.gunzip.push(bytes.subarray(at, at + GUNZIP_SLICE), final && last);
+      }
+      if (bytes.length === 0) this.gunzip.push(bytes, final);
     } catch (e) {
       if (e instanceof TraceError) throw e;
       const why = e instanceof Error ? e.message : String(e);
@@ -74,8 +85,13 @@ export class TraceByteReader {
     }
   }
 
+  /** Bytes of text (after the gunzip) read so far. */
+  get textBytes(): number {
+    return this.textCount;
+  }
+
   private text(chunk: Uint8Array): void {
-    this.textBytes += chunk.length;
+    this.textCount += chunk.length;
     this.reader.push(this.decoder.decode(chunk, { stream: true }));
   }
 
@@ -89,7 +105,7 @@ export class TraceByteReader {
       const size =
         ((t[4] as number) | ((t[5] as number) << 8) | ((t[6] as number) << 16) | ((t[7] as number) << 24)) >>>
         0;
-      if (this.bytesIn < 18 || size !== this.textBytes % 2 ** 32) {
+      if (this.bytesIn < 18 || size !== this.textCount % 2 ** 32) {
         throw new TraceError(
           "gzip",
           "the gzip data is cut off: its trailer does not match the text it holds",

@@ -4,6 +4,7 @@
  * arrows, counters, instants) is skipped without being kept.
  */
 import { classifyKernel, isCommCpuOp, type KernelClass } from "./kernelClass.ts";
+import { checkRankFigures } from "./traceError.ts";
 
 export interface StepWindow {
   /** `ProfilerStep#N` as written in the trace. */
@@ -192,6 +193,7 @@ export class RankTraceBuilder {
       t.rank = num(info.rank);
       t.worldSize = num(info.world_size);
       t.backend = str(info.backend);
+      checkRankFigures(t.rank, t.worldSize, "distributedInfo's");
     }
     const devices = Array.isArray(meta.deviceProperties) ? meta.deviceProperties : [];
     const first = record(devices[0]);

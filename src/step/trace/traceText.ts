@@ -17,6 +17,12 @@ import { TraceError } from "./traceError.ts";
 const MAX_META_CHARS = 1 << 20;
 /** One event's text larger than this is refused: no profiler event is megabytes long. */
 const MAX_EVENT_CHARS = 4 << 20;
+/**
+ * Text read before the first event larger than this is refused: a trace's metadata is kilobytes,
+ * so 32 Mi characters of whitespace or skipped values are not a trace (a gzip of whitespace
+ * inflates to gigabytes and would be read to its end to be called empty).
+ */
+export const MAX_CHARS_BEFORE_EVENTS = 32 << 20;
 
 type Mode =
   | "start" // before the first value
@@ -27,6 +33,8 @@ type Mode =
   | "done";
 
 const WS = new Set([0x20, 0x09, 0x0a, 0x0d, 0xfeff]);
+/** The next character that is not whitespace: a run of whitespace is skipped in native code. */
+const NOT_WS = /[^ \t\n\r\ufeff]/g;
 /** Inside a string only a quote or a backslash matters; outside, brackets and quotes. */
 const IN_STRING = /["\\]/g;
 const STRUCTURE = /[{}[\]"]/g;
@@ -49,6 +57,8 @@ export class TraceTextReader {
   private skipMeta = false;
   private primitive = false;
   private sawEvents = false;
+  /** An event object has begun: the bound on the text before the first event no longer applies. */
+  private sawEvent = false;
   readonly meta: Record<string, unknown> = {};
   chars = 0;
 
@@ -66,10 +76,17 @@ export class TraceTextReader {
       }
       const c = text.charCodeAt(i);
       if (WS.has(c)) {
-        i++;
+        NOT_WS.lastIndex = i;
+        i = NOT_WS.exec(text)?.index ?? n;
         continue;
       }
       i = this.structural(c, text, i);
+    }
+    if (!this.sawEvent && this.chars > MAX_CHARS_BEFORE_EVENTS) {
+      throw new TraceError(
+        "notTrace",
+        `not a profiler trace: no event in the first ${MAX_CHARS_BEFORE_EVENTS / 2 ** 20} Mi characters of its text (a trace's metadata is far smaller)`,
+      );
     }
   }
 
@@ -129,6 +146,7 @@ export class TraceTextReader {
           return i + 1;
         }
         if (ch === "{") {
+          this.sawEvent = true;
           this.begin("event", ch);
           return i;
         }

@@ -1,5 +1,6 @@
 import { useId, useMemo } from "react";
 import { useStepStore } from "../../state/stepStore.ts";
+import { useFittedFrom } from "../../state/traceFit.ts";
 import { ALGORITHM_LABELS, type Algorithm, LINK_PRESETS, linkPreset } from "../../step/collectiveCost.ts";
 import { MAX_PASTE_CHARS } from "../../step/modelList.ts";
 import { computeForElements, PRESET_CATALOG, presetInfo } from "../../step/presetCatalog.ts";
@@ -237,6 +238,7 @@ function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: 
   const setLink = useStepStore((s) => s.setLink);
   const preset = linkPreset(link.id);
   const edited = preset.alpha !== link.alpha || preset.bandwidth !== link.bandwidth;
+  const fittedFrom = useFittedFrom(which, link);
   return (
     <div className="step-link">
       <label className="step-field">
@@ -249,10 +251,17 @@ function LinkKnobs({ which, label }: { which: "intraLink" | "interLink"; label: 
           {LINK_PRESETS.map((l) => (
             <option key={l.id} value={l.id}>
               {l.label}
-              {l.id === link.id && edited ? " (edited)" : ""}
             </option>
           ))}
         </select>
+        {edited && (
+          // Beside the menu, not inside it: a narrow menu clipped "(edited)" off the option.
+          <span className="step-link-state" data-testid={`${which}-state`}>
+            {fittedFrom !== null
+              ? `fitted to ${fittedFrom.slice(0, 3).join(", ")}${fittedFrom.length > 3 ? ` and ${fittedFrom.length - 3} more` : ""}`
+              : "edited"}
+          </span>
+        )}
       </label>
       <div className="step-pair">
         <NumberField

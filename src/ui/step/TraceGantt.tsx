@@ -1,8 +1,9 @@
 /**
  * One measured step drawn above the model's prediction for the same buckets, on one time axis:
- * compute on one row, each all-reduce (coloured by bucket, as in the step timeline) on the next.
+ * compute on one row, each all-reduce (coloured by bucket, as in the step timeline) on the next;
+ * without a model, the measured step alone.
  */
-import type { ModelBeside, StepSide } from "../../step/trace/modelBeside.ts";
+import type { StepSide } from "../../step/trace/modelBeside.ts";
 import { bucketColor, bytes, ms } from "./units.ts";
 
 const W = 760;
@@ -25,9 +26,10 @@ function Rows({
       <text x={0} y={y + ROW - 5} className="trace-gantt-label">
         {label} compute
       </text>
-      {side.compute.map((c) => (
+      {side.compute.map((c, i) => (
         <rect
-          key={`c${c.start}`}
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of spans, drawn in order
+          key={i}
           x={scale(c.start)}
           y={y}
           width={Math.max(0.5, scale(c.end) - scale(c.start))}
@@ -36,43 +38,54 @@ function Rows({
         />
       ))}
       <text x={0} y={y + 2 * ROW - 5} className="trace-gantt-label">
-        {label} all-reduce
+        {label} communication
       </text>
       {side.buckets.map((b, i) => (
         <rect
-          key={`b${b.start}`}
+          // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of spans, drawn in order
+          key={i}
           x={scale(b.start)}
           y={y + ROW}
           width={Math.max(0.5, scale(b.end) - scale(b.start))}
           height={ROW - 4}
           fill={bucketColor(i)}
         >
-          <title>{`bucket ${i}: ${bytes(b.bytes)}, ${ms(b.start)} → ${ms(b.end)}`}</title>
+          <title>{`${b.bytes > 0 ? `bucket ${i}: ${bytes(b.bytes)}` : `call ${i}, size unknown`}, ${ms(b.start)} → ${ms(b.end)}`}</title>
         </rect>
       ))}
     </g>
   );
 }
 
-export function TraceGantt({ beside }: { beside: ModelBeside }) {
-  const end = Math.max(
-    beside.measured.stepMs,
-    beside.predicted.stepMs,
-    ...beside.measured.buckets.map((b) => b.end),
-    ...beside.predicted.buckets.map((b) => b.end),
-  );
+export function TraceGantt({
+  step,
+  measured,
+  predicted,
+}: {
+  step: string;
+  measured: StepSide;
+  /** null: the step as measured alone (no model beside it). */
+  predicted: StepSide | null;
+}) {
+  // A loop, not Math.max(...spans): a step may hold more spans than a call takes arguments.
+  let end = measured.stepMs;
+  for (const side of predicted === null ? [measured] : [measured, predicted]) {
+    end = Math.max(end, side.stepMs);
+    for (const b of side.buckets) end = Math.max(end, b.end);
+    for (const c of side.compute) end = Math.max(end, c.end);
+  }
   const scale = (t: number) => LABEL + ((W - LABEL - 10) * t) / Math.max(end, 1e-9);
-  const h = 4 * ROW + 30;
+  const h = (predicted === null ? 2 : 4) * ROW + (predicted === null ? 22 : 30);
   return (
     <svg
       className="trace-gantt"
       viewBox={`0 0 ${W} ${h}`}
       role="img"
-      aria-label={`${beside.step}: measured above, model below`}
+      aria-label={predicted === null ? `${step} as measured` : `${step}: measured above, model below`}
       data-testid="trace-gantt"
     >
-      <Rows side={beside.measured} y={0} label="measured" scale={scale} />
-      <Rows side={beside.predicted} y={2 * ROW + 8} label="model" scale={scale} />
+      <Rows side={measured} y={0} label="measured" scale={scale} />
+      {predicted !== null && <Rows side={predicted} y={2 * ROW + 8} label="model" scale={scale} />}
       <line x1={scale(0)} x2={scale(end)} y1={h - 14} y2={h - 14} stroke="currentColor" opacity={0.4} />
       <text x={scale(0)} y={h - 2} className="trace-gantt-label">
         0
