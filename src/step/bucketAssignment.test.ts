@@ -70,6 +70,22 @@ describe("assignBuckets (PyTorch's rebuilt buckets)", () => {
     expect(buckets.slice(2).map((b) => b.limit)).toEqual([4 * MIB, 4 * MIB]);
   });
 
+  it("gives a dtype that first appears after another dtype's bucket closed its own first-bucket cap", () => {
+    // PyTorch keeps the limit iterator per (dtype, device) key and starts a key's at the first limit
+    // when that key first appears (reducer.cpp, compute_bucket_assignment_by_size). Ready order:
+    // w1 (fp32 1 MiB) closes fp32's first bucket alone; only then does fp16 appear.
+    const ps = [f16("h3", 512), f16("h2", 512), f16("h1", 512), f32("w1", 1024)];
+    const buckets = assignBuckets(ps, limits);
+    const named = buckets.map((b) => [b.dtype, b.limit, b.params.map((i) => ps[i]?.name)]);
+    // fp16's first bucket is capped at 1 MiB too: h1 + h2 = 1 MiB closes it. A cap shared across
+    // dtypes would give fp16 the 4 MiB cap here and keep h1, h2, h3 in one open bucket.
+    expect(named).toEqual([
+      ["float32", MIB, ["w1"]],
+      ["float16", MIB, ["h1", "h2"]],
+      ["float16", 4 * MIB, ["h3"]],
+    ]);
+  });
+
   it("caps only the first bucket at first_bucket_bytes; later ones at bucket_cap", () => {
     // Eight 768 KiB params: first bucket 768+768 = 1.5 MiB ≥ 1 MiB (2 params); then 4 MiB buckets
     // need six: 6 × 768 KiB = 4.5 MiB ≥ 4 MiB.

@@ -138,6 +138,22 @@ describe("a checkpoint due at the instant a global stall begins starts at that i
     expect(m.usefulSeconds).toBe(H - 180 - 450 - 105);
   });
 
+  it("also at instants a binary float cannot hold exactly (the due time is not re-derived from sums)", () => {
+    // Writes 600–630, 1230–1260, 1860–1890; the interval counts from 1890. Host 0 fails at
+    // 1890 + 102.22 = 1992.22: detect until 2052.22, a 497.78 s restart until 2550. Training since
+    // the write: 102.22 + 497.78 = 600, so the checkpoint falls due at 2550 as the rejoin begins
+    // (2550–2670): it writes 2550–2580 inside the rejoin, and the next falls due 600 s of training
+    // after the rejoin, at 3270. Summing the fractional spans of training gives 600 less a rounding
+    // error, and a checkpoint not quite due would wait out the rejoin (a write at 2670).
+    const r = run([{ time: 1992.22, host: 0, cause: 0 }], { ft: { replicaRestartSeconds: 497.78 } });
+    const [w3, w4, w5] = writes(r).slice(2, 5);
+    expect(w3?.[0]).toBe(1860);
+    expect(w4?.[0]).toBeCloseTo(2550, 6);
+    expect(w4?.[1]).toBeCloseTo(2580, 6);
+    expect(w5?.[0]).toBeCloseTo(3270, 6);
+    expect(r.ftHsdp.stallSeconds).toBeCloseTo(60 + 120, 6);
+  });
+
   it("so a job failure after it rolls back nothing trained before the stall", () => {
     // Progress at 660 is 180 + 420 × 3/4 = 495, saved by the write 660–690. The job failure at
     // 700 (cancelling the rejoin) rolls back to 495: nothing lost (no training since 660). Job
