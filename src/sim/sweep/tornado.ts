@@ -14,7 +14,7 @@
  */
 
 import { t95 } from "../monteCarlo/tQuantile.ts";
-import { REGISTRY } from "../policies/index.ts";
+import { policyOf } from "../policies/index.ts";
 import type { PolicyKey } from "../policies/policyKeys.ts";
 import { FIELD_SPECS, type FieldSpec, type Scenario } from "../scenario/index.ts";
 import {
@@ -375,7 +375,7 @@ function points(v: number): string {
  * the policy it moves most.
  */
 export function tornadoSentence(result: TornadoResult, policies: readonly PolicyKey[]): string {
-  const what = policies.length === 1 ? `${REGISTRY[policies[0] as PolicyKey].label}'s ETTR` : "ETTR";
+  const what = policies.length === 1 ? `${policyOf(policies[0] as PolicyKey).label}'s ETTR` : "ETTR";
   const widest = (r: TornadoRow) =>
     r.bars
       .filter((b) => b.series !== "advantage")
@@ -389,7 +389,7 @@ export function tornadoSentence(result: TornadoResult, policies: readonly Policy
   if (!first || !bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
   // "moved from Unlimited to Limited (spare hosts 32, not 0), FT-HSDP's ETTR changes by −58.5
   // points; to …, by … points": each end with its change, in words.
-  const whose = policies.length === 1 ? "it" : `${REGISTRY[bar.series as PolicyKey].label}'s ETTR`;
+  const whose = policies.length === 1 ? "it" : `${policyOf(bar.series).label}'s ETTR`;
   const ends = bar.segments
     .map((s, i) =>
       i === 0

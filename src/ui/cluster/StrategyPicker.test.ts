@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
+import { MAX_POLICIES } from "../../sim/policies/policyKeys.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../../sim/scenario/index.ts";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { toggledPolicies, withPolicies } from "./StrategyPicker.tsx";
 
 describe("the strategy picker's selection", () => {
@@ -29,14 +30,14 @@ describe("the strategy picker's selection", () => {
   });
 
   it("writes the scenario's policies, so the choice is the scenario's (and the link's)", () => {
-    const next = withPolicies(DEFAULT_SCENARIO, [...POLICY_KEYS]);
+    const next = withPolicies(DEFAULT_SCENARIO, [...V3_POLICIES]);
     expect(typeof next).not.toBe("string");
-    expect(next).toEqual(parseScenario({ ...DEFAULT_SCENARIO, policies: [...POLICY_KEYS] }));
+    expect(next).toEqual(parseScenario({ ...DEFAULT_SCENARIO, policies: [...V3_POLICIES] }));
   });
 
   it("refuses no strategy at all by name, with the allowed values", () => {
     const refused = withPolicies(DEFAULT_SCENARIO, []);
-    expect(refused).toMatch(/^policies: .*1–4 distinct keys/);
+    expect(refused).toMatch(new RegExp(`^policies: .*1–${MAX_POLICIES} distinct keys`));
   });
 
   it("accepts any selection of 1-4 (the page draws each one it selects)", () => {
