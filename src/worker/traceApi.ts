@@ -51,6 +51,11 @@ let next = 1;
 /** Residuals shown: at most this many (a trace may hold thousands of all-reduces). */
 const MAX_RESIDUALS = 400;
 
+/** A trace the worker holds, by the number traceOpen gave it (the comparison reads them). */
+export function heldTrace(id: number): RankTrace | undefined {
+  return held.get(id);
+}
+
 const pick = (l: Link) => ({ alpha: l.alpha, bandwidth: l.bandwidth });
 
 export const traceApi = {
