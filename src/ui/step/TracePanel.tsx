@@ -12,6 +12,7 @@ import { traceWorker } from "../../state/traceClient.ts";
 import type { Link } from "../../step/collectiveCost.ts";
 import type { TraceView } from "../../worker/traceApi.ts";
 import { Panel } from "../boundary/Panel.tsx";
+import { TraceCompare } from "./TraceCompare.tsx";
 import { TraceGantt } from "./TraceGantt.tsx";
 import { bytes, formatBytesPerSecond, ms } from "./units.ts";
 import "./trace.css";
@@ -158,6 +159,7 @@ export function TracePanel() {
           link={link}
         />
       )}
+      <TraceCompare controlIds={openIds} allSteps={allSteps} />
     </Panel>
   );
 }
