@@ -3,7 +3,8 @@
  * own trace maker (src/testing/ddpTrace.ts: DDP-shaped GPU traces from stated figures), so the
  * expected difference is known: a bucket cap raised (the same gradients in half as many
  * all-reduces) and a slowed rank (one rank's backward 1.5× slower, its peer waiting for it in the
- * all-reduces). And the project's real gloo traces against themselves: no difference at all.
+ * all-reduces). And the project's real gloo traces (scripts/make-trace-fixtures.py), rank 1 slowed
+ * on purpose, and against themselves: no difference at all.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -143,14 +144,38 @@ describe("a slowed rank: rank 1's backward 1.5× slower, rank 0 waiting for it",
   });
 });
 
+const fixtures = join(import.meta.dirname, "fixtures");
+/** The project's real gloo traces (scripts/make-trace-fixtures.py): `cpu-gloo`, `cpu-gloo-slow1`. */
+const glooSet = (prefix: string) =>
+  [0, 1].map((r) => {
+    const name = `${prefix}-rank${r}.json.gz`;
+    const text = new TextDecoder().decode(gunzipSync(readFileSync(join(fixtures, name))));
+    return measureRank(readTraceText(name, text), r, { allSteps: false });
+  });
+
+describe("real gloo traces, rank 1 slowed on purpose (make-trace-fixtures.py --slow-rank 1)", () => {
+  const d = diffSets(glooSet("cpu-gloo"), glooSet("cpu-gloo-slow1"));
+  const rank = (k: number) => d.ranks.find((r) => r.rank === k) as NonNullable<(typeof d.ranks)[number]>;
+
+  it("the slowed rank's change is computation; the other's is exposed communication, its wait", () => {
+    expect(d.pairs).toBe(6);
+    expect(mainPart(rank(1).delta)).toBe("computeMs");
+    expect(mainPart(rank(0).delta)).toBe("exposedCommMs");
+    expect(rank(0).delta.exposedCommMs).toBeGreaterThan(rank(0).delta.computeMs);
+    expect(diffSentence(d)).toMatch(/^Test steps take .* longer than control/);
+  });
+
+  it("the extra matrix products are HTA's increased: 40 more aten::mm a step on rank 1", () => {
+    const mm = d.ops.find((o) => o.label === "aten::mm");
+    expect(mm?.bucket).toBe("increased");
+    // The script's default --slow-mms is 40, over the 3 kept steps.
+    expect((mm?.test.count ?? 0) - (mm?.control.count ?? 0)).toBe(40 * 3);
+    expect(d.ops.find((o) => o.label === "all-reduce (communication)")?.bucket).toBe("unchanged");
+  });
+});
+
 describe("the project's gloo traces against themselves", () => {
-  const fixtures = join(import.meta.dirname, "fixtures");
-  const gloo = () =>
-    [0, 1].map((r) => {
-      const name = `cpu-gloo-rank${r}.json.gz`;
-      const text = new TextDecoder().decode(gunzipSync(readFileSync(join(fixtures, name))));
-      return measureRank(readTraceText(name, text), r, { allSteps: false });
-    });
+  const gloo = () => glooSet("cpu-gloo");
   const d = diffSets(gloo(), gloo());
 
   it("no part of any step moves and every op is unchanged", () => {
