@@ -50,7 +50,7 @@ export function diffSentence(d: SetDiff): string {
     const moved = mainPart({ ...d.delta, stepMs: 1 });
     const note =
       Math.abs(d.delta[moved]) <= SAME_FRACTION * Math.abs(c)
-        ? "and so is every part of it"
+        ? "and no part of it moved"
         : `though ${PART_NAME[moved]} moved by ${signed(d.delta[moved])}`;
     return `Test steps take as long as control ones (${msText(c)} → ${msText(t)}, ${over}), ${note}.`;
   }
