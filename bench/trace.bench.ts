@@ -6,12 +6,18 @@
  * process's resident set and V8 heap after reading and measuring (the read is synchronous, so no
  * timer can sample inside it; the kept trace is still alive then, and V8 keeps the garbage of the
  * pieces it has not yet collected), beside what it held before.
+ *
+ * Then the comparison's target: two generated 100 MB sets (control, and test with its buckets
+ * merged pairwise, a raised bucket cap) read, measured and diffed as `npm run trace -- --compare`
+ * does, in at most 2.2× the time of reading and measuring the 200 MB set above (CPU time, which a
+ * busy machine inflates less than wall time).
  */
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { readTraceFile } from "../src/cli/traceFile.ts";
 import { measureSet } from "../src/step/trace/ranks.ts";
+import { diffSets } from "../src/step/trace/traceDiff.ts";
 import { type DdpTraceSpec, ddpStepEvents } from "../src/testing/ddpTrace.ts";
 
 const TARGET_BYTES = 200 * 1e6;
@@ -64,7 +70,7 @@ const [load1] = loadavg();
 const m = process.memoryUsage();
 peakRss = Math.max(peakRss, m.rss);
 peakHeap = Math.max(peakHeap, m.heapUsed);
-rmSync(dir, { recursive: true });
+rmSync(path);
 
 const mb = (b: number) => `${(b / 1e6).toFixed(0)} MB`;
 console.log(`node ${process.version}`);
@@ -80,3 +86,53 @@ console.log(
     `V8 heap ${mb(peakHeap)} (${(peakRss / size).toFixed(2)}× the file resident; target ≤ 3×)`,
 );
 console.log(`rank 0: ${set.ranks[0]?.steps.length} steps kept, overlap ${set.ranks[0]?.overlapPct} %`);
+
+/** A trace of `spec`'s steps until about `target` bytes; returns its size. */
+function writeTrace(file: string, s: DdpTraceSpec, rank: number, target: number): number {
+  const out = openSync(file, "w");
+  writeSync(
+    out,
+    `{"schemaVersion":1,"distributedInfo":{"backend":"nccl","rank":${rank},"world_size":8},"traceEvents":[`,
+  );
+  let n = 0;
+  for (let k = 0; n < target; k++)
+    n += writeSync(
+      out,
+      `${k === 0 ? "" : ","}${ddpStepEvents(s, k)
+        .map((e) => JSON.stringify(e))
+        .join(",")}`,
+    );
+  writeSync(out, "]}");
+  closeSync(out);
+  return statSync(file).size;
+}
+
+const half = TARGET_BYTES / 2;
+const merged = spec.buckets.flatMap((b, i) => (i % 2 === 0 ? [b + (spec.buckets[i + 1] ?? 0)] : []));
+const controlPath = join(dir, "control-rank0.json");
+const testPath = join(dir, "test-rank0.json");
+const sizes = [
+  writeTrace(controlPath, spec, 0, half),
+  writeTrace(testPath, { ...spec, buckets: merged }, 0, half),
+];
+globalThis.gc?.();
+const dBase = process.memoryUsage().rss;
+const d0 = performance.now();
+const dc0 = process.cpuUsage();
+const measureOne = (file: string) => measureSet([readTraceFile(file)], { allSteps: false }).ranks;
+const diff = diffSets(measureOne(controlPath), measureOne(testPath));
+const tDiff = performance.now() - d0;
+const cDiff = process.cpuUsage(dc0);
+const dRss = process.memoryUsage().rss;
+const [load2] = loadavg();
+rmSync(dir, { recursive: true });
+const secs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+console.log(
+  `compare two sets of ${sizes.map(mb).join(" and ")} (read + measure + diff): ${(tDiff / 1e3).toFixed(2)} s wall, ` +
+    `${cpu(cDiff)} CPU = ${(secs(cDiff) / secs(cAll)).toFixed(2)}× reading and measuring the ${mb(size)} set ` +
+    `(${(tDiff / tAll).toFixed(2)}× in wall time; target ≤ 2.2×; load ${load2?.toFixed(1)}); resident ${mb(dRss)} ` +
+    `(${mb(dRss - dBase)} above the ${mb(dBase)} before)`,
+);
+console.log(
+  `compare: ${diff.pairs} steps matched; ${diff.ranks[0]?.steps.length} on rank 0; mean step change ${diff.delta.stepMs.toFixed(3)} ms`,
+);

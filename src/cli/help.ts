@@ -61,6 +61,7 @@ Bad input prints one line on stderr naming the problem, and exits with status 2.
 `;
 
 export const TRACE_HELP = `usage: npm run trace -- <trace.json[.gz]>... [--all-steps] [--json]
+       npm run trace -- --compare <control.json[.gz]>... -- <test.json[.gz]>... [--all-steps] [--json]
 
 Measures PyTorch profiler traces (Kineto JSON or .json.gz, one file per rank; PyTorch 1.x
 chrome traces of gloo CPU runs too) as Holistic Trace Analysis does: each step's communication,
@@ -70,6 +71,11 @@ then fits an alpha-beta link to the all-reduces and puts the step model beside t
   <trace.json[.gz]>  one trace per rank (at most 1 GiB each)
   --all-steps        keep the last ProfilerStep (dropped by default, as HTA does)
   --json             one JSON object: the verdict, per-rank figures, cross-rank figures, the model
+  --compare A... -- B...
+                     compare trace set A (control) with set B (test), rank by rank and step by
+                     step: the change in step time split into computation, exposed communication,
+                     memory and idle, the sentence naming what explains most of it, and the
+                     kernels added, deleted, increased, decreased (HTA's TraceDiff)
   -h, --help         print this help
 
 Bad input prints one line on stderr naming the problem, and exits with status 2.

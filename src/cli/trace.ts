@@ -1,5 +1,6 @@
 /**
  * `npm run trace -- FILE... [--all-steps] [--json]`
+ * `npm run trace -- --compare A... -- B... [--all-steps] [--json]` (traceCompare.ts)
  *
  * Measures PyTorch profiler traces (Kineto JSON or .json.gz, one file per rank; PyTorch 1.x
  * chrome traces of gloo CPU runs too) as Holistic Trace Analysis does (docs/trace.md), with the
@@ -9,6 +10,7 @@ import { measureSet, type TraceSet } from "../step/trace/ranks.ts";
 import { traceJson, traceReport } from "../step/trace/traceReport.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
 import { TRACE_HELP, wantsHelp } from "./help.ts";
+import { parseCompareArgs, runCompare, wantsCompare } from "./traceCompare.ts";
 import { readTraceFile } from "./traceFile.ts";
 
 const USAGE = "usage: npm run trace -- <trace.json[.gz]>... [--all-steps] [--json]";
@@ -47,7 +49,7 @@ function main(argv: readonly string[]): number {
     return 0;
   }
   try {
-    const { out } = runTrace(parseArgs(argv));
+    const { out } = wantsCompare(argv) ? runCompare(parseCompareArgs(argv)) : runTrace(parseArgs(argv));
     process.stdout.write(`${terminalText(out)}\n`);
     return 0;
   } catch (e) {

@@ -20,6 +20,17 @@ export interface DdpTraceSpec {
   usPerByte: number;
   /** This rank starts every all-reduce this much later (µs): a straggler. */
   lateUs?: number;
+  /**
+   * The other rank's compute, when it differs (a slowed rank): each all-reduce ends only once
+   * both ranks have started it, as NCCL's kernel waits in place for its peer. Give each rank the
+   * other's figures and the two traces agree on when every all-reduce ends.
+   */
+  peer?: { forwardUs: number; backwardUsPerByte: number };
+  /**
+   * When given, the step window ends this long after the optimizer's kernel (the CPU waits for
+   * the GPU, as DDP's step does) instead of the roomy fixed length, so the step's time is its work.
+   */
+  tailUs?: number;
 }
 
 export type TraceEvent = Record<string, unknown>;
@@ -28,10 +39,42 @@ const FIRST_STEP = 5;
 
 /** Length of one step window (µs): everything fits, with a 100 µs lead and tail. */
 export function stepLengthUs(s: DdpTraceSpec): number {
+  if (s.tailUs !== undefined) return Math.ceil(schedule(s, 0).optimizerEnd + s.tailUs);
   const bwd = s.buckets.reduce((t, b) => t + b * s.backwardUsPerByte, 0);
   const comm =
     s.buckets.reduce((t, b) => t + s.interceptUs + s.usPerByte * b, 0) + (s.lateUs ?? 0) * s.buckets.length;
   return Math.ceil(200 + s.forwardUs + bwd + comm + s.optimizerUs);
+}
+
+interface Schedule {
+  /** Per bucket (µs): its backward kernel, its all-reduce. */
+  backward: { start: number; dur: number }[];
+  comm: { start: number; dur: number }[];
+  optimizerStart: number;
+  optimizerEnd: number;
+}
+
+/** When each kernel of a step that starts at t0 runs (µs). */
+function schedule(s: DdpTraceSpec, t0: number): Schedule {
+  const backward: Schedule["backward"] = [];
+  const comm: Schedule["comm"] = [];
+  let t = t0 + 100 + s.forwardUs;
+  let peerReady = t0 + 100 + (s.peer?.forwardUs ?? s.forwardUs);
+  let commFree = 0;
+  s.buckets.forEach((bytes) => {
+    const d = bytes * s.backwardUsPerByte;
+    backward.push({ start: t, dur: d });
+    t += d;
+    peerReady += bytes * (s.peer?.backwardUsPerByte ?? s.backwardUsPerByte);
+    const start = Math.max(t, commFree) + (s.lateUs ?? 0);
+    // The kernel waits in place until the peer has started it too.
+    const wait = s.peer === undefined ? 0 : Math.max(0, Math.max(peerReady, commFree) - start);
+    const dur = wait + s.interceptUs + s.usPerByte * bytes;
+    comm.push({ start, dur });
+    commFree = start + dur;
+  });
+  const optimizerStart = Math.max(t, commFree);
+  return { backward, comm, optimizerStart, optimizerEnd: optimizerStart + s.optimizerUs };
 }
 
 /** The events of step k (0-based), with correlation ids unique across steps. */
@@ -87,28 +130,23 @@ export function ddpStepEvents(s: DdpTraceSpec, k: number): TraceEvent[] {
     7,
     t0 + 10,
   );
-  const bwdStart = t0 + 100 + s.forwardUs;
-  let t = bwdStart;
-  let commFree = 0;
+  const plan = schedule(s, t0);
   const bwdLaunch = t0 + 20;
   s.buckets.forEach((bytes, i) => {
-    const d = bytes * s.backwardUsPerByte;
+    const b = plan.backward[i] as { start: number; dur: number };
     kernel(
       "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_32x3_nt_align4>",
-      t,
-      d,
+      b.start,
+      b.dur,
       7,
       bwdLaunch + 2 * i,
     );
-    t += d;
-    const start = Math.max(t, commFree) + (s.lateUs ?? 0);
-    const dur = s.interceptUs + s.usPerByte * bytes;
-    kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", start, dur, 13, bwdLaunch + 2 * i + 1, {
+    const c = plan.comm[i] as { start: number; dur: number };
+    kernel("ncclDevKernel_AllReduce_Sum_f32_RING_LL", c.start, c.dur, 13, bwdLaunch + 2 * i + 1, {
       "In msg nelems": bytes / 4,
       "Out msg nelems": bytes / 4,
       dtype: "Float",
     });
-    commFree = start + dur;
   });
   ev.push({
     ph: "X",
@@ -120,13 +158,7 @@ export function ddpStepEvents(s: DdpTraceSpec, k: number): TraceEvent[] {
     tid: 2,
   });
   const optLaunch = bwdLaunch + 2 * s.buckets.length + 5;
-  kernel(
-    "void at::native::multi_tensor_apply_kernel<SGD>",
-    Math.max(t, commFree),
-    s.optimizerUs,
-    7,
-    optLaunch,
-  );
+  kernel("void at::native::multi_tensor_apply_kernel<SGD>", plan.optimizerStart, s.optimizerUs, 7, optLaunch);
   return ev;
 }
 

@@ -30,6 +30,12 @@ const YIELD_MS = 40;
 /** Lets the messages queued behind this read (a cancel, the next file) be handled. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** A trace the worker holds, by the number traceOpen gave it (the comparison reads them). */
+export function heldTrace(id: number): RankTrace | undefined {
+  return held.get(id);
+}
+
+
 export const traceApi = {
   /** A number for the next file, so the page can cancel it while it reads. */
   traceTicket(): number {

@@ -14,6 +14,7 @@ import { setFittedLink } from "../../state/traceFit.ts";
 import type { Link } from "../../step/collectiveCost.ts";
 import type { TraceView } from "../../worker/traceApi.ts";
 import { Panel } from "../boundary/Panel.tsx";
+import { TraceCompare } from "./TraceCompare.tsx";
 import { TraceFigures } from "./TraceFigures.tsx";
 import "./trace.css";
 
@@ -57,7 +58,8 @@ export function TracePanel() {
       : null;
   const sizesKey = borrow && sizes !== null ? sizes.join(",") : "";
   const openFiles = files.filter((f) => f.batch === shown && f.state === "open");
-  const openKey = openFiles.map((f) => f.ticket).join(",");
+  const openIds = openFiles.map((f) => f.ticket);
+  const openKey = openIds.join(",");
 
   // A new selection, once read, replaces the one shown (unless every file in it failed).
   useEffect(() => {
@@ -220,6 +222,7 @@ export function TracePanel() {
           }}
         />
       )}
+      <TraceCompare controlIds={openIds} allSteps={allSteps} />
     </Panel>
   );
 }
