@@ -9,7 +9,7 @@
  */
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
-import "../sim/zodSetup.ts";
+import "../sim/scenario/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { cadenceProblem, DEFAULT_OUTER_SYNC, type OuterSyncSettings } from "../step/outerSync.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
