@@ -2,9 +2,11 @@
  * The One step view's "Use in the Cluster view": the outer sync it computed, as DiLoCo's fields of
  * the Cluster view's scenario (docs/model.md §7: `diloco.syncSeconds`, and the cadence shown,
  * `syncEvery` H and `overlapSteps` τ), with DiLoCo added to the strategies shown where it is not
- * among them, as one edit that Back undoes, and the Cluster view opened on it.
+ * among them and the build can run it, as one edit that Back undoes, and the Cluster view opened
+ * on it.
  */
-import { parseScenario, type Scenario } from "../sim/scenario.ts";
+import { isPolicyKey } from "../sim/policies/policyKeys.ts";
+import { parseScenario, type Scenario } from "../sim/scenario/index.ts";
 import { asHistoryEntry } from "./address.ts";
 import { appStore } from "./store.ts";
 
@@ -17,21 +19,31 @@ export interface OuterSyncEdit {
 /** The strategy key DiLoCo runs under in `policies`. */
 export const DILOCO_POLICY = "diloco";
 
+/** Whether this build can run DiLoCo (its key is one `policies` may name). */
+export function dilocoRuns(): boolean {
+  return isPolicyKey(DILOCO_POLICY);
+}
+
 /** T as the scenario takes it: six significant digits, what the panel prints. */
 export function syncSecondsForScenario(t: number): number {
   return Number(t.toPrecision(6));
 }
 
-/** The scenario with the edit applied; throws the scenario's own error (naming the field) when it refuses it. */
-export function scenarioWithOuterSync(current: Scenario, edit: OuterSyncEdit): Scenario {
+/**
+ * The scenario with the edit applied, DiLoCo added to its strategies where `addDiloco` (where the
+ * build can run it); throws the scenario's own error (naming the field) when it refuses it.
+ */
+export function scenarioWithOuterSync(
+  current: Scenario,
+  edit: OuterSyncEdit,
+  addDiloco = dilocoRuns(),
+): Scenario {
   const { version: _derived, ...rest } = current;
-  const groups: Record<string, unknown> = rest;
-  const diloco = typeof groups.diloco === "object" && groups.diloco !== null ? groups.diloco : {};
-  const policies: readonly string[] = rest.policies;
+  const shown: readonly string[] = rest.policies;
   return parseScenario({
     ...rest,
-    policies: policies.includes(DILOCO_POLICY) ? policies : [...policies, DILOCO_POLICY],
-    diloco: { ...diloco, ...edit, syncSeconds: syncSecondsForScenario(edit.syncSeconds) },
+    policies: !addDiloco || shown.includes(DILOCO_POLICY) ? shown : [...shown, DILOCO_POLICY],
+    diloco: { ...rest.diloco, ...edit, syncSeconds: syncSecondsForScenario(edit.syncSeconds) },
   });
 }
 

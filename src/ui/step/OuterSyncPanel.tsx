@@ -5,7 +5,7 @@
  * Every figure comes from src/step/outerSync.ts; nothing here is simulated.
  */
 import { useMemo, useState } from "react";
-import { applyOuterSyncToCluster } from "../../state/outerSyncToCluster.ts";
+import { applyOuterSyncToCluster, DILOCO_POLICY, dilocoRuns } from "../../state/outerSyncToCluster.ts";
 import { useStepStore } from "../../state/stepStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { participatingReplicas } from "../../step/collectiveCost.ts";
@@ -97,7 +97,12 @@ export function OuterSyncPanel({ model }: { model: ModelSummary }) {
   const T = figures.syncSeconds;
   const unreachable = figures.strategies.some((s) => s.needed.includes(null));
   const hsdp = config.parallel.mode === "hsdp";
-  const dilocoShown = (scenario.policies as readonly string[]).includes("diloco");
+  const dilocoShown = (scenario.policies as readonly string[]).includes(DILOCO_POLICY);
+  const strategies = dilocoShown
+    ? ""
+    : dilocoRuns()
+      ? " and adds DiLoCo to its strategies"
+      : " (its DiLoCo knobs, which act once DiLoCo runs there)";
   return (
     <Panel what="The DiLoCo outer-sync panel" aria-label="DiLoCo outer sync" className="panel outer-sync">
       <div className="step-section-head">
@@ -196,8 +201,8 @@ export function OuterSyncPanel({ model }: { model: ModelSummary }) {
             <p className="muted step-small" data-testid="outer-sync-use-words">
               Sets DiLoCo&apos;s sync time {syncTimeText(T)}, H = {outer.syncEvery.toLocaleString("en-US")}{" "}
               and τ = {outer.overlapSteps} on the Cluster view&apos;s scenario
-              {dilocoShown ? "" : " and adds DiLoCo to its strategies"}; Back undoes it. There a round blocks
-              by that view&apos;s own step time ({scenario.training.stepSeconds} s)
+              {strategies}; Back undoes it. There a round blocks by that view&apos;s own step time (
+              {scenario.training.stepSeconds} s)
               {scenario.cluster.replicas === replicas
                 ? "."
                 : `, and it runs ${scenario.cluster.replicas.toLocaleString("en-US")} replicas where T here is for p = ${replicas}.`}
