@@ -11,7 +11,7 @@ import { strToU8 } from "fflate";
 import * as z from "zod/mini";
 import "../sim/scenario/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
-import { cadenceProblem, DEFAULT_OUTER_SYNC, type OuterSyncSettings } from "../step/outerSync.ts";
+import { cadenceProblem, DEFAULT_OUTER_SYNC, type OuterSyncSettings } from "../step/outerSyncSettings.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, SLOW_RANK_KINDS, type SlowRank } from "../step/slowRank.ts";
 import { STEP_RANGES, type StepRange } from "../step/stepRanges.ts";

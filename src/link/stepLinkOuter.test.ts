@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_OUTER_SYNC } from "../step/outerSync.ts";
+import { DEFAULT_OUTER_SYNC } from "../step/outerSyncSettings.ts";
 import { DEFAULT_STEP_CONFIG, presetInfo } from "../step/presetCatalog.ts";
 import { LinkError } from "./linkError.ts";
 import {

@@ -19,7 +19,7 @@ import {
   type OuterSyncSettings,
   type ReplicaLink,
   type SyncCadence,
-} from "../step/outerSync.ts";
+} from "../step/outerSyncSettings.ts";
 import { computeForElements, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, type SlowRank } from "../step/slowRank.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";

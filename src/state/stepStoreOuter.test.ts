@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { encodeStepParam } from "../link/stepLink.ts";
-import { DEFAULT_OUTER_SYNC } from "../step/outerSync.ts";
+import { DEFAULT_OUTER_SYNC } from "../step/outerSyncSettings.ts";
 import { readAddress } from "./address.ts";
 import type { StepWorker } from "./stepClient.ts";
 import { createStepStore, stepSettings, stepStore } from "./stepStore.ts";
