@@ -191,7 +191,9 @@ test("the largest list accepted, 200,000 parameters with alternating dtypes, is 
   // Per dtype: a 1 MiB first bucket, then 25 MiB ones, the last one open: 1 + 62 + 1 fp32
   // buckets of 64, 1,600 … gradients, 1 + 31 + 1 bf16 buckets of 128, 3,200 …
   await expect(page.getByTestId("bucket-count")).toHaveText("97", { timeout: 60_000 });
-  const rows = page.getByRole("table").locator("tbody tr:not(.spacer)");
+  const rows = page
+    .getByRole("table", { name: "Buckets in all-reduce order" })
+    .locator("tbody tr:not(.spacer)");
   const cells = (i: number) =>
     rows
       .nth(i)

@@ -34,7 +34,9 @@ test("a pasted model's buckets follow the bucket-size slider", async ({ page }) 
   await expect(page.getByTestId("cap-value")).toHaveText("0.50 MiB");
   // 0.5 MiB cap: every 1 MiB gradient closes a bucket of its own.
   await expect(page.getByTestId("bucket-count")).toHaveText("20");
-  await expect(page.getByRole("table").locator("tbody tr")).toHaveCount(20);
+  await expect(
+    page.getByRole("table", { name: "Buckets in all-reduce order" }).locator("tbody tr"),
+  ).toHaveCount(20);
   await slider.fill("20");
   await expect(page.getByTestId("bucket-count")).not.toHaveText("20");
   // The sweep marks its fastest size.

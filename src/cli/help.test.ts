@@ -31,7 +31,20 @@ describe("--help", { timeout: 60_000 }, () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(/^usage: npm run step -- <model.json>/);
-    for (const option of ["--cap-mb", "--first-bucket-mb", "--slow-compute", "--slow-link", "--json"])
+    for (const option of [
+      "--cap-mb",
+      "--first-bucket-mb",
+      "--nodes",
+      "--gpus-per-node",
+      "--alpha",
+      "--bandwidth",
+      "--forward-ms",
+      "--backward-ms",
+      "--optimizer-ms",
+      "--slow-compute",
+      "--slow-link",
+      "--json",
+    ])
       expect(r.stdout).toContain(`  ${option}`);
   });
 

@@ -41,20 +41,35 @@ share link, with the same engine and numbers as the browser.
 Bad input prints one line on stderr naming the problem, and exits with status 2.
 `;
 
-export const STEP_HELP = `usage: npm run step -- <model.json> [--cap-mb N] [--first-bucket-mb N] [--slow-compute F | --slow-link F] [--json]
+export const STEP_HELP = `usage: npm run step -- <model.json> and/or <share link> [--cap-mb N] [--first-bucket-mb N] [--nodes N] [--gpus-per-node N] [--alpha US] [--bandwidth GBS] [--forward-ms MS] [--backward-ms MS] [--optimizer-ms MS] [--slow-compute F | --slow-link F] [--json]
 
 Prints PyTorch DDP's gradient buckets for a model's named_parameters() list, in all-reduce
-order, and the step timeline they make (DDP over 4 x 8 GPUs).
+order, and the step timeline they make (DDP over 4 x 8 GPUs on 100 Gb/s Ethernet by default).
+It says which compute times it used and where they come from.
 
   <model.json>          [{"name", "shape", "dtype"}, ...] as PyTorch prints it (or {"parameters": [...]})
+  share link            a One step link from the page (a URL, "#v=step&st=..." or "st=..."): its
+                        model and settings; a model file given beside it replaces its model. The
+                        flags below change what they name, the rest stays the link's
   --cap-mb N            bucket_cap_mb, N in ${range(STEP_RANGES.capMb)} MiB (default 25)
   --first-bucket-mb N   the first bucket's cap, N in ${range(STEP_RANGES.firstBucketMb)} MiB (default 1, as
                         PyTorch up to 2.2)
+  --nodes N             nodes (replicas with HSDP), N in ${range(STEP_RANGES.replicas)} (default 4)
+  --gpus-per-node N     GPUs per node (per replica with HSDP), N in ${range(STEP_RANGES.gpusPerReplica)} (default 8)
+  --alpha US            the all-reduce ring's link (across nodes; inside the node with --nodes 1):
+                        latency per ring step in microseconds, in [${STEP_RANGES.alphaSeconds.min * 1e6}, ${STEP_RANGES.alphaSeconds.max * 1e6}]
+  --bandwidth GBS       that link's bandwidth per rank in GB/s, in [${STEP_RANGES.bandwidthBytesPerSecond.min / 1e9}, ${STEP_RANGES.bandwidthBytesPerSecond.max / 1e9}].
+                        npm run trace prints a fitted link as "α … µs, B … GB/s": give those here
+  --forward-ms MS       compute per step on one GPU, each MS in ${range(STEP_RANGES.computeMs)}. By default
+  --backward-ms MS      a preset's list (resnet50.json...) takes the preset's times, any other list
+  --optimizer-ms MS     times estimated from its size as for an LLM (forward 2·P·8,192 tokens at
+                        400 TFLOP/s, backward twice that), a link its own
   --slow-compute F      one rank's backward takes F times as long (F in ${FACTOR}): every
                         all-reduce waits for its gradients; the step shown is a healthy GPU's
   --slow-link F         one rank's link on the all-reduce ring (across nodes) has 1/F of its
                         bandwidth (F in ${FACTOR}): every ring runs at its pace
-  --json                buckets, timeline and metrics as one JSON object
+  --json                buckets, timeline, metrics, the compute times (and their source) and the
+                        ring's link as one JSON object
   -h, --help            print this help
 
 Bad input prints one line on stderr naming the problem, and exits with status 2.

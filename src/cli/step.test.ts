@@ -32,7 +32,7 @@ describe("npm run step", { timeout: 30_000 }, () => {
       timeline: { comm: { bucket: number; start: number }[] };
       metrics: { stepMs: number; overlapRatio: number; bucketCount: number };
     };
-    expect(Object.keys(out)).toEqual(["buckets", "timeline", "metrics"]);
+    expect(Object.keys(out)).toEqual(["buckets", "timeline", "metrics", "compute", "ringLink"]);
     expect(out.buckets).toHaveLength(5);
     expect(out.buckets[0]).toEqual({ params: ["fc.bias", "fc.weight"], bytes: 8_196_000, dtype: "float32" });
     expect(out.buckets.flatMap((b) => b.params)).toHaveLength(161);
@@ -53,7 +53,7 @@ describe("npm run step", { timeout: 30_000 }, () => {
     expect(out.metrics.stepMs).toBeCloseTo(even.metrics.stepMs + out.slowRank.exposedWaitMs, 9);
     for (const c of out.timeline.comm) expect(c.wait?.end).toBe(c.start);
     // Without a slow rank the output has no slowRank key: as it always was.
-    expect(Object.keys(even)).toEqual(["buckets", "timeline", "metrics"]);
+    expect(Object.keys(even)).toEqual(["buckets", "timeline", "metrics", "compute", "ringLink"]);
   });
 
   it("--slow-link says which link, and what the slow rank added, in the report", () => {

@@ -3,12 +3,15 @@
  * from the defaults: the model (a preset by id, or a pasted list while it fits the link budget),
  * the bucket caps, the compute times where they differ from the model's, DDP/HSDP, GPUs per
  * replica, replicas, the missing replica, the algorithm, each link's preset and α–β edits, and
- * the slow rank (issue 28; a link from before it has none, and opens unchanged).
+ * the slow rank (a link from before it has none, and opens unchanged), and the outer-sync panel's
+ * link between replicas and DiLoCo cadence (`outer`: a link without it opens the panel at its
+ * defaults, and decodes to exactly the settings it did before).
  */
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
 import "../sim/scenario/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
+import { cadenceProblem, DEFAULT_OUTER_SYNC, type OuterSyncSettings } from "../step/outerSyncSettings.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, SLOW_RANK_KINDS, type SlowRank } from "../step/slowRank.ts";
 import { STEP_RANGES, type StepRange } from "../step/stepRanges.ts";
@@ -22,6 +25,11 @@ export type StepModel = { kind: "preset"; id: string } | { kind: "paste"; text: 
 export interface StepSettings {
   model: StepModel;
   config: StepConfig;
+  /**
+   * The outer-sync panel's inputs; absent: DEFAULT_OUTER_SYNC. A link decodes it only where it
+   * carries it, so the settings of a link from before it are the very object they were.
+   */
+  outer?: OuterSyncSettings;
 }
 
 const DEFAULT_PRESET_ID = PRESET_CATALOG[0]!.id;
@@ -62,6 +70,12 @@ function linkDiff(link: Link, base: Link): Record<string, unknown> {
   return out;
 }
 
+function outerDiff(o: OuterSyncSettings): Record<string, number> {
+  const d = DEFAULT_OUTER_SYNC;
+  const cadence = (c: OuterSyncSettings) => ({ syncEvery: c.syncEvery, overlapSteps: c.overlapSteps });
+  return { ...changed(o.link, d.link), ...changed(cadence(o), cadence(d)) };
+}
+
 /** The JSON a link carries: only what differs from the defaults. */
 function diff(s: StepSettings, withPaste: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -85,6 +99,8 @@ function diff(s: StepSettings, withPaste: boolean): Record<string, unknown> {
   if (Object.keys(parallel).length > 0) out.parallel = parallel;
   const slowRank = changed(config.slowRank ?? NO_SLOW_RANK, NO_SLOW_RANK);
   if (Object.keys(slowRank).length > 0) out.slowRank = slowRank;
+  const outer = outerDiff(s.outer ?? DEFAULT_OUTER_SYNC);
+  if (Object.keys(outer).length > 0) out.outer = outer;
   return out;
 }
 
@@ -162,7 +178,32 @@ const stepSchema = z.strictObject({
       }),
     ),
   ),
+  outer: z.optional(
+    z.partial(
+      z.strictObject({
+        alpha: ranged(STEP_RANGES.alphaSeconds),
+        bandwidth: ranged(STEP_RANGES.bandwidthBytesPerSecond),
+        syncEvery: ranged(STEP_RANGES.syncEvery),
+        overlapSteps: ranged(STEP_RANGES.overlapSteps),
+      }),
+    ),
+  ),
 });
+
+type OuterEdit = NonNullable<z.infer<typeof stepSchema>["outer"]>;
+
+/** The panel's settings a link's `outer` gives; τ ≥ H is refused naming both. */
+function outerFrom(edit: OuterEdit): OuterSyncSettings {
+  const d = DEFAULT_OUTER_SYNC;
+  const outer: OuterSyncSettings = {
+    link: { alpha: edit.alpha ?? d.link.alpha, bandwidth: edit.bandwidth ?? d.link.bandwidth },
+    syncEvery: edit.syncEvery ?? d.syncEvery,
+    overlapSteps: edit.overlapSteps ?? d.overlapSteps,
+  };
+  const problem = cadenceProblem(outer);
+  if (problem) throw new LinkError(`The link's step settings are invalid: outer: ${problem}.`);
+  return outer;
+}
 
 function linkFrom(edit: z.infer<typeof linkSchema> | undefined, base: Link): Link {
   const preset = edit?.id === undefined ? base : linkPreset(edit.id);
@@ -206,5 +247,6 @@ export function decodeStepParam(param: string): StepSettings {
       },
       slowRank: { ...NO_SLOW_RANK, ...v.slowRank },
     },
+    ...(v.outer === undefined ? {} : { outer: outerFrom(v.outer) }),
   };
 }

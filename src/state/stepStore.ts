@@ -13,6 +13,13 @@ import {
   type StepSettings,
 } from "../link/stepLink.ts";
 import type { Link } from "../step/collectiveCost.ts";
+import {
+  cadenceProblem,
+  DEFAULT_OUTER_SYNC,
+  type OuterSyncSettings,
+  type ReplicaLink,
+  type SyncCadence,
+} from "../step/outerSyncSettings.ts";
 import { computeForElements, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, type SlowRank } from "../step/slowRank.ts";
 import type { ComputeConfig, StepConfig } from "../step/stepTimeline.ts";
@@ -34,6 +41,8 @@ export interface StepState {
   /** What is in the paste box (kept while a preset is shown). */
   pasteText: string;
   config: StepConfig;
+  /** The outer-sync panel's link between replicas and DiLoCo cadence (no worker involved). */
+  outer: OuterSyncSettings;
   model: ModelSummary | null;
   result: StepDrawing | null;
   sweep: SweepResult | null;
@@ -53,6 +62,9 @@ export interface StepState {
   setParallel(patch: Partial<Parallel>): void;
   setLink(which: "intraLink" | "interLink", patch: Partial<Link>): void;
   setSlowRank(patch: Partial<SlowRank>): void;
+  setReplicaLink(patch: Partial<ReplicaLink>): void;
+  /** H or τ; refused (the problem returned, nothing changed) where τ would not be below H. */
+  setCadence(patch: Partial<SyncCadence>): string[] | null;
   exportTrace(): Promise<StepTraceReply>;
 }
 
@@ -68,6 +80,7 @@ export function createStepStore(worker: () => StepWorker) {
     source: DEFAULT_STEP_SETTINGS.model,
     pasteText: "",
     config: DEFAULT_STEP_SETTINGS.config,
+    outer: DEFAULT_OUTER_SYNC,
     model: null,
     result: null,
     sweep: null,
@@ -102,6 +115,14 @@ export function createStepStore(worker: () => StepWorker) {
       set((s) => ({
         config: { ...s.config, slowRank: { ...(s.config.slowRank ?? NO_SLOW_RANK), ...patch } },
       })),
+    setReplicaLink: (patch) => set((s) => ({ outer: { ...s.outer, link: { ...s.outer.link, ...patch } } })),
+    setCadence: (patch) => {
+      const outer = { ...get().outer, ...patch };
+      const problem = cadenceProblem(outer);
+      if (problem) return [problem];
+      set({ outer });
+      return null;
+    },
     exportTrace: () => worker().stepTrace({ model: get().source, config: get().config }),
   }));
 
@@ -203,9 +224,16 @@ export function useStepStore<T>(selector: (s: StepState) => T): T {
   return useStore(stepStore(), selector);
 }
 
-/** What of the step state a link carries. */
-export function stepSettings(s: Pick<StepState, "source" | "config">): StepSettings {
-  return { model: s.source, config: s.config };
+const sameOuter = (a: OuterSyncSettings, b: OuterSyncSettings) =>
+  a.link.alpha === b.link.alpha &&
+  a.link.bandwidth === b.link.bandwidth &&
+  a.syncEvery === b.syncEvery &&
+  a.overlapSteps === b.overlapSteps;
+
+/** What of the step state a link carries (the outer-sync panel's settings where they are not the defaults, as a link decodes them). */
+export function stepSettings(s: Pick<StepState, "source" | "config" | "outer">): StepSettings {
+  const base = { model: s.source, config: s.config };
+  return sameOuter(s.outer, DEFAULT_OUTER_SYNC) ? base : { ...base, outer: s.outer };
 }
 
 /** `st=`: the model and the knobs (pasted lists while they fit the link budget). */
@@ -214,6 +242,7 @@ function applyStep(settings: StepSettings): void {
   stepStore().setState((s) => ({
     source: model,
     config,
+    outer: settings.outer ?? DEFAULT_OUTER_SYNC,
     pasteText: model.kind === "paste" ? model.text : s.pasteText,
   }));
 }
@@ -226,5 +255,6 @@ registerAddressPart({
   write: () => ({ st: encodeStepParam(stepSettings(stepStore().getState())).param }),
 });
 stepStore().subscribe((s, prev) => {
-  if (s.source !== prev.source || s.config !== prev.config) requestAddressWrite("edit");
+  if (s.source !== prev.source || s.config !== prev.config || s.outer !== prev.outer)
+    requestAddressWrite("edit");
 });

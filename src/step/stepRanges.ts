@@ -32,4 +32,8 @@ export const STEP_RANGES = {
    * It spans what docs/model.md §6 allows a slow host (1–100); a step's cost does not depend on it.
    */
   slowFactor: { min: 1, max: 100 },
+  /** DiLoCo's inner steps per round H, as the cluster scenario's `diloco.syncEvery` takes it. */
+  syncEvery: { min: 1, max: 100_000, integer: true },
+  /** Streaming DiLoCo's overlapped steps τ (and τ < H, checked beside the pair). */
+  overlapSteps: { min: 0, max: 99_999, integer: true },
 } as const satisfies Record<string, StepRange>;

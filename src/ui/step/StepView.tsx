@@ -18,6 +18,7 @@ import { pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { ShareBar } from "../share/ShareBar.tsx";
+import { OuterSyncPanel } from "./OuterSyncPanel.tsx";
 import { SlowRankLine, timelineTitle } from "./SlowRankLine.tsx";
 import { StepControls } from "./StepControls.tsx";
 import { StepGantt } from "./StepGantt.tsx";
@@ -293,6 +294,7 @@ export function StepView() {
                 <BucketTable result={result} hovered={hovered} onHover={setHovered} />
               </Panel>
             </div>
+            <OuterSyncPanel model={model} />
           </>
         ) : (
           <p className="muted panel">
