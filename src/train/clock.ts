@@ -14,7 +14,12 @@ export interface RecoveryCosts {
   syncFailureStall: number;
   /** Synchronous: a blocking checkpoint write. */
   checkpointWrite: number;
+  /** DiLoCo: one outer sync (the pseudo-gradients' all-reduce and the outer step). */
+  outerSync: number;
 }
+
+/** One outer sync's time until the scenario names it (DiLoCo's default sync time). */
+const OUTER_SYNC_SECONDS = 60;
 
 export function recoveryCosts(s: Scenario): RecoveryCosts {
   return {
@@ -23,5 +28,6 @@ export function recoveryCosts(s: Scenario): RecoveryCosts {
     ftRejoinStall: s.ft.rejoinSeconds + (s.ft.catchUp === "blocking" ? s.ft.catchUpSeconds : 0),
     syncFailureStall: s.detection.failStopSeconds + s.sync.restartSeconds,
     checkpointWrite: s.sync.checkpointWriteSeconds,
+    outerSync: OUTER_SYNC_SECONDS,
   };
 }
