@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { SEED_BUDGET_FAILURES } from "../src/cli/simCommand.ts";
 import { runScenario } from "../src/sim/engine.ts";
-import { derived, MAX_EXPECTED_FAILURES, parseScenario } from "../src/sim/scenario.ts";
+import { derived, MAX_EXPECTED_FAILURES, parseScenario } from "../src/sim/scenario/index.ts";
 
 /** A million hosts at the highest rate the bound allows over 100 days: exactly MAX_EXPECTED_FAILURES expected. */
 const largest = parseScenario({

@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cliBundle } from "../scripts/sim.mjs";
 import type { parallelMonteCarlo as ParallelMonteCarlo } from "../src/cli/parallelMonteCarlo.ts";
-import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
+import { DEFAULT_SCENARIO } from "../src/sim/scenario/index.ts";
 import { defaultScenarioFiles, median } from "./common.ts";
 
 const SEEDS = 1000;

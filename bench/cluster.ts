@@ -28,8 +28,8 @@ import { type Browser, chromium, type Page } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
 import { tornadoParam } from "../src/link/tornadoLink.ts";
-import { derived } from "../src/sim/derived.ts";
-import { parseScenario, type ScenarioInput } from "../src/sim/scenario.ts";
+import { derived } from "../src/sim/scenario/derived.ts";
+import { parseScenario, type ScenarioInput } from "../src/sim/scenario/index.ts";
 import { everyV2Part } from "../src/testing/everyV2Part.ts";
 import {
   buildIfNeeded,

@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
+import { DEFAULT_SCENARIO } from "../src/sim/scenario/index.ts";
 
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -38,7 +38,7 @@ const RUNS = 1500;
 function loopSource(root: string, cases: AbCase[]): string {
   return `
 import { runScenario } from ${JSON.stringify(join(root, "src/sim/engine.ts"))};
-import { parseScenario } from ${JSON.stringify(join(root, "src/sim/scenario.ts"))};
+import { parseScenario } from ${JSON.stringify(join(root, "src/sim/scenario/index.ts"))};
 const out = [];
 for (const input of ${JSON.stringify(cases.map((c) => c.scenario))}) {
   const s = parseScenario(input);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:tornado`: issue 19's target, a full tornado of 12 knobs × 2 points × the selected
  * policies (the default two) on the headline cluster at ±1 point precision (95 %) in ≤ 10 s on 2
- * cores, with progress and cancel. It runs the page's own loop (src/sim/tornadoRounds.ts: rounds
+ * cores, with progress and cancel. It runs the page's own loop (src/sim/sweep/tornadoRounds.ts: rounds
  * of common seeds until every bar end is within ±1 point, cap 400 seeds) and the page worker's
  * clusterEttrRuns, in Node worker threads instead of the browser's workers: 2 threads (the
  * page's pool on this machine), then 1, alternating, REPEATS times each. Then a cancel 1 s into a
@@ -12,9 +12,14 @@
 import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { Worker } from "node:worker_threads";
-import { DEFAULT_SCENARIO, type Scenario } from "../src/sim/scenario.ts";
-import { type EttrRuns, planTornado, type TornadoPlan, type TornadoSettings } from "../src/sim/tornado.ts";
-import { runTornadoRounds, type TornadoExec } from "../src/sim/tornadoRounds.ts";
+import { DEFAULT_SCENARIO, type Scenario } from "../src/sim/scenario/index.ts";
+import {
+  type EttrRuns,
+  planTornado,
+  type TornadoPlan,
+  type TornadoSettings,
+} from "../src/sim/sweep/tornado.ts";
+import { runTornadoRounds, type TornadoExec } from "../src/sim/sweep/tornadoRounds.ts";
 
 const REPEATS = 3;
 const KNOBS = 12;

@@ -1,6 +1,6 @@
 /** A bench worker thread: runs the page worker's clusterEttrRuns on each request and sends the arrays back. */
 import { parentPort } from "node:worker_threads";
-import type { Scenario } from "../src/sim/scenario.ts";
+import type { Scenario } from "../src/sim/scenario/index.ts";
 import { clusterApi } from "../src/worker/clusterApi.ts";
 
 const port = parentPort;

@@ -6,7 +6,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 const historyLength = (page: Page) => page.evaluate(() => history.length);
 

@@ -7,9 +7,9 @@
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
-import { buildSweep } from "../src/sim/sweep.ts";
-import { planTornado } from "../src/sim/tornado.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
+import { buildSweep } from "../src/sim/sweep/index.ts";
+import { planTornado } from "../src/sim/sweep/tornado.ts";
 
 // A small cluster that fails often, with a host cause and a job-wide bug: seconds to sweep.
 const mix = parseScenario({

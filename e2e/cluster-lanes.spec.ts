@@ -6,9 +6,9 @@
 import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { runScenario } from "../src/sim/engine.ts";
-import { struckReplicaRanges } from "../src/sim/failureTrace.ts";
+import { struckReplicaRanges } from "../src/sim/failures/failureTrace.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 import { FtJobState, ScopeCode, type Trace } from "../src/sim/types.ts";
 import { type LegacyTrace, legacyTrace } from "../src/testing/legacyTrace.ts";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
 

@@ -6,9 +6,9 @@
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { REGISTRY } from "../src/sim/policies.ts";
-import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { REGISTRY } from "../src/sim/policies/index.ts";
+import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 // Small and failing often, with a limited spare pool (so the timeline draws each pool's line).
 const all = parseScenario({

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 /** Timeline geometry (timelineRenderer.ts): plot starts after the label gutter; sync lane at y 24–50. */
 const GUTTER = 128;

@@ -14,8 +14,8 @@ import { fitLog } from "../src/sim/fit/fitLog.ts";
 import { parseLog } from "../src/sim/fit/parseLog.ts";
 import { nthPercentile, placeAmong } from "../src/sim/fit/replayPercentile.ts";
 import { replayPair } from "../src/sim/fit/replayScenarios.ts";
-import { seedOf } from "../src/sim/monteCarlo.ts";
-import { DEFAULT_SCENARIO } from "../src/sim/scenario.ts";
+import { seedOf } from "../src/sim/monteCarlo/monteCarlo.ts";
+import { DEFAULT_SCENARIO } from "../src/sim/scenario/index.ts";
 import { drawnLog, logEventList } from "../src/testing/engineLog.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });

@@ -7,7 +7,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
 import { tornadoParam } from "../src/link/tornadoLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 import { LINK_RUN_ASK_SECONDS } from "../src/state/linkRunCost.ts";
 
 const small = parseScenario({

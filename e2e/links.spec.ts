@@ -6,7 +6,7 @@
  */
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 

@@ -5,7 +5,7 @@
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash, encodeScenarioParam } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 const sixteen = encodeScenarioParam(parseScenario({ cluster: { replicas: 16 } }));
 /** One character changed: refused by its integrity check. */

@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 

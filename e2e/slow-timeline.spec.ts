@@ -6,10 +6,10 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { runScenario } from "../src/sim/engine.ts";
-import { Layout as HostLayout } from "../src/sim/failureTrace.ts";
+import { Layout as HostLayout } from "../src/sim/failures/failureTrace.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { derived, parseScenario } from "../src/sim/scenario.ts";
-import type { SlowEpisodes } from "../src/sim/slowTypes.ts";
+import { derived, parseScenario } from "../src/sim/scenario/index.ts";
+import type { SlowEpisodes } from "../src/sim/slow/slowTypes.ts";
 
 const GUTTER = 128;
 

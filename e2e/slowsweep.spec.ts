@@ -8,8 +8,8 @@
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
-import { buildSweep } from "../src/sim/sweep.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
+import { buildSweep } from "../src/sim/sweep/index.ts";
 
 const preset = presetById("slow-greyhound");
 if (!preset) throw new Error("no Greyhound preset");

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { runScenario } from "../src/sim/engine.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 import { CHAPTER_IDS } from "../src/state/storyChapters.ts";
 import { compact, lostGpuHours, strategyRows, strategySentence } from "../src/ui/cluster/badputWords.ts";
 import { GLOSSARY } from "../src/ui/glossary/glossary.ts";

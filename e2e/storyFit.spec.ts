@@ -6,7 +6,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { runScenario } from "../src/sim/engine.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 import { CHAPTER_IDS } from "../src/state/storyChapters.ts";
 import { count } from "../src/ui/format.ts";
 import { EVICT_AFTER_MINUTES, SLOW_CASES } from "../src/ui/story/chapters/realClustersScenarios.ts";

@@ -6,7 +6,7 @@
 
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { decodeScenarioLink } from "../src/link/scenarioLink.ts";
-import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
+import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
 const KEYS = POLICY_KEYS;

@@ -5,8 +5,8 @@
  */
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
-import { buildSweep } from "../src/sim/sweep.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
+import { buildSweep } from "../src/sim/sweep/index.ts";
 
 const small = parseScenario({
   name: "Small sweep cluster",

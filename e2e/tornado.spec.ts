@@ -5,9 +5,9 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
-import { sweepAxisBounds } from "../src/sim/sweep.ts";
-import { planTornado } from "../src/sim/tornado.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
+import { sweepAxisBounds } from "../src/sim/sweep/index.ts";
+import { planTornado } from "../src/sim/sweep/tornado.ts";
 
 // A small cluster that fails often: a tornado of it takes a few seconds.
 const small = parseScenario({

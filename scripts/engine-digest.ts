@@ -7,9 +7,16 @@
  */
 import { createHash } from "node:crypto";
 import { runScenario } from "../src/sim/engine.ts";
-import { POLICY_KEYS } from "../src/sim/policyKeys.ts";
+import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
 import { presetById } from "../src/sim/presets.ts";
-import { parseScenario } from "../src/sim/scenario.ts";
+import {
+  DEFAULT_SCENARIO,
+  FIELD_SPECS,
+  type FieldSpec,
+  GROUPS,
+  parseScenario,
+  type Scenario,
+} from "../src/sim/scenario/index.ts";
 
 const all = { policies: [...POLICY_KEYS] };
 const slow = presetById("slow-greyhound")!.scenario.slow!;
@@ -76,14 +83,29 @@ function feed(h: ReturnType<typeof createHash>, v: unknown): void {
   }
 }
 
+/**
+ * The result's echo of its scenario without the groups that came whole with version 6 while they
+ * hold their defaults: those groups change no version-5 number, so the digest recorded before
+ * them (ffa85a55…) still pins the same runs.
+ */
+const LATER_GROUPS = GROUPS.filter((g) =>
+  Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((spec) => spec.since6),
+);
+function withoutLaterDefaults<R extends { scenario: Scenario }>(r: R): R {
+  const scenario: Record<string, unknown> = { ...r.scenario };
+  for (const g of LATER_GROUPS)
+    if (JSON.stringify(scenario[g]) === JSON.stringify(DEFAULT_SCENARIO[g])) delete scenario[g];
+  return { ...r, scenario };
+}
+
 const total = createHash("sha256");
 const seeds = Number(process.argv[2] ?? 6);
 for (const [name, input] of Object.entries(cases)) {
   const s = parseScenario(input);
   const h = createHash("sha256");
   for (let seed = 0; seed < seeds; seed++) {
-    feed(h, runScenario(s, { seed }));
-    feed(h, runScenario(s, { seed, record: true }));
+    feed(h, withoutLaterDefaults(runScenario(s, { seed })));
+    feed(h, withoutLaterDefaults(runScenario(s, { seed, record: true })));
   }
   const d = h.digest("hex");
   total.update(d);

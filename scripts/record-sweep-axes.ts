@@ -9,8 +9,8 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { PRESETS } from "../src/sim/presets.ts";
-import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
-import { buildSweep, SWEEP_AXES, type SweepAxisId, type SweepRange } from "../src/sim/sweep.ts";
+import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario/index.ts";
+import { buildSweep, SWEEP_AXES, type SweepAxisId, type SweepRange } from "../src/sim/sweep/index.ts";
 
 export function digest(s: Scenario): string {
   return createHash("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);

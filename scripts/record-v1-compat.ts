@@ -12,9 +12,9 @@ import fc from "fast-check";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { traceDigest } from "../src/sim/compat/traceDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
-import { monteCarlo } from "../src/sim/monteCarlo.ts";
+import { monteCarlo } from "../src/sim/monteCarlo/monteCarlo.ts";
 import { PRESETS } from "../src/sim/presets.ts";
-import { parseScenario, type Scenario } from "../src/sim/scenario.ts";
+import { parseScenario, type Scenario } from "../src/sim/scenario/index.ts";
 import type { PolicyMetrics } from "../src/sim/types.ts";
 import { validScenario } from "../src/testing/scenario.arbitrary.ts";
 

@@ -10,8 +10,8 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { differenceFrom } from "../src/sim/compat/scenarioDiff.ts";
 import { PRESETS } from "../src/sim/presets.ts";
-import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario.ts";
-import { buildSweep, type SweepAxisId, type SweepRange } from "../src/sim/sweep.ts";
+import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../src/sim/scenario/index.ts";
+import { buildSweep, type SweepAxisId, type SweepRange } from "../src/sim/sweep/index.ts";
 
 const FILE = "src/sim/compat/sweep-axes-recorded.json";
 const hash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 16);

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { replayLogFromRunCsv, replayScenarioFromEvents } from "../sim/replayLog.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { replayLogFromRunCsv, replayScenarioFromEvents } from "../sim/failures/replayLog.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { simCommand } from "./simCommand.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sim-failures-csv-"));

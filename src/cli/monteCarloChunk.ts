@@ -5,9 +5,14 @@
  * thread runs its own slices through the same function, and adds every row in run order.
  */
 import { runScenario } from "../sim/engine.ts";
-import { SUMMARIZED_METRICS, type SummarizedMetrics, type SummarizedRun, seedOf } from "../sim/monteCarlo.ts";
-import { selectedPolicies } from "../sim/policies.ts";
-import type { Scenario } from "../sim/scenario.ts";
+import {
+  SUMMARIZED_METRICS,
+  type SummarizedMetrics,
+  type SummarizedRun,
+  seedOf,
+} from "../sim/monteCarlo/monteCarlo.ts";
+import { selectedPolicies } from "../sim/policies/index.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import { BADPUT_CATEGORIES, type BadputCategory, type PolicyMetrics } from "../sim/types.ts";
 
 /**

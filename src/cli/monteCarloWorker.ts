@@ -4,7 +4,7 @@
  * each slice it is sent and sends back the packed rows (the buffer is transferred, not copied).
  */
 import { parentPort } from "node:worker_threads";
-import type { Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import { type Chunk, runChunk } from "./monteCarloChunk.ts";
 
 const port = parentPort;

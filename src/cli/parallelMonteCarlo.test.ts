@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { monteCarlo } from "../sim/monteCarlo.ts";
-import { POLICY_KEYS } from "../sim/policyKeys.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
+import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { parallelMonteCarlo, prestartWorkers, sliceRuns } from "./parallelMonteCarlo.ts";
 
 // Slices of 5 runs, so 40 seeds make 8 slices shared between the workers.

@@ -11,9 +11,9 @@
  * TypeScript (tests, tsx) it is the boot entry that loads the engine through tsx (hundreds of ms).
  */
 import { Worker } from "node:worker_threads";
-import { derived } from "../sim/derived.ts";
-import { MonteCarloAccumulator, monteCarlo } from "../sim/monteCarlo.ts";
-import type { Scenario } from "../sim/scenario.ts";
+import { MonteCarloAccumulator, monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
+import { derived } from "../sim/scenario/derived.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { type Chunk, runChunk } from "./monteCarloChunk.ts";
 

@@ -4,7 +4,7 @@
  * and knobLayout.test.ts that every scenario field has a row.
  */
 
-import { MAX_POLICIES, POLICY_KEYS } from "../sim/policyKeys.ts";
+import { MAX_POLICIES, POLICY_KEYS } from "../sim/policies/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   describeAllowed,
@@ -13,7 +13,7 @@ import {
   fieldValue,
   GROUPS,
   type ScalarSpec,
-} from "../sim/scenario.ts";
+} from "../sim/scenario/index.ts";
 
 function row(path: string, value: string, spec: FieldSpec | ScalarSpec): string {
   const unit = spec.unit ? ` (${spec.unit})` : "";

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { encodeLinkPayload, encodeScenarioHash } from "../link/scenarioLink.ts";
-import { closedForms } from "../sim/closedForms.ts";
+import { closedForms } from "../sim/closedForms/closedForms.ts";
 import { runScenario } from "../sim/engine.ts";
-import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
-import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario.ts";
+import { SUMMARIZED_METRICS } from "../sim/monteCarlo/monteCarlo.ts";
+import { DEFAULT_SCENARIO, derived, parseScenario } from "../sim/scenario/index.ts";
 import { BADPUT_CATEGORIES } from "../sim/types.ts";
 import { APP_URL, simCommand } from "./simCommand.ts";
 

@@ -7,7 +7,7 @@
  * Without --seeds it runs the scenario's own seed, the same run the app shows; --seeds N runs
  * seeds seed..seed+N−1 and reports mean, p5 and p95 (nearest rank), on every core when the job
  * is large (parallelMonteCarlo.ts; the numbers do not depend on the thread count). With
- * --precision or --max-runs and no --seeds it runs the page's Monte Carlo (src/sim/mcStream.ts):
+ * --precision or --max-runs and no --seeds it runs the page's Monte Carlo (src/sim/monteCarlo/mcStream.ts):
  * seeds from the scenario's own, in the page's chunks, until every selected policy's 95 % interval
  * of the mean ETTR is within ±P points (at least MIN_RUNS runs) or N runs, so it stops at the run
  * count the page stops at; the summary is then exactly that of --seeds <that count>. --seeds
@@ -30,14 +30,24 @@ import {
 } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioLink, encodeScenarioHash, scenarioLinkProblem } from "../link/scenarioLink.ts";
-import { expectedEventsPerRun, MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
 import { runScenario } from "../sim/engine.ts";
-import { type McSettings, type McStop, McStream } from "../sim/mcStream.ts";
-import { runChunk as runStreamChunk } from "../sim/monteCarlo.ts";
-import { selectedPolicies } from "../sim/policies.ts";
-import { closedFormsOf } from "../sim/policyForms.ts";
-import { runFailuresCsv } from "../sim/replayLog.ts";
-import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
+import { runFailuresCsv } from "../sim/failures/replayLog.ts";
+import {
+  expectedEventsPerRun,
+  MONTE_CARLO_BUDGET_FAILURES,
+  monteCarloCost,
+} from "../sim/monteCarlo/budget.ts";
+import { type McSettings, type McStop, McStream } from "../sim/monteCarlo/mcStream.ts";
+import { runChunk as runStreamChunk } from "../sim/monteCarlo/monteCarlo.ts";
+import { selectedPolicies } from "../sim/policies/index.ts";
+import { closedFormsOf } from "../sim/policies/policyForms.ts";
+import {
+  DEFAULT_SCENARIO,
+  derived,
+  parseScenario,
+  type Scenario,
+  ScenarioError,
+} from "../sim/scenario/index.ts";
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { DISPLAY_SETTINGS, settingAllowed } from "../link/displaySettings.ts";
 import { encodeScenarioHash } from "../link/scenarioLink.ts";
-import { McStream, MIN_RUNS } from "../sim/mcStream.ts";
-import { runChunk } from "../sim/monteCarlo.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { McStream, MIN_RUNS } from "../sim/monteCarlo/mcStream.ts";
+import { runChunk } from "../sim/monteCarlo/monteCarlo.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { simCommand } from "./simCommand.ts";
 
 const small = parseScenario({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runOnTrace, runScenario } from "../sim/engine.ts";
-import { failureTraceOf } from "../sim/failureTrace.ts";
-import { derived, parseScenario, type Scenario } from "../sim/scenario.ts";
+import { failureTraceOf } from "../sim/failures/failureTrace.ts";
+import { derived, parseScenario, type Scenario } from "../sim/scenario/index.ts";
 import type { Trace } from "../sim/types.ts";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { fixtureScenario, fixtureTrace } from "../testing/traceFixture.ts";

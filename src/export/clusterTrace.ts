@@ -13,7 +13,7 @@
  * time window, and `clusterTraceBlob` turns them into a file in slices of a few milliseconds, so the
  * page stays responsive and can say the file's size before it is saved.
  */
-import { derived, type Scenario } from "../sim/scenario.ts";
+import { derived, type Scenario } from "../sim/scenario/index.ts";
 import type { ReplicaRecording, Trace, WholeJobRecording } from "../sim/types.ts";
 import type { TraceEvent, TraceFile, TraceWindow } from "./traceEvents.ts";
 import { failureEvents } from "./traceFailures.ts";

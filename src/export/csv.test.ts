@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { closedForms } from "../sim/closedForms.ts";
-import { SUMMARIZED_METRICS } from "../sim/monteCarlo.ts";
-import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
-import { axisInfo } from "../sim/sweep.ts";
+import { closedForms } from "../sim/closedForms/closedForms.ts";
+import { SUMMARIZED_METRICS } from "../sim/monteCarlo/monteCarlo.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario/index.ts";
+import { axisInfo } from "../sim/sweep/index.ts";
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,

@@ -3,9 +3,9 @@
  * a line break or edge spaces, quotes doubled. Numbers keep full precision.
  */
 
-import { selectedPolicies } from "../sim/policies.ts";
-import { derived } from "../sim/scenario.ts";
-import type { SweepAxisInfo } from "../sim/sweep.ts";
+import { selectedPolicies } from "../sim/policies/index.ts";
+import { derived } from "../sim/scenario/index.ts";
+import type { SweepAxisInfo } from "../sim/sweep/index.ts";
 import { BADPUT_CATEGORIES, type MetricsSummary, type MonteCarloResult } from "../sim/types.ts";
 
 export type CsvCell = string | number | null;

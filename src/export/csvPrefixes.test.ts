@@ -4,11 +4,11 @@
  * are typed by hand; everything else reads them from the registry.
  */
 import { describe, expect, it } from "vitest";
-import { monteCarlo } from "../sim/monteCarlo.ts";
-import { REGISTRY } from "../sim/policies.ts";
-import { POLICY_KEYS } from "../sim/policyKeys.ts";
-import { parseScenario } from "../sim/scenario.ts";
-import { axisInfo } from "../sim/sweep.ts";
+import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
+import { REGISTRY } from "../sim/policies/index.ts";
+import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
+import { axisInfo } from "../sim/sweep/index.ts";
 import { BADPUT_CATEGORIES } from "../sim/types.ts";
 import { sweepCsv } from "./csv.ts";
 

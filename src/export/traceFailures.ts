@@ -5,7 +5,7 @@
  * prefix (`sync_stall_s`, `ft_hsdp_lost_s`). An eviction of a slow host (§6) is a failure found at
  * once, named as one.
  */
-import type { Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { Trace } from "../sim/types.ts";
 import { JOB_TID, STATE_TID, type TraceEvent, type TraceWindow, us } from "./traceEvents.ts";
 import type { PolicyPart } from "./tracePolicies.ts";

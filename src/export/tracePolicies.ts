@@ -3,7 +3,7 @@
  * prefix and process ids, in display order (a policy is written by its recording's kind, never by
  * its key), and the useful-training counter every job carries.
  */
-import { policyOf } from "../sim/policies.ts";
+import { policyOf } from "../sim/policies/index.ts";
 import type { PolicyKey, PolicyRecording, ProgressCurve, Trace } from "../sim/types.ts";
 import { jobPid, replicaPid, type TraceEvent, type TraceWindow, us } from "./traceEvents.ts";
 

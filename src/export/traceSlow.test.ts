@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../sim/engine.ts";
-import { derived, parseScenario, type ScenarioInput } from "../sim/scenario.ts";
-import { evictionsIn, slowCount } from "../sim/slowCount.ts";
-import type { SlowEpisodes } from "../sim/slowTypes.ts";
+import { derived, parseScenario, type ScenarioInput } from "../sim/scenario/index.ts";
+import { evictionsIn, slowCount } from "../sim/slow/slowCount.ts";
+import type { SlowEpisodes } from "../sim/slow/slowTypes.ts";
 import type { Trace } from "../sim/types.ts";
 import { clusterTraceJson } from "./clusterTrace.ts";
 import { type TraceEvent, us } from "./traceEvents.ts";

@@ -5,10 +5,10 @@
  * counter of how many hosts are slow at once. Absent when the run has no episodes, so an export of
  * a run without them is what it always was.
  */
-import { Layout as HostLayout } from "../sim/failureTrace.ts";
-import type { Scenario } from "../sim/scenario.ts";
-import { evictionsIn, slowCount } from "../sim/slowCount.ts";
-import type { SlowEpisodes } from "../sim/slowTypes.ts";
+import { Layout as HostLayout } from "../sim/failures/failureTrace.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
+import { evictionsIn, slowCount } from "../sim/slow/slowCount.ts";
+import type { SlowEpisodes } from "../sim/slow/slowTypes.ts";
 import { meta, type TraceEvent, type TraceWindow, threadMeta, us } from "./traceEvents.ts";
 
 /** The slow process's id: the first after every replica-level policy's replicas (10 + M·R). */

@@ -4,7 +4,7 @@
  * work, training between them) and its job track, one restart per failure (every failure restarts
  * it), named for the failure that started it.
  */
-import type { Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import { SyncState, type Trace, type WholeJobRecording } from "../sim/types.ts";
 import {
   JOB_TID,

@@ -45,7 +45,7 @@ export interface ChoiceSetting extends SettingBase {
 export type DisplaySetting = RangeSetting | ChoiceSetting;
 
 export const DISPLAY_SETTINGS = {
-  /** Stop when every policy's 95 % half-width of the mean ETTR is within this (src/sim/mcStream.ts). */
+  /** Stop when every policy's 95 % half-width of the mean ETTR is within this (src/sim/monteCarlo/mcStream.ts). */
   mcPrecision: {
     kind: "range",
     label: "Precision",

@@ -6,7 +6,7 @@
  */
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
-import "../sim/zodSetup.ts";
+import "../sim/scenario/zodSetup.ts";
 import type { RunForm } from "../gpu/labBudget.ts";
 import type { Mode } from "../gpu/mode.ts";
 import type { Algorithm } from "../gpu/schedule.ts";

@@ -1,8 +1,8 @@
 /** §5: a replay scenario's link carries its log compactly, bit for bit, up to 64 KB; a bigger one is refused by name. */
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../sim/engine.ts";
-import { replayLogOfRun, replayScenarioFromEvents } from "../sim/replayLog.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { replayLogOfRun, replayScenarioFromEvents } from "../sim/failures/replayLog.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { compactEvents, expandEvents, MAX_REPLAY_LINK_CHARS } from "./replayLink.ts";
 import {
   decodeScenarioLink,

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LLAMA3_CAUSES } from "../sim/presets.ts";
-import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario.ts";
+import { DEFAULT_SCENARIO, parseScenario } from "../sim/scenario/index.ts";
 import { validScenario } from "../testing/scenario.arbitrary.ts";
 import { LinkError } from "./linkError.ts";
 import {

@@ -9,7 +9,7 @@
  * Pure (no DOM): the CLI reads and writes links with the same code as the browser.
  */
 import { inflateSync, strFromU8, strToU8 } from "fflate";
-import { diffFromDefaults, parseScenario, type Scenario, ScenarioError } from "../sim/scenario.ts";
+import { diffFromDefaults, parseScenario, type Scenario, ScenarioError } from "../sim/scenario/index.ts";
 import { fromBase64Url } from "./base64url.ts";
 import {
   CHECKED_FORMAT,

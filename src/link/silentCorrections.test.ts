@@ -3,7 +3,7 @@
  * to its tag says it is cut, and a name's length is counted the way the check counts it.
  */
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../sim/scenario.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { decodeScenarioParam } from "./scenarioLink.ts";
 
 describe("refusals say what is true of the input", () => {

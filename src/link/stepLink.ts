@@ -7,7 +7,7 @@
  */
 import { strToU8 } from "fflate";
 import * as z from "zod/mini";
-import "../sim/zodSetup.ts";
+import "../sim/scenario/zodSetup.ts";
 import { LINK_PRESETS, type Link, linkPreset } from "../step/collectiveCost.ts";
 import { DEFAULT_STEP_CONFIG, PRESET_CATALOG, presetInfo } from "../step/presetCatalog.ts";
 import { NO_SLOW_RANK, SLOW_RANK_KINDS, type SlowRank } from "../step/slowRank.ts";

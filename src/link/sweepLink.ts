@@ -15,7 +15,7 @@ import {
   type SweepAxisId,
   type SweepRange,
   sweepRangeProblem,
-} from "../sim/sweep.ts";
+} from "../sim/sweep/index.ts";
 import { LinkError } from "./linkError.ts";
 import { openSealedText, sealText } from "./sealedText.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
+import { DEFAULT_TORNADO_SETTINGS } from "../sim/sweep/tornado.ts";
 import { LinkError } from "./linkError.ts";
 import { sealText } from "./sealedText.ts";
 import { decodeTornadoParam, tornadoParam } from "./tornadoLink.ts";

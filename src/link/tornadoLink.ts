@@ -10,7 +10,7 @@ import {
   TORNADO_MAX_SEEDS,
   TORNADO_PRECISION,
   type TornadoSettings,
-} from "../sim/tornado.ts";
+} from "../sim/sweep/tornado.ts";
 import { LinkError } from "./linkError.ts";
 import { openSealedText, sealText } from "./sealedText.ts";
 

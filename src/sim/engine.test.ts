@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { closedForms } from "./closedForms.ts";
+import { closedForms } from "./closedForms/closedForms.ts";
 import { runScenario } from "./engine.ts";
-import { generateFailureTrace } from "./failureTrace.ts";
-import { MonteCarloAccumulator, monteCarlo, nearestRank, SUMMARIZED_METRICS } from "./monteCarlo.ts";
-import { DEFAULT_SCENARIO, derived, parseScenario, type ScenarioInput } from "./scenario.ts";
+import { generateFailureTrace } from "./failures/failureTrace.ts";
+import {
+  MonteCarloAccumulator,
+  monteCarlo,
+  nearestRank,
+  SUMMARIZED_METRICS,
+} from "./monteCarlo/monteCarlo.ts";
+import { DEFAULT_SCENARIO, derived, parseScenario, type ScenarioInput } from "./scenario/index.ts";
 
 const withDefaults = (input: ScenarioInput) => parseScenario(input);
 

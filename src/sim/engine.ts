@@ -3,12 +3,12 @@
  * (policies.ts) on them, and (when asked) keep the timelines. A pure function of (scenario, seed).
  */
 
-import { type FailureTrace, generateFailureTrace } from "./failureTrace.ts";
-import { type Policy, type PolicyRecordings, selectedPolicies } from "./policies.ts";
-import { closedFormsOf } from "./policyForms.ts";
-import type { PolicyKey } from "./policyKeys.ts";
-import type { Scenario } from "./scenario.ts";
-import { drawSlowEpisodes, withEvictions } from "./slowEpisodes.ts";
+import { type FailureTrace, generateFailureTrace } from "./failures/failureTrace.ts";
+import { type Policy, type PolicyRecordings, selectedPolicies } from "./policies/index.ts";
+import { closedFormsOf } from "./policies/policyForms.ts";
+import type { PolicyKey } from "./policies/policyKeys.ts";
+import type { Scenario } from "./scenario/index.ts";
+import { drawSlowEpisodes, withEvictions } from "./slow/slowEpisodes.ts";
 import type { PolicyMetrics, RunResult, Trace } from "./types.ts";
 
 export interface RunOptions {

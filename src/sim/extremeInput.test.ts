@@ -5,9 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { simCommand } from "../cli/simCommand.ts";
 import { encodeScenarioHash } from "../link/scenarioLink.ts";
-import { closedForms } from "./closedForms.ts";
+import { closedForms } from "./closedForms/closedForms.ts";
 import { runScenario } from "./engine.ts";
-import { parseScenario, ScenarioError } from "./scenario.ts";
+import { parseScenario, ScenarioError } from "./scenario/index.ts";
 
 describe("extreme accepted input", () => {
   it("a rate of 1e-310 per host-day (1/λ overflows) gives every closed form as a number: 1", () => {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { acceptedRangeInput } from "../testing/scenarioInput.arbitrary.ts";
 import { runScenario } from "./engine.ts";
-import { parseScenario, ScenarioError } from "./scenario.ts";
+import { parseScenario, ScenarioError } from "./scenario/index.ts";
 import type { PolicyMetrics } from "./types.ts";
 
 function nonFinite(m: PolicyMetrics): string[] {

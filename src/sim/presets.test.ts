@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { runScenario } from "./engine.ts";
-import { seedOf } from "./mcSummary.ts";
-import { POLICY_KEYS } from "./policyKeys.ts";
+import { seedOf } from "./monteCarlo/mcSummary.ts";
+import { POLICY_KEYS } from "./policies/policyKeys.ts";
 import { PRESETS, presetById } from "./presets.ts";
-import { derived, parseScenario, type Scenario } from "./scenario.ts";
-import { buildSweep } from "./sweep.ts";
+import { derived, parseScenario, type Scenario } from "./scenario/index.ts";
+import { buildSweep } from "./sweep/index.ts";
 
 describe("presets", () => {
   it("all parse as valid scenarios and cite a source", () => {

@@ -3,8 +3,8 @@
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
-import { POLICY_KEYS } from "./policyKeys.ts";
-import type { FailureCause, ScenarioInput } from "./scenario.ts";
+import { POLICY_KEYS } from "./policies/policyKeys.ts";
+import type { FailureCause, ScenarioInput } from "./scenario/index.ts";
 
 export interface Preset {
   id: string;

@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace, runScenario } from "./engine.ts";
-import { type FailureTrace, generateFailureTrace } from "./failureTrace.ts";
-import { derived, parseScenario, type Scenario } from "./scenario.ts";
+import { type FailureTrace, generateFailureTrace } from "./failures/failureTrace.ts";
+import { derived, parseScenario, type Scenario } from "./scenario/index.ts";
 import type { RunResult } from "./types.ts";
 
 /** Small, valid scenarios (at most a few hundred failures), integer times so events often tie. */

@@ -10,9 +10,9 @@ import { rowAt, rowCount, runChunk } from "../cli/monteCarloChunk.ts";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { v2Scenario } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
-import { MonteCarloAccumulator, monteCarlo, seedOf } from "./monteCarlo.ts";
-import { POLICIES } from "./policies.ts";
-import { derived } from "./scenario.ts";
+import { MonteCarloAccumulator, monteCarlo, seedOf } from "./monteCarlo/monteCarlo.ts";
+import { POLICIES } from "./policies/index.ts";
+import { derived } from "./scenario/index.ts";
 import { ScopeCode } from "./types.ts";
 
 const RUNS = { numRuns: 150 };

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { v3Scenario } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
-import { monteCarlo } from "./monteCarlo.ts";
+import { monteCarlo } from "./monteCarlo/monteCarlo.ts";
 import { BADPUT_CATEGORIES, type PolicyMetrics } from "./types.ts";
 
 const policyKeys = (o: object) =>

@@ -3,9 +3,9 @@
  * worker (which transfers its typed arrays, not copies them) and the UI (which draws it).
  * Times are seconds from the start of the run.
  */
-import type { PerPolicy, PolicyKey } from "./policyKeys.ts";
+import type { PerPolicy, PolicyKey } from "./policies/policyKeys.ts";
 import type { Scenario } from "./scenario/types.ts";
-import type { SlowEpisodes } from "./slowTypes.ts";
+import type { SlowEpisodes } from "./slow/slowTypes.ts";
 
 /**
  * The policies' keys (policies.ts is the registry; its PolicyRecordings must have exactly these
@@ -281,7 +281,7 @@ export interface PolicyMetrics {
  * The closed forms of docs/model.md §3 and §4 (closedForms.ts, types in closedFormTypes.ts): they are the two original
  * policies' own arithmetic, so their type lives with them.
  */
-import type { ClosedForms, ClosedFormValue } from "./closedFormTypes.ts";
+import type { ClosedForms, ClosedFormValue } from "./closedForms/closedFormTypes.ts";
 
 export type { ClosedForms, ClosedFormValue };
 

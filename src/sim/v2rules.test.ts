@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { legacyTrace } from "../testing/legacyTrace.ts";
-import { closedForms, youngDalySeconds } from "./closedForms.ts";
+import { closedForms, youngDalySeconds } from "./closedForms/closedForms.ts";
 import { runOnTrace } from "./engine.ts";
-import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
-import { parseScenario, type ScenarioInput } from "./scenario.ts";
+import { failureTraceOf, type PlacedFailure } from "./failures/failureTrace.ts";
+import { parseScenario, type ScenarioInput } from "./scenario/index.ts";
 import { FtJobState, FtPhase, SyncState } from "./types.ts";
 
 const H = 10_800;

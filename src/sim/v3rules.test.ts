@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { runOnTrace } from "./engine.ts";
-import { failureTraceOf, type PlacedFailure } from "./failureTrace.ts";
-import { POLICY_KEYS } from "./policyKeys.ts";
-import { parseScenario, type ScenarioInput } from "./scenario.ts";
+import { failureTraceOf, type PlacedFailure } from "./failures/failureTrace.ts";
+import { POLICY_KEYS } from "./policies/policyKeys.ts";
+import { parseScenario, type ScenarioInput } from "./scenario/index.ts";
 import { BADPUT_CATEGORIES, FtPhase, type PolicyMetrics } from "./types.ts";
 
 const H = 10_800;

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { encodeLinkPayload, encodeScenarioParam } from "../link/scenarioLink.ts";
 import { encodeStepParam } from "../link/stepLink.ts";
 import { sweepParam } from "../link/sweepLink.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { addressRefused, addressStore, readAddress } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { gpuPriceStore } from "./gpuPrice.ts";

@@ -6,9 +6,10 @@
  * same pool after the scenario's own chunks. A newer change supersedes an older one; its late
  * answers are dropped. (The address bar follows the store through address.ts.)
  */
-import { derived } from "../sim/derived.ts";
-import type { McStream } from "../sim/mcStream.ts";
-import type { Scenario } from "../sim/scenario.ts";
+
+import type { McStream } from "../sim/monteCarlo/mcStream.ts";
+import { derived } from "../sim/scenario/derived.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { ClosedForms } from "../sim/types.ts";
 import { holdForPage, type McJob, streamMonteCarlo } from "./mcPool.ts";
 import { mcStore } from "./mcStore.ts";
@@ -116,7 +117,7 @@ function throttled(show: (stream: McStream, final: boolean) => void): (stream: M
  * the page's first-load script. The bands (snapshots) need none, so they never wait for it.
  */
 function closedFormsLater(s: Scenario): Promise<ClosedForms> {
-  return import("../sim/policyForms.ts").then(({ closedFormsOf }) => closedFormsOf(s));
+  return import("../sim/policies/policyForms.ts").then(({ closedFormsOf }) => closedFormsOf(s));
 }
 
 let currentJob: McJob | null = null;

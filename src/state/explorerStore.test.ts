@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { sweepAxisBounds } from "../sim/sweep.ts";
+import { sweepAxisBounds } from "../sim/sweep/index.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { appStore } from "./store.ts";
 
@@ -50,7 +50,7 @@ describe("the sweep's range", () => {
 async function heavySweepLink(): Promise<string> {
   const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
   const { sweepParam } = await import("../link/sweepLink.ts");
-  const { parseScenario } = await import("../sim/scenario.ts");
+  const { parseScenario } = await import("../sim/scenario/index.ts");
   const heavy = parseScenario({
     cluster: { gpus: 1_000_000, gpusPerHost: 1, replicas: 1000 },
     training: { days: 100 },
@@ -83,7 +83,7 @@ describe("a link's sweep", () => {
 
   it("past the Monte Carlo budget asks before running, saying the cost; answered no, nothing runs", async () => {
     const { readAddress } = await import("./address.ts");
-    const { MONTE_CARLO_BUDGET_FAILURES } = await import("../sim/budget.ts");
+    const { MONTE_CARLO_BUDGET_FAILURES } = await import("../sim/monteCarlo/budget.ts");
     // The page has drawn its first run: a link's work waits for that (linkRun.ts).
     const { noteRunCommitted } = await import("./pageWork.ts");
     noteRunCommitted();
@@ -103,7 +103,7 @@ describe("a link's cause axis", () => {
     const { readAddress, addressStore } = await import("./address.ts");
     const { encodeScenarioHash } = await import("../link/scenarioLink.ts");
     const { sweepParam } = await import("../link/sweepLink.ts");
-    const { parseScenario } = await import("../sim/scenario.ts");
+    const { parseScenario } = await import("../sim/scenario/index.ts");
     const two = parseScenario({
       failures: {
         causes: [
@@ -128,7 +128,7 @@ describe("a link's cause axis", () => {
 
   it("goes back to the default axis when an edit removes the cause it sweeps", async () => {
     const { appStore } = await import("./store.ts");
-    const { parseScenario } = await import("../sim/scenario.ts");
+    const { parseScenario } = await import("../sim/scenario/index.ts");
     const three = parseScenario({
       failures: {
         causes: [

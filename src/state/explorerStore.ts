@@ -26,8 +26,8 @@ import {
   type TimeWindow,
   windowParam,
 } from "../link/windowParam.ts";
-import { monteCarloCost } from "../sim/budget.ts";
-import type { Scenario } from "../sim/scenario.ts";
+import { monteCarloCost } from "../sim/monteCarlo/budget.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import {
   buildSweep,
   type SweepAxisId,
@@ -35,7 +35,7 @@ import {
   sweepAxisBounds,
   sweepAxisProblem,
   sweepRangeProblem,
-} from "../sim/sweep.ts";
+} from "../sim/sweep/index.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { startLinkRun } from "./linkRun.ts";

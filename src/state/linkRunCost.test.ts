@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/budget.ts";
-import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
+import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../sim/monteCarlo/budget.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario/index.ts";
 import { estimatedSeconds, LINK_RUN_ASK_SECONDS, linkRunAsks } from "./linkRunCost.ts";
 
 describe("a link's run on open asks past a stated time", () => {

@@ -1,10 +1,10 @@
 /**
  * When work a link starts on open (a sweep: `sw=…,run`) asks first. The estimate is the engine's
- * cost model (src/sim/budget.ts: failures to simulate) times the time one failure takes on one
+ * cost model (src/sim/monteCarlo/budget.ts: failures to simulate) times the time one failure takes on one
  * core, from `npm run bench` (bench/results.json: one default run, 2,375 failures, 0.61 ms
  * median). Past ASK_SECONDS, or past the Monte Carlo budget, the page asks, saying both.
  */
-import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/budget.ts";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/monteCarlo/budget.ts";
 
 /** Seconds one simulated failure takes on one core (bench/results.json, default run). */
 export const SECONDS_PER_FAILURE = 0.61e-3 / 2375;

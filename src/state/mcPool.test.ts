@@ -6,9 +6,9 @@
  */
 import { expose } from "comlink";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Chunk } from "../sim/mcStream.ts";
-import { runChunk } from "../sim/monteCarlo.ts";
-import { parseScenario, type Scenario } from "../sim/scenario.ts";
+import type { Chunk } from "../sim/monteCarlo/mcStream.ts";
+import { runChunk } from "../sim/monteCarlo/monteCarlo.ts";
+import { parseScenario, type Scenario } from "../sim/scenario/index.ts";
 
 const fake = vi.hoisted(() => ({
   /** Chunks asked for and not yet answered, oldest first. */

@@ -19,9 +19,10 @@
  * either. A cancelled stream hands out no more chunks; those in flight are short (sim/mcStream's
  * chunk sizes) and their answers are dropped.
  */
-import { derived } from "../sim/derived.ts";
-import { CHUNK_FAILURES, type McSettings, McStream } from "../sim/mcStream.ts";
-import type { Scenario } from "../sim/scenario.ts";
+
+import { CHUNK_FAILURES, type McSettings, McStream } from "../sim/monteCarlo/mcStream.ts";
+import { derived } from "../sim/scenario/derived.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { onPageQuiet, pageWorkOpen } from "./pageWork.ts";
 import { spawnSimWorker } from "./simClient.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DISPLAY_SETTINGS, settingAllowed } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import {
   DEFAULT_CAP,
   DEFAULT_PRECISION,

@@ -17,8 +17,8 @@ import {
 } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
-import type { McSnapshot } from "../sim/mcStream.ts";
-import type { Scenario } from "../sim/scenario.ts";
+import type { McSnapshot } from "../sim/monteCarlo/mcStream.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
 

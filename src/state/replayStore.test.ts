@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { runScenario } from "../sim/engine.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { FAILURE_EVERY_MS, replayStore } from "./replayStore.ts";
 import { appStore } from "./store.ts";

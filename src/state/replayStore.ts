@@ -13,7 +13,7 @@
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
-import { derived } from "../sim/scenario.ts";
+import { derived } from "../sim/scenario/index.ts";
 import type { Trace } from "../sim/types.ts";
 import { explorerStore, type TimeWindow } from "./explorerStore.ts";
 import { appStore } from "./store.ts";

@@ -8,14 +8,14 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
-import type { RecoveryIndex } from "../sim/recoveryIndex.ts";
-import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario.ts";
+import type { RecoveryIndex } from "../sim/recovery/recoveryIndex.ts";
+import { DEFAULT_SCENARIO, type Scenario } from "../sim/scenario/index.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { hideParam, parseHideParam } from "./hideFlags.ts";
 import { CHAPTER_IDS, type ChapterId } from "./storyChapters.ts";
 
-export const TABS = ["story", "cluster", "step", "lab", "train"] as const;
+export const TABS = ["story", "cluster", "step", "lab", "train", "papers"] as const;
 export type Tab = (typeof TABS)[number];
 /** The view a bare address opens. */
 export const DEFAULT_TAB: Tab = "story";

@@ -4,7 +4,7 @@
  * to a chapter shows its figure at once, and the same scenario always gives the same numbers.
  */
 import { proxy, type Remote } from "comlink";
-import { parseScenario, type ScenarioInput } from "../sim/scenario.ts";
+import { parseScenario, type ScenarioInput } from "../sim/scenario/index.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { spawnSimWorker } from "./simClient.ts";

@@ -6,8 +6,8 @@
  * (workerSupervisor.ts), so one lost worker does not leave the sweep short of a point.
  */
 import { proxy } from "comlink";
-import { derived } from "../sim/scenario.ts";
-import type { SweepPoint } from "../sim/sweep.ts";
+import { derived } from "../sim/scenario/index.ts";
+import type { SweepPoint } from "../sim/sweep/index.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { spawnSimWorker } from "./simClient.ts";

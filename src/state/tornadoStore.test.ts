@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/budget.ts";
-import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
-import { DEFAULT_TORNADO_SETTINGS } from "../sim/tornado.ts";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../sim/monteCarlo/budget.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario/index.ts";
+import { DEFAULT_TORNADO_SETTINGS } from "../sim/sweep/tornado.ts";
 import { estimatedSeconds, LINK_RUN_ASK_SECONDS, linkRunAsks } from "./linkRunCost.ts";
 import { tornadoCost, tornadoStore } from "./tornadoStore.ts";
 

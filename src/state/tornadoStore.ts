@@ -1,5 +1,5 @@
 /**
- * The tornado's state and runner. The plan (src/sim/tornado.ts) lists every scenario; the sweep's
+ * The tornado's state and runner. The plan (src/sim/sweep/tornado.ts) lists every scenario; the sweep's
  * worker pool (sweepPool.ts) runs them in rounds of seeds, every scenario on the same seeds
  * (common random numbers), the first round 20 seeds, then doubling for the rows whose bars are
  * not yet within the precision asked for, up to the cap. The page shows the bars after every
@@ -10,9 +10,9 @@ import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";
 import { LinkError } from "../link/linkError.ts";
 import { decodeTornadoParam, type TornadoLinkSettings, tornadoParam } from "../link/tornadoLink.ts";
-import { monteCarloCost } from "../sim/budget.ts";
-import type { Scenario } from "../sim/scenario.ts";
-import { type SweepRange, sweepAxisBounds } from "../sim/sweep.ts";
+import { monteCarloCost } from "../sim/monteCarlo/budget.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
+import { type SweepRange, sweepAxisBounds } from "../sim/sweep/index.ts";
 import {
   DEFAULT_TORNADO_SETTINGS,
   planTornado,
@@ -24,8 +24,8 @@ import {
   type TornadoResult,
   type TornadoRowPlan,
   type TornadoSettings,
-} from "../sim/tornado.ts";
-import { runTornadoRounds, type TornadoExec } from "../sim/tornadoRounds.ts";
+} from "../sim/sweep/tornado.ts";
+import { runTornadoRounds, type TornadoExec } from "../sim/sweep/tornadoRounds.ts";
 import { addressRefused, isApplyingAddress, registerAddressPart, requestAddressWrite } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { inSlices, startLinkRun } from "./linkRun.ts";

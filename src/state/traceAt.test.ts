@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../sim/engine.ts";
 import { replicaRecording } from "../sim/recordings.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { FtPhase, type ReplicaRecording, type Trace } from "../sim/types.ts";
 import { legacyTrace } from "../testing/legacyTrace.ts";
 import { fixtureTrace } from "../testing/traceFixture.ts";

@@ -3,8 +3,8 @@
  * reads: the fixtures of the fit's tests, e2e and bench come from the code they stand for, never
  * typed to look plausible. Host h is named `host-<h>`; a fault's end is `repairHours` later.
  */
-import { generateFailureTrace } from "../sim/failureTrace.ts";
-import { parseScenario, type ScenarioInput } from "../sim/scenario.ts";
+import { generateFailureTrace } from "../sim/failures/failureTrace.ts";
+import { parseScenario, type ScenarioInput } from "../sim/scenario/index.ts";
 
 export interface DrawnLog {
   /** Seconds, hosts and causes of each fault start, in time order. */

@@ -5,7 +5,7 @@
  * tests of what the worker and the timeline build from a run, and bench:cluster at 100,000
  * replicas, share it, so each exercises job restarts, rack marks and spare waits together.
  */
-import type { ScenarioInput } from "../sim/scenario.ts";
+import type { ScenarioInput } from "../sim/scenario/index.ts";
 
 export interface EveryV2PartSize {
   gpus: number;

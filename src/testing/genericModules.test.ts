@@ -15,17 +15,17 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../sim/policyKeys.ts";
+import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
 
 const GENERIC = [
   "src/sim/engine.ts",
   "src/sim/types.ts",
   "src/sim/recordings.ts",
-  "src/sim/recoveryWaterfall.ts",
-  "src/sim/recoveryIndex.ts",
-  "src/sim/monteCarlo.ts",
-  "src/sim/mcSummary.ts",
-  "src/sim/mcStream.ts",
+  "src/sim/recovery/recoveryWaterfall.ts",
+  "src/sim/recovery/recoveryIndex.ts",
+  "src/sim/monteCarlo/monteCarlo.ts",
+  "src/sim/monteCarlo/mcSummary.ts",
+  "src/sim/monteCarlo/mcStream.ts",
   "src/state/traceAt.ts",
   "src/state/replayStore.ts",
   "src/state/store.ts",
@@ -75,6 +75,6 @@ describe("generic modules", () => {
   });
 
   it("the check finds a key where there is one", () => {
-    expect(code("src/sim/policies.ts")).toMatch(/\bftHsdp\b/);
+    expect(code("src/sim/policies/index.ts")).toMatch(/\bftHsdp\b/);
   });
 });

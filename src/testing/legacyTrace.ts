@@ -4,7 +4,7 @@
  * so their assertions stay the same while the engine's trace is generic.
  */
 import { replicaRecording, wholeJobRecording } from "../sim/recordings.ts";
-import type { FailureWaterfall, FtRecovery, Recovery } from "../sim/recoveryWaterfall.ts";
+import type { FailureWaterfall, FtRecovery, Recovery } from "../sim/recovery/recoveryWaterfall.ts";
 import type {
   FailureLog,
   FtIntervals,

@@ -1,8 +1,8 @@
 /** fast-check generators of scenarios, shared by the property tests of several layers. */
 
 import fc from "fast-check";
-import { POLICY_KEYS } from "../sim/policyKeys.ts";
-import { parseScenario, type Scenario } from "../sim/scenario.ts";
+import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { parseScenario, type Scenario } from "../sim/scenario/index.ts";
 
 /** Valid scenarios, built so the cross-field rules hold: hosts = replicas · hostsPerReplica. */
 export const validScenario: fc.Arbitrary<Scenario> = fc

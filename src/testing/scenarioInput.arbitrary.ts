@@ -7,17 +7,28 @@
  * The input may still be refused (a rule between fields this file does not know): callers check.
  */
 import fc from "fast-check";
-import { FIELD_SPECS, type FieldSpec, GROUPS, type ScenarioInput } from "../sim/scenario.ts";
+import { FIELD_SPECS, type FieldSpec, GROUPS, type ScenarioInput } from "../sim/scenario/index.ts";
 
 function numberArb(spec: Extract<FieldSpec, { kind: "int" | "number" }>): fc.Arbitrary<number> {
   const low = spec.smallest ?? spec.min;
-  const edges = [spec.max, low, ...(spec.minExclusive ? [] : [spec.min])];
+  // An excluded bound is no edge of the accepted range (q in (0, 1] never takes 0).
+  const edges = [
+    ...(spec.maxExclusive ? [] : [spec.max]),
+    ...(spec.minExclusive && low === spec.min ? [] : [low]),
+    ...(spec.minExclusive ? [] : [spec.min]),
+  ];
   if (spec.kind === "int")
     return fc.oneof(fc.constantFrom(...edges), fc.integer({ min: low, max: spec.max }));
   const subnormal = spec.min === 0 && spec.smallest === undefined ? [Number.MIN_VALUE] : [];
   return fc.oneof(
     fc.constantFrom(...edges, ...subnormal),
-    fc.double({ min: low, max: spec.max, noNaN: true, minExcluded: spec.minExclusive && low === spec.min }),
+    fc.double({
+      min: low,
+      max: spec.max,
+      noNaN: true,
+      minExcluded: spec.minExclusive && low === spec.min,
+      maxExcluded: spec.maxExclusive === true,
+    }),
   );
 }
 
@@ -67,6 +78,11 @@ export function acceptedRangeInput(maxFailures: number): fc.Arbitrary<ScenarioIn
       const input = { seed, cluster, ...groups } as Record<string, Record<string, unknown> | number>;
       const ft = (input.ft ?? {}) as Record<string, unknown>;
       if ("minReplicas" in ft) ft.minReplicas = Math.max(1, Math.ceil(minShare * cluster.replicas));
+      // §7: the overlap stays below the round (overlapSteps < syncEvery).
+      const diloco = (input.diloco ?? {}) as Record<string, unknown>;
+      const syncEvery = typeof diloco.syncEvery === "number" ? diloco.syncEvery : 100;
+      if (typeof diloco.overlapSteps === "number")
+        diloco.overlapSteps = Math.min(diloco.overlapSteps, syncEvery - 1);
       // Bound the cost: the expected failures of one run at most maxFailures.
       const failures = (input.failures ?? {}) as Record<string, unknown>;
       const training = (input.training ?? {}) as Record<string, unknown>;

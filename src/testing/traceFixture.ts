@@ -4,8 +4,8 @@
  * a hand-drawn picture of what it might produce.
  */
 import { runOnTrace } from "../sim/engine.ts";
-import { failureTraceOf } from "../sim/failureTrace.ts";
-import { parseScenario, type Scenario } from "../sim/scenario.ts";
+import { failureTraceOf } from "../sim/failures/failureTrace.ts";
+import { parseScenario, type Scenario } from "../sim/scenario/index.ts";
 import type { Trace } from "../sim/types.ts";
 
 export const fixtureScenario: Scenario = parseScenario({

@@ -2,7 +2,7 @@
  * Simulated wall time: a step costs the scenario's training.stepSeconds; recoveries cost what the
  * cluster scenario says they cost, so the training chart and the cluster view agree.
  */
-import type { Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 
 export interface RecoveryCosts {
   stepSeconds: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario/index.ts";
 import { recoveryCosts } from "./clock.ts";
 import { decodeTrainParam } from "./config.ts";
 import { CpuTrainer } from "./cpuTrainer.ts";

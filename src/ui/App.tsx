@@ -13,6 +13,7 @@ const ClusterView = lazy(() => import("./cluster/ClusterView.tsx").then((m) => (
 const StepView = lazy(() => import("./step/StepView.tsx").then((m) => ({ default: m.StepView })));
 const LabView = lazy(() => import("./lab/LabView.tsx").then((m) => ({ default: m.LabView })));
 const TrainView = lazy(() => import("./train/TrainView.tsx").then((m) => ({ default: m.TrainView })));
+const PapersView = lazy(() => import("./papers/PapersView.tsx").then((m) => ({ default: m.PapersView })));
 // The definition panel loads when a term is first opened: its words stay out of the first load.
 const GlossaryPanel = lazy(() =>
   import("./glossary/GlossaryPanel.tsx").then((m) => ({ default: m.GlossaryPanel })),
@@ -26,6 +27,7 @@ const TAB_LABELS: Record<Tab, string> = {
   step: "One step: buckets & overlap",
   lab: "WebGPU all-reduce lab",
   train: "Live training",
+  papers: "Papers",
 };
 
 /** A view as a person calls it when it fails ("The Cluster view stopped working"). */
@@ -35,6 +37,7 @@ const VIEW_NAMES: Record<Tab, string> = {
   step: "The One step view",
   lab: "The WebGPU lab",
   train: "Live training",
+  papers: "The Papers view",
 };
 
 /**
@@ -170,6 +173,7 @@ export function App({ onViewDrawn }: { onViewDrawn?: () => void } = {}) {
             {tab === "step" && <StepView />}
             {tab === "lab" && <LabView />}
             {tab === "train" && <TrainView />}
+            {tab === "papers" && <PapersView />}
             <ViewDrawn onDrawn={onViewDrawn} />
           </Suspense>
         </ErrorBoundary>

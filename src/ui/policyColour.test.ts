@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REGISTRY } from "../sim/policies.ts";
-import { POLICY_KEYS } from "../sim/policyKeys.ts";
+import { REGISTRY } from "../sim/policies/index.ts";
+import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
 import { policyColour, policyStyle } from "./policyColour.ts";
 
 const UI = import.meta.dirname;

@@ -7,7 +7,7 @@
  * registry entry and one theme variable.
  */
 import type { CSSProperties } from "react";
-import { policyOf } from "../sim/policies.ts";
+import { policyOf } from "../sim/policies/index.ts";
 
 /** The policy's colour as a CSS value: its theme variable, or the registry's fallback. */
 export function policyColour(key: string): string {

@@ -4,7 +4,7 @@
  * synchronous job checkpoints at every step at no cost and rolls nothing back, and no sentence may
  * claim otherwise.
  */
-import type { Scenario } from "../sim/scenario.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { PolicyMetrics, RunResult } from "../sim/types.ts";
 import { count, duration } from "./format.ts";
 

@@ -1,10 +1,10 @@
 /**
  * Words that follow the strategies on screen: counts, "both" or "all three", the list of names,
- * computed from the scenario's selection and the policy registry (src/sim/policies.ts), so no
+ * computed from the scenario's selection and the policy registry (src/sim/policies/index.ts), so no
  * sentence names two policies when one, three or four are shown.
  */
-import { REGISTRY } from "../sim/policies.ts";
-import type { PolicyKey } from "../sim/policyKeys.ts";
+import { REGISTRY } from "../sim/policies/index.ts";
+import type { PolicyKey } from "../sim/policies/policyKeys.ts";
 
 const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { derived } from "../sim/derived.ts";
 import { runScenario } from "../sim/engine.ts";
-import { monteCarlo } from "../sim/monteCarlo.ts";
-import { buildRecoveryIndex, primeRecoveryIndex } from "../sim/recoveryIndex.ts";
-import { recoveryWaterfall } from "../sim/recoveryWaterfall.ts";
-import { parseScenario } from "../sim/scenario.ts";
+import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
+import { buildRecoveryIndex, primeRecoveryIndex } from "../sim/recovery/recoveryIndex.ts";
+import { recoveryWaterfall } from "../sim/recovery/recoveryWaterfall.ts";
+import { derived } from "../sim/scenario/derived.ts";
+import { parseScenario } from "../sim/scenario/index.ts";
 import { everyV2Part } from "../testing/everyV2Part.ts";
 import { clusterApi } from "./clusterApi.ts";
 

@@ -4,17 +4,17 @@
  */
 import { transfer } from "comlink";
 import { runScenario, traceBuffers } from "../sim/engine.ts";
-import type { Chunk } from "../sim/mcStream.ts";
+import type { Chunk } from "../sim/monteCarlo/mcStream.ts";
 import {
   MonteCarloAccumulator,
   runChunk,
   runsPerSlice,
   type SummarizedRun,
   seedOf,
-} from "../sim/monteCarlo.ts";
-import type { PolicyKey } from "../sim/policyKeys.ts";
-import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recoveryIndex.ts";
-import type { Scenario } from "../sim/scenario.ts";
+} from "../sim/monteCarlo/monteCarlo.ts";
+import type { PolicyKey } from "../sim/policies/policyKeys.ts";
+import { buildRecoveryIndex, type RecoveryIndex } from "../sim/recovery/recoveryIndex.ts";
+import type { Scenario } from "../sim/scenario/index.ts";
 import type { MonteCarloResult, RunResult } from "../sim/types.ts";
 
 /**

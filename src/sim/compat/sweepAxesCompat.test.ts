@@ -11,8 +11,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PRESETS } from "../presets.ts";
-import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario.ts";
-import { buildSweep, type SweepAxisId, type SweepRange } from "../sweep.ts";
+import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario/index.ts";
+import { buildSweep, type SweepAxisId, type SweepRange } from "../sweep/index.ts";
 import { differenceFrom } from "./scenarioDiff.ts";
 
 interface Case {

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeScenarioLink } from "../../link/scenarioLink.ts";
 import { runScenario } from "../engine.ts";
-import { monteCarlo } from "../monteCarlo.ts";
+import { monteCarlo } from "../monteCarlo/monteCarlo.ts";
 import { traceDigest } from "./traceDigest.ts";
 
 interface RecordedCase {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../scenario.ts";
+import { parseScenario } from "../scenario/index.ts";
 import { scenarioWithFit } from "./applyFit.ts";
 import type { FittedScenario } from "./fitScenario.ts";
 

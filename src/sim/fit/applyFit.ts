@@ -5,7 +5,7 @@
  * pool on screen (that is the planned job's) and take the fitted repair law. The cluster stays:
  * that is how a fleet's behaviour is carried to a planned job.
  */
-import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario.ts";
+import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario/index.ts";
 import type { FittedScenario } from "./fitScenario.ts";
 
 /** The scenario with the fit applied; throws the scenario's own error when it refuses it. */

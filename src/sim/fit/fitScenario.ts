@@ -3,7 +3,7 @@
  * defaults (or, in the page, to the scenario on screen: "Use this fit" keeps its cluster). Each
  * figure is brought into the field's range, and a note says so when that changed it.
  */
-import type { FailureCause } from "../scenario.ts";
+import type { FailureCause } from "../scenario/index.ts";
 import type { FitNote, LogFit } from "./fitLog.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../engine.ts";
-import { DEFAULT_SCENARIO, derived, parseScenario } from "../scenario.ts";
+import { DEFAULT_SCENARIO, derived, parseScenario } from "../scenario/index.ts";
 import { fitText } from "./fitFile.ts";
 import { nthPercentile, ordinal, placeAmong } from "./replayPercentile.ts";
 import { isModelOf, nearestDivisor, onLogFleet, replayPair } from "./replayScenarios.ts";

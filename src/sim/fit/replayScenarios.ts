@@ -7,8 +7,8 @@
  * the replay is the model with the log's failures instead of drawn ones, so both share every
  * other field and their difference is the log's failures alone.
  */
-import { replayScenarioFromEvents } from "../replayLog.ts";
-import { derived, parseScenario, type Scenario } from "../scenario.ts";
+import { replayScenarioFromEvents } from "../failures/replayLog.ts";
+import { derived, parseScenario, type Scenario } from "../scenario/index.ts";
 import { scenarioWithFit } from "./applyFit.ts";
 import type { FittedScenario } from "./fitScenario.ts";
 import type { FittedReplayLog } from "./replayFromFit.ts";

@@ -1,5 +1,5 @@
 /** The checks between fields that a schema of single fields cannot state (docs/model.md §1, §3, §5). */
-import { policiesAllowed } from "../policyKeys.ts";
+import { policiesAllowed } from "../policies/policyKeys.ts";
 import { fmt } from "./format.ts";
 import { logProblems } from "./logChecks.ts";
 import { MAX_EXPECTED_FAILURES, type Scenario } from "./types.ts";
@@ -52,6 +52,12 @@ export function consistencyProblems(s: Scenario): string[] {
   if (causes.length > 0 && hangFraction !== 0) {
     problems.push(
       `failures.hangFraction: got ${fmt(hangFraction)}; must be 0 when failures.causes is not empty (each cause says whether it hangs)`,
+    );
+  }
+  const { syncEvery, overlapSteps } = s.diloco;
+  if (overlapSteps >= syncEvery) {
+    problems.push(
+      `diloco.overlapSteps: got ${fmt(overlapSteps)}; must be an integer in [0, ${fmt(syncEvery - 1)}] (below diloco.syncEvery, ${fmt(syncEvery)}: a round's sync overlaps at most H − 1 of the next round's steps)`,
     );
   }
   problems.push(...logProblems(s, hosts));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCENARIO, FIELD_SPECS, GROUPS } from "../scenario.ts";
 import { fieldValue, memberField, numberField, stringField, withFieldValue } from "./fields.ts";
+import { DEFAULT_SCENARIO, FIELD_SPECS, GROUPS } from "./index.ts";
 
 describe("a field by group and key", () => {
   it("reads every field of the table as the scenario holds it, and nothing else", () => {

@@ -3,8 +3,8 @@
  * input gets: each names the field (`failures.causes[3].share`), what it got, and what is allowed.
  */
 import * as z from "zod/mini";
-import "../zodSetup.ts";
-import { isPolicyKey, MAX_POLICIES, policiesAllowed, policyKeys } from "../policyKeys.ts";
+import "./zodSetup.ts";
+import { isPolicyKey, MAX_POLICIES, policiesAllowed, policyKeys } from "../policies/policyKeys.ts";
 import { fmt } from "./format.ts";
 import { FIELD_SPECS, type FieldSpec, type NumberSpec, type ScalarSpec } from "./specs.ts";
 import { GROUPS, SCENARIO_VERSION, type ScenarioGroup } from "./types.ts";
@@ -138,9 +138,12 @@ const policyError = () =>
 const policiesError = () => `must be ${policiesAllowed()}`;
 export const inputSchema = z.strictObject({
   version: z.optional(
-    z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(SCENARIO_VERSION)], {
-      error: `must be 1, 2, 3, 4 or ${SCENARIO_VERSION} (the scenario versions)`,
-    }),
+    z.union(
+      [z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5), z.literal(SCENARIO_VERSION)],
+      {
+        error: `must be 1, 2, 3, 4, 5 or ${SCENARIO_VERSION} (the scenario versions)`,
+      },
+    ),
   ),
   policies: z.optional(
     z

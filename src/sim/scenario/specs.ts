@@ -30,7 +30,7 @@ export interface NumberSpec {
    */
   smallest?: number;
   /**
-   * How a what-if sweep moves it (src/sim/sweep.ts): the axis's own range when a person gives
+   * How a what-if sweep moves it (src/sim/sweep/index.ts): the axis's own range when a person gives
    * none (its upper end stretches to twice the current value), and whether points are log-spaced.
    * A number without one is swept by an axis of its own (cluster size, MTBF, replicas).
    */
@@ -107,6 +107,8 @@ interface Described {
   since4?: true;
   /** Came with version 5 (docs/model.md §6): setting it makes the scenario version 5. */
   since5?: true;
+  /** Came with version 6 (docs/model.md §7): setting it makes the scenario version 6. */
+  since6?: true;
 }
 
 /** The sections of the cluster view's knobs panel, in the order it shows them (src/ui/cluster/knobLayout.ts titles them). */
@@ -119,6 +121,7 @@ export const KNOB_SECTIONS = [
   "ft",
   "spares",
   "slow",
+  "diloco",
   "run",
 ] as const;
 export type KnobSection = (typeof KNOB_SECTIONS)[number];
@@ -733,6 +736,57 @@ const slow: GroupSpecs<"slow"> = {
   },
 };
 
+/** Whether the scenario runs DiLoCo (its group's knobs take input only then). */
+const runsDiloco = (s: Scenario) => (s.policies as readonly string[]).includes("diloco");
+
+/** §7: semi-synchronous training (DiLoCo, Streaming DiLoCo). */
+const diloco: GroupSpecs<"diloco"> = {
+  syncEvery: {
+    kind: "int",
+    sweep: { lo: 1, hi: 1000, log: true },
+    min: 1,
+    max: 100_000,
+    label: "Sync every (H)",
+    unit: "steps",
+    help: "Inner steps each replica takes alone between two outer syncs; 1 is data parallelism's cadence.",
+    since6: true,
+    knob: { section: "diloco", enabledWhen: runsDiloco },
+  },
+  syncSeconds: {
+    kind: "number",
+    sweep: { lo: 0, hi: 600 },
+    min: 0,
+    max: 86_400,
+    label: "Outer sync (T)",
+    unit: "s",
+    help: "One outer sync: the all-reduce of the pseudo-gradients among the round's participants and the outer step.",
+    since6: true,
+    knob: { section: "diloco", enabledWhen: runsDiloco },
+  },
+  overlapSteps: {
+    kind: "int",
+    sweep: { lo: 0, hi: 50 },
+    min: 0,
+    max: 99_999,
+    label: "Overlap (τ)",
+    unit: "steps",
+    help: "Streaming DiLoCo: the sync runs while the next τ inner steps compute, so replicas block for max(0, T − τ·step); below H.",
+    since6: true,
+    knob: { section: "diloco", enabledWhen: runsDiloco },
+  },
+  stepEquivalence: {
+    kind: "number",
+    sweep: { lo: 0.5, hi: 1 },
+    min: 0,
+    max: 1,
+    minExclusive: true,
+    label: "Step equivalence (q)",
+    help: "What one inner step is worth in synchronous steps of progress (a convergence penalty): shown and applied, not simulated.",
+    since6: true,
+    knob: { section: "diloco", enabledWhen: runsDiloco },
+  },
+};
+
 /** Every field, one table per group (GROUPS' order): validation, messages, knobs, the README table and the link all read it. */
 export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   cluster,
@@ -745,4 +799,5 @@ export const FIELD_SPECS: { [G in ScenarioGroup]: GroupSpecs<G> } = {
   inMemory,
   hotSpare,
   slow,
+  diloco,
 };

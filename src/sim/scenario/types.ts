@@ -1,14 +1,14 @@
 /**
  * The scenario's shape and its defaults: the types every module of the engine reads, with no
  * schema code, so that derived.ts and the engine import a scenario's type without importing the
- * validator that re-exports them (src/sim/scenario.ts is the public entry; its comment says what a
+ * validator that re-exports them (src/sim/scenario/index.ts is the public entry; its comment says what a
  * scenario is and how its version is derived).
  */
 
-import { DEFAULT_POLICIES, type PolicyKey } from "../policyKeys.ts";
+import { DEFAULT_POLICIES, type PolicyKey } from "../policies/policyKeys.ts";
 
-export const SCENARIO_VERSION = 5 as const;
-export type ScenarioVersion = 1 | 2 | 3 | 4 | 5;
+export const SCENARIO_VERSION = 6 as const;
+export type ScenarioVersion = 1 | 2 | 3 | 4 | 5 | 6;
 export type { PolicyKey };
 
 /** §4: what a failure does to an FT-HSDP replica already outside the quorum. */
@@ -34,6 +34,21 @@ export interface SlowGroup {
   factor: number;
   /** Evict a host still slow this long into its episode; 0 = never. */
   evictAfterMinutes: number;
+}
+
+/**
+ * §7: the `diloco` policy's group (semi-synchronous training: rounds of H local steps, then one
+ * outer sync among the round's participants; docs/model.md §7).
+ */
+export interface DilocoGroup {
+  /** H: inner steps per round. */
+  syncEvery: number;
+  /** T: one outer sync (the pseudo-gradients' all-reduce and the outer step), in seconds. */
+  syncSeconds: number;
+  /** τ: inner steps the sync overlaps (Streaming DiLoCo); the replicas block for max(0, T − τ·s). */
+  overlapSteps: number;
+  /** q: what one inner step is worth in synchronous steps (a convergence penalty; shown and applied). */
+  stepEquivalence: number;
 }
 
 /** §4: the `hotSpare` policy's group (warm standbys, live migration). */
@@ -91,7 +106,7 @@ export interface Scenario {
   version: ScenarioVersion;
   name: string;
   seed: number;
-  /** §4: the strategies to run and show, in display order (1–4 distinct keys). */
+  /** §4: the strategies to run and show, in display order (1–5 distinct keys). */
   policies: PolicyKey[];
   cluster: {
     gpus: number;
@@ -141,6 +156,7 @@ export interface Scenario {
   inMemory: InMemoryGroup;
   hotSpare: HotSpareGroup;
   slow: SlowGroup;
+  diloco: DilocoGroup;
 }
 
 export type ScenarioGroup =
@@ -153,7 +169,8 @@ export type ScenarioGroup =
   | "spares"
   | "inMemory"
   | "hotSpare"
-  | "slow";
+  | "slow"
+  | "diloco";
 export const GROUPS: readonly ScenarioGroup[] = [
   "cluster",
   "training",
@@ -165,6 +182,7 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "inMemory",
   "hotSpare",
   "slow",
+  "diloco",
 ];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
@@ -223,6 +241,9 @@ export const DEFAULT_SCENARIO: Scenario = {
   hotSpare: { standbys: 2, migrateSeconds: 90, refillMinutes: 30 },
   // §6's defaults: no slow episodes (the rest only matter once perHostDay > 0).
   slow: { perHostDay: 0, medianMinutes: 15, sigma: 1, factor: 1.5, evictAfterMinutes: 0 },
+  // §7's defaults: a sync every 100 steps, 60 s each, no overlap, no convergence penalty (they
+  // only matter where `policies` names diloco).
+  diloco: { syncEvery: 100, syncSeconds: 60, overlapSteps: 0, stepEquivalence: 1 },
 };
 
 /** Expected failures over the horizon above which a run is refused: keeps every input tab-safe. */

@@ -14,7 +14,7 @@ import {
   type RecordMemberSpec,
   type Scenario,
   type ScenarioGroup,
-} from "../scenario.ts";
+} from "../scenario/index.ts";
 import { causeAxes, causeAxisInfo, causeAxisOf, causeAxisProblem } from "./causeAxes.ts";
 import type { AxisField, FieldAxisId, KnobAxisId, SweepAxisId, SweepAxisInfo } from "./types.ts";
 

@@ -14,7 +14,7 @@ import {
   MAX_CAUSES,
   type ScalarSpec,
   type Scenario,
-} from "../scenario.ts";
+} from "../scenario/index.ts";
 import { distinctSorted, linSpaced, narrow, type SweepRange } from "./spacing.ts";
 import type { CauseAxisId, CauseAxisKey, SweepAxisInfo, SweepPoint } from "./types.ts";
 

@@ -18,7 +18,7 @@ import {
   type Scenario,
   type ScenarioGroup,
   withFieldValue,
-} from "../scenario.ts";
+} from "../scenario/index.ts";
 import { axisInfo, isKnob, legacyKnob, numberSpecOf, type SweptNumber, specOf } from "./axes.ts";
 import { causeAxisOf, causePointAt, causePoints, causeShareBounds, causeValue } from "./causeAxes.ts";
 import {

@@ -23,8 +23,8 @@ import { simCommand } from "../../cli/simCommand.ts";
 import { readHash } from "../../link/hashParams.ts";
 import { encodeScenarioHash } from "../../link/scenarioLink.ts";
 import { sweepParam } from "../../link/sweepLink.ts";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
 import { runScenario } from "../../sim/engine.ts";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
 import { Rng } from "../../sim/rng.ts";
 import {
   derived,
@@ -33,7 +33,7 @@ import {
   GROUPS,
   parseScenario,
   type ScenarioGroup,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 import { ADDRESS_KEYS, composeAddress, readAddress } from "../../state/address.ts";
 import { explorerStore, sweepCost } from "../../state/explorerStore.ts";
 import type { StepWorker } from "../../state/stepClient.ts";

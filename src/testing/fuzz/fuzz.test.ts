@@ -16,7 +16,7 @@ import { decodeScenarioLink, encodeScenarioHash } from "../../link/scenarioLink.
 import { runScenario } from "../../sim/engine.ts";
 import { PRESETS } from "../../sim/presets.ts";
 import { Rng } from "../../sim/rng.ts";
-import { derived, parseScenario, type Scenario } from "../../sim/scenario.ts";
+import { derived, parseScenario, type Scenario } from "../../sim/scenario/index.ts";
 import type { PolicyMetrics } from "../../sim/types.ts";
 import { ModelListError, parseModelList } from "../../step/modelList.ts";
 import { DEFAULT_STEP_CONFIG } from "../../step/presetCatalog.ts";

@@ -4,11 +4,20 @@
  * generator draws from one Rng, so a seed always gives the same cases; sizes are bounded so that
  * every case has a bounded cost (lists of at most 40 entries, texts of at most a few KB).
  */
-import type { Rng } from "../../sim/rng.ts";
-import { FIELD_SPECS, type FieldSpec, GROUPS } from "../../sim/scenario.ts";
+import { Rng } from "../../sim/rng.ts";
+import { FIELD_SPECS, type FieldSpec, GROUPS } from "../../sim/scenario/index.ts";
 
 export class Draw {
+  private side: Draw | undefined;
   constructor(readonly rng: Rng) {}
+  /**
+   * A second stream, for what the generators draw for groups added later (version 6's): the
+   * cases drawn before them stay exactly what they were.
+   */
+  get later(): Draw {
+    this.side ??= new Draw(new Rng(0x6d1c));
+    return this.side;
+  }
   int(lo: number, hi: number): number {
     return lo + this.rng.below(hi - lo + 1);
   }
@@ -113,12 +122,15 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
   if (d.chance(0.1)) out.version = d.pick([1, 2, 3, "1", null]);
   if (d.chance(0.2)) out.name = d.chance(0.8) ? `fuzz ${d.int(0, 999)}` : d.pick(ODD_STRINGS);
   for (const g of GROUPS) {
+    // A group that came whole with version 6 draws from the later stream.
+    const newest = Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((s) => s.since6);
+    if (newest) continue;
     if (!d.chance(0.5)) continue;
     const group: Record<string, unknown> = {};
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
-      // Version 4's and 5's fields less often: each is one more way to be refused, and most
+      // Version 4's, 5's and 6's fields less often: each is one more way to be refused, and most
       // cases should still reach the engine.
-      if (d.chance(spec.since4 || spec.since5 ? 0.05 : 0.4))
+      if (d.chance(spec.since4 || spec.since5 || spec.since6 ? 0.05 : 0.4))
         group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
     }
     if (d.chance(0.05)) group[d.pick(ODD_KEYS)] = junk(d);
@@ -133,6 +145,14 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
   }
   if (d.chance(0.05)) out[d.pick(ODD_KEYS)] = junk(d);
   capFailures(out);
+  for (const g of GROUPS) {
+    const specs = Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>);
+    if (!specs.every(([, s]) => s.since6) || !d.later.chance(0.05)) continue;
+    const group: Record<string, unknown> = {};
+    for (const [k, spec] of specs) if (d.later.chance(0.4)) group[k] = fieldValue(d.later, spec);
+    out[g] = d.later.chance(0.97) ? group : junk(d.later);
+  }
+  overlapBelowRound(out);
   return out;
 }
 
@@ -160,6 +180,16 @@ function capFailures(out: Record<string, unknown>): void {
   const sl = slow as Record<string, unknown>;
   if (typeof sl.perHostDay === "number" && hosts * sl.perHostDay * days > FUZZ_MAX_FAILURES)
     sl.perHostDay = FUZZ_MAX_FAILURES / (hosts * days);
+}
+
+/** §7: a numeric overlap kept below its round most of the time (the refusal has its own tests). */
+function overlapBelowRound(out: Record<string, unknown>): void {
+  const g = out.diloco;
+  if (typeof g !== "object" || g === null || Array.isArray(g)) return;
+  const dl = g as Record<string, unknown>;
+  const every = typeof dl.syncEvery === "number" ? dl.syncEvery : 100;
+  if (typeof dl.overlapSteps === "number" && dl.overlapSteps >= every && every >= 1)
+    dl.overlapSteps = Math.floor(every) - 1;
 }
 
 /** Breaks a text the way a hand edit, a bad copy or a truncation does. */

@@ -15,7 +15,7 @@ import { readHash } from "../../link/hashParams.ts";
 import { decodeLabResults, encodeLabResults, type LinkedRow } from "../../link/labResultsLink.ts";
 import { encodeScenarioParam } from "../../link/scenarioLink.ts";
 import { Rng } from "../../sim/rng.ts";
-import { parseScenario } from "../../sim/scenario.ts";
+import { parseScenario } from "../../sim/scenario/index.ts";
 import { composeAddress, readAddress } from "../../state/address.ts";
 // As the page does after its first frame: keys of views not loaded are checked on open.
 import "../../state/addressChecks.ts";

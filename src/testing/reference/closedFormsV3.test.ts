@@ -8,13 +8,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
+import { FT_FORM_MAX_LOAD, LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms/closedForms.ts";
 import { runOnTrace } from "../../sim/engine.ts";
-import { generateFailureTrace } from "../../sim/failureTrace.ts";
-import { seedOf } from "../../sim/monteCarlo.ts";
-import { closedFormsOf } from "../../sim/policyForms.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
-import { derived, parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { seedOf } from "../../sim/monteCarlo/monteCarlo.ts";
+import { closedFormsOf } from "../../sim/policies/policyForms.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { derived, parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import type { PolicyMetrics } from "../../sim/types.ts";
 import { v3Scenario } from "../scenario.arbitrary.ts";
 import { referenceFailures } from "./failures.ts";

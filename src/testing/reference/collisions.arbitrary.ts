@@ -4,8 +4,8 @@
  * with FTAR timeouts, FT-HSDP checkpoints, and an MTBF comparable to the recovery times.
  */
 import fc from "fast-check";
-import type { Scenario, ScenarioInput } from "../../sim/scenario.ts";
-import { parseScenario } from "../../sim/scenario.ts";
+import type { Scenario, ScenarioInput } from "../../sim/scenario/index.ts";
+import { parseScenario } from "../../sim/scenario/index.ts";
 import type { Cause } from "./failures.ts";
 
 const cause: fc.Arbitrary<Cause> = fc

@@ -4,8 +4,8 @@
  * policy takes to detect it, and a failure generator with dice of its own. Written from the spec
  * alone, beside the engine, so the two can be compared (./independent.test.ts).
  */
-import type { FailureTrace } from "../../sim/failureTrace.ts";
-import { derived, type Scenario } from "../../sim/scenario.ts";
+import type { FailureTrace } from "../../sim/failures/failureTrace.ts";
+import { derived, type Scenario } from "../../sim/scenario/index.ts";
 
 export type Scope = "host" | "rack" | "job";
 

@@ -6,7 +6,7 @@
  * The reference's expectations are worked out in ./handPlaced.test.ts; the engine is compared
  * with the reference on the same situations.
  */
-import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { type Cause, type Failure, type Knobs, v1Knobs } from "./failures.ts";
 
 export const HAND_SCENARIO: Scenario = parseScenario({

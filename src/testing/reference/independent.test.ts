@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../../sim/failureTrace.ts";
-import { monteCarlo } from "../../sim/monteCarlo.ts";
+import { type FailureTrace, failureTraceOf, generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
 import { PRESETS } from "../../sim/presets.ts";
-import { parseScenario, type Scenario } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario } from "../../sim/scenario/index.ts";
 import { disagreements, V1_METRICS } from "./agreement.ts";
 import { collidingV1Scenario } from "./collisions.arbitrary.ts";
 import { referenceFailures, v1Knobs } from "./failures.ts";

@@ -6,8 +6,8 @@
  * ends, checkpoints, repeatedly, so zero-length phases chain), then lets a failure at that instant
  * strike, and only then moves on. Clarity over speed — it is never used by the app.
  */
-import type { FailureTrace } from "../../sim/failureTrace.ts";
-import { derived, type Scenario } from "../../sim/scenario.ts";
+import type { FailureTrace } from "../../sim/failures/failureTrace.ts";
+import { derived, type Scenario } from "../../sim/scenario/index.ts";
 import {
   type Failure,
   failuresOfTrace,

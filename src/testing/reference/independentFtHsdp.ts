@@ -2,8 +2,8 @@
  * The reference's FT-HSDP (docs/model.md §1 "FT-HSDP", §3 "FT-HSDP, version 2", §4's own costs,
  * §6's pace), a plain loop written from the spec, as ./independent.ts says. Clarity over speed.
  */
-import type { FailureTrace } from "../../sim/failureTrace.ts";
-import { derived, type Scenario } from "../../sim/scenario.ts";
+import type { FailureTrace } from "../../sim/failures/failureTrace.ts";
+import { derived, type Scenario } from "../../sim/scenario/index.ts";
 import {
   type Failure,
   failuresOfTrace,

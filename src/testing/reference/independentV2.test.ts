@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { generateFailureTrace } from "../../sim/failureTrace.ts";
-import { monteCarlo } from "../../sim/monteCarlo.ts";
+import { generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
 import { PRESETS } from "../../sim/presets.ts";
-import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { disagreements, V2_METRICS } from "./agreement.ts";
 import { collidingV2Scenario } from "./collisions.arbitrary.ts";
 import { type Failure, type Knobs, referenceFailures } from "./failures.ts";

@@ -9,10 +9,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { generateFailureTrace } from "../../sim/failureTrace.ts";
-import { monteCarlo } from "../../sim/monteCarlo.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
-import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { BADPUT_CATEGORIES, type MetricsSummary, type PolicyMetrics } from "../../sim/types.ts";
 import { v3Scenario } from "../scenario.arbitrary.ts";
 import { disagreementsV3 } from "./agreement.ts";

@@ -8,7 +8,7 @@
  * per policy: which recovery a failure starts (or turns an ongoing one into), how long its restart
  * is, whether it waits for spares, and where it rolls back to. Clarity over speed.
  */
-import { derived, type Scenario } from "../../sim/scenario.ts";
+import { derived, type Scenario } from "../../sim/scenario/index.ts";
 import { type Failure, hostsStruck, type Knobs, syncDetectSeconds } from "./failures.ts";
 import { noBadput, type ReferenceMetrics } from "./independent.ts";
 import { type SlowRun, SlowWalk } from "./slow.ts";

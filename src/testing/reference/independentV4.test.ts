@@ -6,11 +6,11 @@
  * within 4 standard errors; and the lemons' share of failures against the spec's arithmetic.
  */
 import { describe, expect, it } from "vitest";
-import { generateFailureTrace } from "../../sim/failureTrace.ts";
-import { lemonSlots } from "../../sim/lemons.ts";
-import { monteCarlo } from "../../sim/monteCarlo.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
-import { parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { lemonSlots } from "../../sim/failures/lemons.ts";
+import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { parseScenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { BADPUT_CATEGORIES, type MetricsSummary } from "../../sim/types.ts";
 import { referenceFailures } from "./failures.ts";
 import { knobsOf } from "./knobs.ts";

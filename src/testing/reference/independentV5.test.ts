@@ -13,11 +13,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { generateFailureTrace } from "../../sim/failureTrace.ts";
-import { monteCarlo } from "../../sim/monteCarlo.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
-import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario.ts";
-import { drawSlowEpisodes, withEvictions } from "../../sim/slowEpisodes.ts";
+import { generateFailureTrace } from "../../sim/failures/failureTrace.ts";
+import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
+import { drawSlowEpisodes, withEvictions } from "../../sim/slow/slowEpisodes.ts";
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,

@@ -1,5 +1,5 @@
 /** The §3 fields of a version-2 scenario, as the reference reads them (./failures.ts Knobs). */
-import type { Scenario } from "../../sim/scenario.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 import { drawnArrivals, type Knobs } from "./failures.ts";
 
 export function knobsOf(s: Scenario): Knobs {

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Scenario } from "../../sim/scenario.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 import { collidingV2Scenario } from "./collisions.arbitrary.ts";
 import { type Knobs, referenceFailures } from "./failures.ts";
 import { type ReferenceMetrics, referenceFtHsdpV2, referenceSynchronousV2 } from "./independent.ts";

@@ -4,7 +4,7 @@
  * rollback) without the engine; the form is a long-run average, a 30-day horizon is long enough.
  */
 import { describe, expect, it } from "vitest";
-import { derived, parseScenario } from "../../sim/scenario.ts";
+import { derived, parseScenario } from "../../sim/scenario/index.ts";
 import { type Cause, type Knobs, referenceFailures, syncDetectSeconds, v1Knobs } from "./failures.ts";
 import { referenceSynchronousV2 } from "./independent.ts";
 

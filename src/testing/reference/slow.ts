@@ -2,10 +2,10 @@
  * The reference's own reading of docs/model.md §6 (SIMULATION.md §6, "slow, not dead"): slow
  * episodes drawn with dice of its own, their evictions as failures, and a plain walk over the
  * episodes' starts and ends that tells a policy's loop who is slow now and when that changes.
- * Written from the spec text, not from src/sim/slowEpisodes.ts: a mean or a run that differs
+ * Written from the spec text, not from src/sim/slow/slowEpisodes.ts: a mean or a run that differs
  * from the engine's shows one of the two misreads it.
  */
-import { derived, type Scenario } from "../../sim/scenario.ts";
+import { derived, type Scenario } from "../../sim/scenario/index.ts";
 import { type Failure, gaussian, mulberry32 } from "./failures.ts";
 
 /** One slow episode: the host slot is slow on [start, end); an evicted one ends at its eviction. */

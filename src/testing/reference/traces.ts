@@ -3,9 +3,9 @@
  * hand-placed trace, and the engine's generated trace as reference events (which checks what the
  * engine's generator writes, too). Shared by the v2 and v3 agreement tests.
  */
-import { type FailureTrace, failureTraceOf } from "../../sim/failureTrace.ts";
-import type { Scenario } from "../../sim/scenario.ts";
-import type { SlowEpisodes } from "../../sim/slowTypes.ts";
+import { type FailureTrace, failureTraceOf } from "../../sim/failures/failureTrace.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
+import type { SlowEpisodes } from "../../sim/slow/slowTypes.ts";
 import type { Failure, Knobs } from "./failures.ts";
 import type { SlowRun } from "./slow.ts";
 

@@ -10,7 +10,7 @@
  */
 import { useEffect, useId, useRef, useState } from "react";
 import { LLAMA3_CAUSES } from "../../sim/presets.ts";
-import { type CauseScope, type FailureCause, FIELD_SPECS, type FieldSpec } from "../../sim/scenario.ts";
+import { type CauseScope, type FailureCause, FIELD_SPECS, type FieldSpec } from "../../sim/scenario/index.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { withPercent } from "./causeShares.ts";
 import { usePending } from "./pendingEdits.ts";

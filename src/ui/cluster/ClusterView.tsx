@@ -1,7 +1,7 @@
 import { Fragment } from "react";
-import { REGISTRY } from "../../sim/policies.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
-import type { Scenario } from "../../sim/scenario.ts";
+import { REGISTRY } from "../../sim/policies/index.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";

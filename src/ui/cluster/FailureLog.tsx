@@ -8,12 +8,12 @@
  */
 import { useMemo, useState } from "react";
 import { LOG_KINDS, type LogKind } from "../../link/logKinds.ts";
-import { derived } from "../../sim/derived.ts";
-import { Layout } from "../../sim/failureTrace.ts";
-import { policyOf } from "../../sim/policies.ts";
-import { costSeconds, mainRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
-import type { Scenario } from "../../sim/scenario.ts";
-import type { SlowEpisodes } from "../../sim/slowTypes.ts";
+import { Layout } from "../../sim/failures/failureTrace.ts";
+import { policyOf } from "../../sim/policies/index.ts";
+import { costSeconds, mainRecovery, recoveryWaterfall } from "../../sim/recovery/recoveryWaterfall.ts";
+import { derived } from "../../sim/scenario/derived.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
+import type { SlowEpisodes } from "../../sim/slow/slowTypes.ts";
 import type { PolicyRecording, Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { count, duration } from "../format.ts";

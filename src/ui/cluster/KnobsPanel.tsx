@@ -6,9 +6,9 @@
  */
 
 import { useRef } from "react";
-import { causeTable } from "../../sim/causes.ts";
-import { youngDalySeconds } from "../../sim/closedForms.ts";
-import { POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
+import { youngDalySeconds } from "../../sim/closedForms/closedForms.ts";
+import { causeTable } from "../../sim/failures/causes.ts";
+import { POLICY_KEYS, type PolicyKey } from "../../sim/policies/policyKeys.ts";
 import {
   derived,
   FIELD_SPECS,
@@ -16,7 +16,7 @@ import {
   numberField,
   type ScenarioGroup,
   stringField,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
 import { SelectField } from "../form/Field.tsx";

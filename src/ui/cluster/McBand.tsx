@@ -5,9 +5,9 @@
  * names them and the two means over them, so the difference adds up on screen). It streams: the first chunk's runs show at once and the band tightens as
  * runs arrive (mcStore.ts, clusterRunner.ts); a band is only shown for the scenario on screen.
  */
-import { type EttrDifference, ettrDifference } from "../../sim/ettrDifference.ts";
-import type { EttrEstimate } from "../../sim/mcStream.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
+import { type EttrDifference, ettrDifference } from "../../sim/monteCarlo/ettrDifference.ts";
+import type { EttrEstimate } from "../../sim/monteCarlo/mcStream.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import { useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { count, pct } from "../format.ts";

@@ -4,8 +4,8 @@
  * and the baseline pin. Precision, cap and pin are in the link (mcStore.ts).
  */
 import { DISPLAY_SETTINGS, toShown, toStored } from "../../link/displaySettings.ts";
-import { replayIsOneRun } from "../../sim/derived.ts";
-import { MIN_RUNS } from "../../sim/mcStream.ts";
+import { MIN_RUNS } from "../../sim/monteCarlo/mcStream.ts";
+import { replayIsOneRun } from "../../sim/scenario/derived.ts";
 import { mcPoolSize } from "../../state/mcPool.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";

@@ -4,7 +4,7 @@
  * FT-HSDP's difference from synchronous training is worth in GPU-days when both ran.
  */
 import type { ReactNode } from "react";
-import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies/index.ts";
 import type { MetricsSummary, MonteCarloResult, PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { count, duration } from "../format.ts";
 import { METRIC_ROWS, type MetricRow } from "../metricRows.ts";

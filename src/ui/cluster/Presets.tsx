@@ -3,7 +3,7 @@
  * links), so its source is cited however the page was opened; knobs moved since are flagged.
  */
 import { PRESETS, type Preset } from "../../sim/presets.ts";
-import { parseScenario, type Scenario } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario } from "../../sim/scenario/index.ts";
 import { asHistoryEntry } from "../../state/address.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 

@@ -3,7 +3,12 @@
  * from its spec) and `failures.log`, which is not slid but summarised, with a way back to drawn
  * arrivals (the log comes from a file, the fit panel, or a link).
  */
-import { DEFAULT_SCENARIO, type FieldSpec, memberField, type ScenarioGroup } from "../../sim/scenario.ts";
+import {
+  DEFAULT_SCENARIO,
+  type FieldSpec,
+  memberField,
+  type ScenarioGroup,
+} from "../../sim/scenario/index.ts";
 import { useAppStore } from "../../state/store.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { usePending, withField } from "./pendingEdits.ts";

@@ -3,7 +3,7 @@
  * seconds on the row's scale, and the wall time beside it (lost work, hatched, is training lost,
  * not wall time). The phases in words are its accessible name and its tooltip.
  */
-import { type Recovery, wallSeconds } from "../../sim/recoveryWaterfall.ts";
+import { type Recovery, wallSeconds } from "../../sim/recovery/recoveryWaterfall.ts";
 import { duration } from "../format.ts";
 import { PHASE_TEXT, recoveryText } from "../timeline/recoveryText.ts";
 

@@ -5,12 +5,12 @@
  */
 
 import { Fragment } from "react";
-import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms.ts";
-import { replayIsOneRun } from "../../sim/derived.ts";
-import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
+import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms/closedForms.ts";
+import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies/index.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
-import { derived, parseScenario } from "../../sim/scenario.ts";
+import { replayIsOneRun } from "../../sim/scenario/derived.ts";
+import { derived, parseScenario } from "../../sim/scenario/index.ts";
 import type { ClosedFormValue, PolicyMetrics, SummarizedMetric } from "../../sim/types.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";

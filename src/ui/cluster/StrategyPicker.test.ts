@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policyKeys.ts";
-import { DEFAULT_SCENARIO, parseScenario } from "../../sim/scenario.ts";
+import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
+import { DEFAULT_SCENARIO, parseScenario } from "../../sim/scenario/index.ts";
 import { toggledPolicies, withPolicies } from "./StrategyPicker.tsx";
 
 describe("the strategy picker's selection", () => {

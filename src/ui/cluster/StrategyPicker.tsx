@@ -6,9 +6,9 @@
  */
 
 import { useState } from "react";
-import { REGISTRY } from "../../sim/policies.ts";
-import { MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "../../sim/policyKeys.ts";
-import { parseScenario, type Scenario, ScenarioError } from "../../sim/scenario.ts";
+import { REGISTRY } from "../../sim/policies/index.ts";
+import { MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { parseScenario, type Scenario, ScenarioError } from "../../sim/scenario/index.ts";
 import { appStore, pagePoliciesProblem, useAppStore } from "../../state/store.ts";
 import { policyStyle } from "../policyColour.ts";
 

@@ -10,9 +10,9 @@ import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { area, line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
-import { type Policy, selectedPolicies } from "../../sim/policies.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies/index.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import {
   axisInfo,
   buildSweep,
@@ -24,7 +24,7 @@ import {
   sweepAxesFor,
   sweepAxisBounds,
   sweepValue,
-} from "../../sim/sweep.ts";
+} from "../../sim/sweep/index.ts";
 import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";

@@ -10,9 +10,9 @@
 import { scaleLinear } from "d3-scale";
 import type { CSSProperties } from "react";
 import { useRef } from "react";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/budget.ts";
-import { REGISTRY } from "../../sim/policies.ts";
-import type { PolicyKey } from "../../sim/policyKeys.ts";
+import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
+import { REGISTRY } from "../../sim/policies/index.ts";
+import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import {
   TORNADO_AMOUNT,
   TORNADO_MAX_SEEDS,
@@ -21,7 +21,7 @@ import {
   type TornadoResult,
   type TornadoRow,
   tornadoSentence,
-} from "../../sim/tornado.ts";
+} from "../../sim/sweep/tornado.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";
 import { estimatedSeconds, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runScenario } from "../../sim/engine.ts";
 import { presetById } from "../../sim/presets.ts";
-import { parseScenario } from "../../sim/scenario.ts";
+import { parseScenario } from "../../sim/scenario/index.ts";
 import { BADPUT_CATEGORIES } from "../../sim/types.ts";
 import {
   compact,

@@ -2,7 +2,7 @@
  * The words and figures of "Where the time goes" (docs/model.md §4), apart from the bars
  * (BadputBars.tsx) so tests and the story's sentences read them without loading any CSS or React.
  */
-import { type Policy, selectedPolicies } from "../../sim/policies.ts";
+import { type Policy, selectedPolicies } from "../../sim/policies/index.ts";
 import {
   BADPUT_CATEGORIES,
   type BadputCategory,

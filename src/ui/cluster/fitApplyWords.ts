@@ -1,6 +1,6 @@
 /** What "Use this fit" will change, said before the button: every claim from the fitted fields. */
 import type { FittedScenario } from "../../sim/fit/fitScenario.ts";
-import type { Scenario } from "../../sim/scenario.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 
 const g = (x: number) => Number(x.toPrecision(3)).toLocaleString("en-US", { maximumSignificantDigits: 3 });
 

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policyKeys.ts";
+import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   type FieldSpec,
   GROUPS,
   parseScenario,
   type Scenario,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 import { knobLayout, specOf } from "./knobLayout.ts";
 
 /** Every field of a scenario, as "group.field", read from the defaults (the shape the engine runs). */
@@ -37,6 +37,7 @@ describe("the knobs panel's layout (built from the field specs)", () => {
       "ft",
       "spares",
       "slow",
+      "diloco",
       "run",
     ]);
     expect(layout.find((s) => s.id === "failures")?.fields.map(([, f]) => f)).toEqual([
@@ -96,6 +97,12 @@ describe("the knobs panel's layout (built from the field specs)", () => {
     expect(slowShape.filter((k) => enabled(d, k))).toEqual([]);
     const slow = parseScenario({ slow: { perHostDay: 0.1 } });
     expect(slowShape.filter((k) => !enabled(slow, k))).toEqual([]);
+    // §7: DiLoCo's knobs are on only while the scenario runs DiLoCo.
+    const dilocoKnobs = FIELDS.filter((k) => k.startsWith("diloco."));
+    expect(dilocoKnobs.length).toBe(4);
+    expect(dilocoKnobs.filter((k) => enabled(d, k))).toEqual([]);
+    const withDiloco = { ...d, policies: [...d.policies, "diloco" as Scenario["policies"][number]] };
+    expect(dilocoKnobs.filter((k) => !enabled(withDiloco, k))).toEqual([]);
     // Every other knob is always on.
     const rest = FIELDS.filter(
       (k) =>
@@ -103,7 +110,8 @@ describe("the knobs panel's layout (built from the field specs)", () => {
         k !== "failures.hangFraction" &&
         !perPolicy.includes(k) &&
         !v4.includes(k) &&
-        !slowShape.includes(k),
+        !slowShape.includes(k) &&
+        !dilocoKnobs.includes(k),
     );
     expect(rest.filter((k) => !enabled(d, k) || !enabled(mix, k))).toEqual([]);
   });

@@ -11,7 +11,7 @@ import {
   KNOB_SECTIONS,
   type KnobSection,
   type ScenarioGroup,
-} from "../../sim/scenario.ts";
+} from "../../sim/scenario/index.ts";
 
 export interface KnobSectionLayout {
   /** The section's id in a classroom link's `hide=` (as `knobs.<id>`). */
@@ -44,6 +44,10 @@ const SECTION_TEXT: Record<KnobSection, Omit<KnobSectionLayout, "id" | "fields">
   slow: {
     title: "Slow hosts",
     note: "Hosts that stay alive but run slow: every synchronous step waits for the slowest one. FT-HSDP waits for the slowest healthy replica, and can evict it.",
+  },
+  diloco: {
+    title: "DiLoCo",
+    note: "Each replica takes H steps alone, then the round's replicas average their changes in one outer sync. A failure costs the struck replica its round; one during the sync costs every participant theirs.",
   },
   run: { title: "Run", extra: "seed" },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOG_KINDS } from "../../link/logKinds.ts";
 import { runScenario } from "../../sim/engine.ts";
-import { parseScenario } from "../../sim/scenario.ts";
+import { parseScenario } from "../../sim/scenario/index.ts";
 import { kindCounts, kindOf, logRows } from "./logRows.ts";
 
 /** A small cluster with slow episodes, some long enough to be evicted after 20 minutes. */

@@ -1,5 +1,5 @@
 /** The Job MTBF knob's own bounds: it sets the per-host failure rate, whose bounds it inherits. */
-import { FIELD_SPECS, type FieldSpec } from "../../sim/scenario.ts";
+import { FIELD_SPECS, type FieldSpec } from "../../sim/scenario/index.ts";
 
 /**
  * The longest job MTBF taken: at most 0.001 expected failures in the longest horizon (365 days).

@@ -5,7 +5,7 @@
  * a value the simulation is not using without saying so.
  */
 import { createContext, useContext } from "react";
-import { parseScenario, type Scenario, ScenarioError, type ScenarioGroup } from "../../sim/scenario.ts";
+import { parseScenario, type Scenario, ScenarioError, type ScenarioGroup } from "../../sim/scenario/index.ts";
 import { appStore } from "../../state/store.ts";
 
 export type Patch = (s: Scenario) => Scenario;

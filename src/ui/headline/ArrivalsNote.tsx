@@ -3,7 +3,7 @@
  * explorer's default shows other numbers (random arrivals, not one failure exactly every 18 min),
  * and one click to see the other.
  */
-import { diffFromDefaults, type Scenario } from "../../sim/scenario.ts";
+import { diffFromDefaults, type Scenario } from "../../sim/scenario/index.ts";
 
 type Arrivals = Scenario["failures"]["arrivals"];
 

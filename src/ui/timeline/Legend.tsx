@@ -1,7 +1,7 @@
 /** What each colour and marker on the timeline means, with entries for the optional parts shown. */
 
 import { useMemo } from "react";
-import { policyOf } from "../../sim/policies.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import type { Trace } from "../../sim/types.ts";
 import { policyStyle } from "../policyColour.ts";
 import { hasJobLane } from "./jobTrack.ts";

@@ -7,7 +7,7 @@
  */
 
 import { useEffect, useRef } from "react";
-import { policyOf } from "../../sim/policies.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import { FtPhase, SyncState, type Trace } from "../../sim/types.ts";
 import { REPLAY_SPEEDS, type ReplaySpeed, replayStore, useReplayStore } from "../../state/replayStore.ts";
 import { momentAt, type PolicyMoment } from "../../state/traceAt.ts";

@@ -7,8 +7,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MIN_WINDOW_SECONDS } from "../../link/windowParam.ts";
-import { selectedPolicies } from "../../sim/policies.ts";
-import type { Scenario } from "../../sim/scenario.ts";
+import { selectedPolicies } from "../../sim/policies/index.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 import type { Trace } from "../../sim/types.ts";
 import { explorerStore, useExplorerStore } from "../../state/explorerStore.ts";
 import { replayStore } from "../../state/replayStore.ts";

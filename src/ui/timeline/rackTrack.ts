@@ -10,7 +10,7 @@
  * once they are dense, without labels.
  */
 
-import { rackOf, struckReplicaRanges } from "../../sim/failureTrace.ts";
+import { rackOf, struckReplicaRanges } from "../../sim/failures/failureTrace.ts";
 import { lowerBound } from "../../sim/sorted.ts";
 import { type ReplicaRecording, ScopeCode, type Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";

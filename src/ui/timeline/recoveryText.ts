@@ -1,5 +1,5 @@
 /** A failure's recovery (sim/recoveryWaterfall.ts) in words: the log's bar labels and the timeline's hover. */
-import type { Recovery, RecoveryPhase } from "../../sim/recoveryWaterfall.ts";
+import type { Recovery, RecoveryPhase } from "../../sim/recovery/recoveryWaterfall.ts";
 import { duration } from "../format.ts";
 
 export const PHASE_TEXT: Record<RecoveryPhase, string> = {

@@ -6,7 +6,7 @@
  * (id `slowHosts:<policyKey>`), made only when the run has episodes. The eviction that may end an
  * episode is a failure row, marked on the lane like any failure and named as an eviction.
  */
-import type { SlowEpisodes } from "../../sim/slowTypes.ts";
+import type { SlowEpisodes } from "../../sim/slow/slowTypes.ts";
 import type { ReplicaRecording } from "../../sim/types.ts";
 import { type LaneIndex, laneIndexByKey, laneRuns } from "./lod.ts";
 import { episodeLine, SlowIndex } from "./slowTrack.ts";

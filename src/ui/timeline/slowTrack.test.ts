@@ -4,10 +4,10 @@
  */
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runScenario } from "../../sim/engine.ts";
-import { Layout as HostLayout } from "../../sim/failureTrace.ts";
-import { derived, parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
-import { evictionsIn, slowCount } from "../../sim/slowCount.ts";
-import type { SlowEpisodes } from "../../sim/slowTypes.ts";
+import { Layout as HostLayout } from "../../sim/failures/failureTrace.ts";
+import { derived, parseScenario, type ScenarioInput } from "../../sim/scenario/index.ts";
+import { evictionsIn, slowCount } from "../../sim/slow/slowCount.ts";
+import type { SlowEpisodes } from "../../sim/slow/slowTypes.ts";
 import type { Trace } from "../../sim/types.ts";
 import { type ReplicaBand, replicaBand, replicaLanesId } from "./timelineLayout.ts";
 import type { Palette } from "./timelinePalette.ts";

@@ -6,10 +6,10 @@
  * in an eviction. Made only when the run has episodes. The episodes are the engine's
  * (Trace.slow), never re-drawn here; their hosts' replicas on the lanes are slowHostsTrack.ts's.
  */
-import { Layout as HostLayout } from "../../sim/failureTrace.ts";
-import type { Scenario } from "../../sim/scenario.ts";
-import { evictionsIn, slowCount } from "../../sim/slowCount.ts";
-import type { SlowEpisodes } from "../../sim/slowTypes.ts";
+import { Layout as HostLayout } from "../../sim/failures/failureTrace.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
+import { evictionsIn, slowCount } from "../../sim/slow/slowCount.ts";
+import type { SlowEpisodes } from "../../sim/slow/slowTypes.ts";
 import { lowerBound } from "../../sim/sorted.ts";
 import type { Trace } from "../../sim/types.ts";
 import { count, duration } from "../format.ts";

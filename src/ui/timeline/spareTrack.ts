@@ -8,7 +8,7 @@
  */
 import { type ScaleLinear, scaleLinear } from "d3-scale";
 import { area, curveStepAfter, line } from "d3-shape";
-import { policyOf } from "../../sim/policies.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import type { SparePoolHistory, Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import type { View } from "./lod.ts";

@@ -1,5 +1,5 @@
 /** "What is under the pointer" on the timeline, in words, for the tooltip. */
-import { longestRecovery, recoveryWaterfall } from "../../sim/recoveryWaterfall.ts";
+import { longestRecovery, recoveryWaterfall } from "../../sim/recovery/recoveryWaterfall.ts";
 import {
   FtPhase,
   type ReplicaRecording,

@@ -1,5 +1,5 @@
 /** The timeline's colours, read from the theme's CSS variables so the canvas follows light and dark. */
-import { type Policy, REGISTRY } from "../../sim/policies.ts";
+import { type Policy, REGISTRY } from "../../sim/policies/index.ts";
 
 export interface Palette {
   bg: string;

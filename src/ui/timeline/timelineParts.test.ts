@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { runOnTrace } from "../../sim/engine.ts";
-import { failureTraceOf, type PlacedFailure } from "../../sim/failureTrace.ts";
-import { parseScenario, type ScenarioInput } from "../../sim/scenario.ts";
+import { failureTraceOf, type PlacedFailure } from "../../sim/failures/failureTrace.ts";
+import { parseScenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { FtJobState, type Trace } from "../../sim/types.ts";
 import { legacyTrace } from "../../testing/legacyTrace.ts";
 import { sortedByStart } from "./jobTrack.ts";

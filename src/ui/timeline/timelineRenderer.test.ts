@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { derived } from "../../sim/derived.ts";
 import { runScenario } from "../../sim/engine.ts";
-import { parseScenario } from "../../sim/scenario.ts";
+import { derived } from "../../sim/scenario/derived.ts";
+import { parseScenario } from "../../sim/scenario/index.ts";
 import type { ReplicaRecording } from "../../sim/types.ts";
 import { everyV2Part } from "../../testing/everyV2Part.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";

@@ -7,8 +7,8 @@
  * so a frame costs what is on screen, not what was simulated. Time maps to pixels through one
  * scale (timelineScale.ts).
  */
-import type { Scenario } from "../../sim/scenario.ts";
-import { derived } from "../../sim/scenario.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
+import { derived } from "../../sim/scenario/index.ts";
 import type { Trace } from "../../sim/types.ts";
 import type { Moment } from "../../state/traceAt.ts";
 import { FtTrack } from "./ftTrack.ts";

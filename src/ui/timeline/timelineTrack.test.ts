@@ -4,7 +4,7 @@
  * summarised by the renderer, with no other file knowing it.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { derived } from "../../sim/derived.ts";
+import { derived } from "../../sim/scenario/derived.ts";
 import { fixtureScenario, fixtureTrace } from "../../testing/traceFixture.ts";
 import {
   GROUP_GAP,

@@ -8,7 +8,7 @@
  * A track type is a factory over the run (TrackType): the registry (timelineTrackRegistry.ts) lists
  * them in stacking order, and a policy module can bring its own.
  */
-import type { Scenario } from "../../sim/scenario.ts";
+import type { Scenario } from "../../sim/scenario/index.ts";
 import type { PolicyKey, PolicyRecording, RecordingKind, Trace } from "../../sim/types.ts";
 import type { Moment } from "../../state/traceAt.ts";
 import type { Runs, View } from "./lod.ts";

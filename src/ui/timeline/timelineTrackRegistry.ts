@@ -9,7 +9,7 @@
  * other change, and a new kind brings its own track types the same way.
  */
 
-import { policyOf } from "../../sim/policies.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import type { RecordingKind } from "../../sim/types.ts";
 import { axisTrack } from "./axisTrack.ts";
 import { ftTrack } from "./ftTrack.ts";

@@ -1,5 +1,5 @@
 /** Chapter 7's bar: one policy's ETTR on one cluster, in the policy's colour, the number beside it. */
-import type { PolicyKey } from "../../../sim/policyKeys.ts";
+import type { PolicyKey } from "../../../sim/policies/policyKeys.ts";
 import { pct } from "../../format.ts";
 import { policyStyle } from "../../policyColour.ts";
 

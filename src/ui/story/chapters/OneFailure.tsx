@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { wholeJobRecording } from "../../../sim/recordings.ts";
-import { DEFAULT_SCENARIO, derived } from "../../../sim/scenario.ts";
+import { DEFAULT_SCENARIO, derived } from "../../../sim/scenario/index.ts";
 import { type RunResult, SyncState } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { count, duration, pct } from "../../format.ts";

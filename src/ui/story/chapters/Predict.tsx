@@ -5,7 +5,7 @@
  */
 import { useId, useState } from "react";
 import { presetById } from "../../../sim/presets.ts";
-import type { ScenarioInput } from "../../../sim/scenario.ts";
+import type { ScenarioInput } from "../../../sim/scenario/index.ts";
 import type { MonteCarloResult } from "../../../sim/types.ts";
 import { storyMonteCarlo } from "../../../state/storyData.ts";
 import { pct } from "../../format.ts";

@@ -6,7 +6,7 @@
  * where each one's time goes (the Cluster view's badput bars), every sentence read from the runs.
  */
 
-import { parseScenario } from "../../../sim/scenario.ts";
+import { parseScenario } from "../../../sim/scenario/index.ts";
 import type { RunResult } from "../../../sim/types.ts";
 import { useGpuPrice } from "../../../state/gpuPrice.ts";
 import { storyRun } from "../../../state/storyData.ts";

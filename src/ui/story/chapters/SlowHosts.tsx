@@ -4,8 +4,8 @@
  * one run of the engine in the story's worker. Every number in the words is the scenario's or the
  * runs'.
  */
-import { parseScenario } from "../../../sim/scenario.ts";
-import { meanEpisodeSeconds, slowShare } from "../../../sim/slowEpisodes.ts";
+import { parseScenario } from "../../../sim/scenario/index.ts";
+import { meanEpisodeSeconds, slowShare } from "../../../sim/slow/slowEpisodes.ts";
 import type { RunResult } from "../../../sim/types.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";

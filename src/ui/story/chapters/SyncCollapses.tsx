@@ -8,7 +8,7 @@ import { scaleLinear, scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
-import { DEFAULT_SCENARIO, type ScenarioInput } from "../../../sim/scenario.ts";
+import { DEFAULT_SCENARIO, type ScenarioInput } from "../../../sim/scenario/index.ts";
 import type { MonteCarloResult, RunResult } from "../../../sim/types.ts";
 import { storyMonteCarlo, storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";

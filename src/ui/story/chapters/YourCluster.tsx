@@ -1,5 +1,5 @@
 /** Chapter 8: hand the reader the explorer, opened on the story's scenario. */
-import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario.ts";
+import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario/index.ts";
 import { appStore } from "../../../state/store.ts";
 import { storyRun } from "../../../state/storyData.ts";
 import { pct } from "../../format.ts";
@@ -35,6 +35,11 @@ export function YourClusterChapter() {
           Have a log of your own fleet's failures? The Cluster view's <strong>Failure log</strong> panel fits
           the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
           scenario.
+        </p>
+        <p data-testid="story-papers">
+          How far to trust it? The <a href="#v=papers">Papers</a> view puts published figures (the FT-HSDP
+          paper&apos;s, Llama 3&apos;s, other operators&apos;) beside the model&apos;s value on the
+          assumptions each states, says which agree, and why the others do not.
         </p>
       </Prose>
       <Figure label="The story's scenario">

@@ -4,7 +4,7 @@
  * test runs the same inputs through the engine.
  */
 import { presetById } from "../../../sim/presets.ts";
-import type { ScenarioInput } from "../../../sim/scenario.ts";
+import type { ScenarioInput } from "../../../sim/scenario/index.ts";
 
 export interface RealClusterCase {
   id: string;
