@@ -18,9 +18,6 @@ export interface RecoveryCosts {
   outerSync: number;
 }
 
-/** One outer sync's time until the scenario names it (DiLoCo's default sync time). */
-const OUTER_SYNC_SECONDS = 60;
-
 export function recoveryCosts(s: Scenario): RecoveryCosts {
   return {
     stepSeconds: s.training.stepSeconds,
@@ -28,6 +25,6 @@ export function recoveryCosts(s: Scenario): RecoveryCosts {
     ftRejoinStall: s.ft.rejoinSeconds + (s.ft.catchUp === "blocking" ? s.ft.catchUpSeconds : 0),
     syncFailureStall: s.detection.failStopSeconds + s.sync.restartSeconds,
     checkpointWrite: s.sync.checkpointWriteSeconds,
-    outerSync: OUTER_SYNC_SECONDS,
+    outerSync: s.diloco.syncSeconds,
   };
 }

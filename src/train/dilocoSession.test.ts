@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCENARIO } from "../sim/scenario.ts";
+import { DEFAULT_SCENARIO } from "../sim/scenario/index.ts";
 import { recoveryCosts } from "./clock.ts";
 import { decodeTrainParam, type TrainConfig } from "./config.ts";
 import { CpuDiloco } from "./cpuDiloco.ts";
