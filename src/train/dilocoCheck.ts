@@ -7,7 +7,8 @@
  * AdamW's update m̂ / (√v̂ + ε) is not Lipschitz where v̂ is near 0, so its bound is taken over
  * the whole box the inputs' bounds allow: the update is monotone in m̂ and in v̂, so its extremes
  * lie at the box's corners; then WGSL's sqrt and division (2.5 ULP each, WGSL §14.6.2) and the
- * roundings of the float32 constants β₁, β₂, 1 − β, lr·λ are added. The outer step's bound
+ * roundings of lr·λ, and how far the float32 constants β₁, β₂, 1 − β and ε lie from their
+ * float64 values, are added. The outer step's bound
  * follows the ring's sum (γ(n) of the magnitudes), the ÷ n and the momentum as for SGD.
  */
 import { BATCH_PER_REPLICA } from "./config.ts";
@@ -24,6 +25,17 @@ import {
   shardGradient,
   U,
 } from "./stepCheck.ts";
+
+/**
+ * How far the GPU's float32 constants are from the float64 ones: 1 − f32(0.999) is 1.3·10⁻⁵
+ * off relative (the cancellation magnifies β₂'s own rounding), far more than one rounding.
+ */
+const f32 = Math.fround;
+const DEV_B1 = Math.abs(f32(ADAM_BETA1) - ADAM_BETA1);
+const DEV_C1 = Math.abs(f32(1 - f32(ADAM_BETA1)) - (1 - ADAM_BETA1));
+const DEV_B2 = Math.abs(f32(ADAM_BETA2) - ADAM_BETA2);
+const DEV_C2 = Math.abs(f32(1 - f32(ADAM_BETA2)) - (1 - ADAM_BETA2));
+const DEV_EPS = Math.abs(f32(ADAM_EPS) - ADAM_EPS);
 
 /** The gradient an AdamW step of `replica` reads: its own shard's, or (DDP) the mean over `who`'s shards. */
 function stepGradient(
@@ -93,10 +105,19 @@ export function referenceAdamw(
     const wi = w[i] as number;
     const m1 = b1 * m + (1 - b1) * gi;
     // Two products and a sum, and the float32 constants β₁ and 1 − β₁.
-    const em = (1 - b1) * egi + 3 * U * (b1 * Math.abs(m) + (1 - b1) * Math.abs(gi)) + U * Math.abs(m1);
+    const em =
+      (1 - b1) * egi +
+      3 * U * (b1 * Math.abs(m) + (1 - b1) * Math.abs(gi)) +
+      DEV_B1 * Math.abs(m) +
+      DEV_C1 * Math.abs(gi) +
+      U * Math.abs(m1);
     const v1 = b2 * v + (1 - b2) * gi * gi;
     const ev =
-      (1 - b2) * (2 * Math.abs(gi) * egi + egi * egi) + 4 * U * (b2 * v + (1 - b2) * gi * gi) + U * v1;
+      (1 - b2) * (2 * Math.abs(gi) * egi + egi * egi) +
+      4 * U * (b2 * v + (1 - b2) * gi * gi) +
+      DEV_B2 * v +
+      DEV_C2 * gi * gi +
+      U * v1;
     // ÷ the float32 bias corrections: their rounding (u) and the division (2.5 ULP = 5u).
     const mh = m1 / bc1;
     const emh = em / bc1 + 6 * U * Math.abs(mh);
@@ -111,7 +132,8 @@ export function referenceAdamw(
     // sqrt (2.5 ULP), + ε, ÷ (2.5 ULP): relative to the update, on top of the inputs' box.
     const eu =
       Math.max(Math.abs(updHi - upd), Math.abs(upd - updLo)) +
-      12 * U * Math.max(Math.abs(updHi), Math.abs(updLo));
+      12 * U * Math.max(Math.abs(updHi), Math.abs(updLo)) +
+      (Math.max(Math.abs(updHi), Math.abs(updLo)) * DEV_EPS) / den(vh - evh);
     const decay = 1 - lr * WEIGHT_DECAY;
     const w1 = wi * decay - lr * upd;
     // lr·λ and 1 − lr·λ rounded, w·decay, lr·update, and the difference.
