@@ -61,6 +61,7 @@ test("a live DiLoCo run with a kill verifies, shows its measured q, and Use this
   expect(Number(m?.[2])).toBeCloseTo(100 / Number(m?.[1]), 2);
   expect(q).toBe(m?.[2]);
   const use = page.getByTestId("train-use-q");
+  await expect(use).toHaveText("Use this q in the Cluster view");
   if (Number(q) > 1) {
     await expect(use).toBeDisabled();
     return;

@@ -36,7 +36,7 @@ export function DilocoQ({ q, every }: { q: MeasuredQ; every: number }) {
             setSaid(applyStepEquivalence(value));
           }}
         >
-          Use this q
+          Use this q in the Cluster view
         </button>
       )}
       {problem && <p className="train-error">{problem}</p>}

@@ -55,7 +55,9 @@ export function TrainView() {
           weights) in one all-reduce and moves the outer weights by Nesterov SGD (lr {d.outerLr}, momentum{" "}
           {d.outerMomentum}); every replica starts the next round from them. A replica that fails mid-round
           loses its own round and, once back, waits for the next round and copies its state from a peer; one
-          that fails in the sync (at a round&apos;s last step) discards the round for everyone.
+          that fails in the sync (at a round&apos;s last step) discards the round for everyone. DiLoCo without
+          failures trains twice DDP&apos;s steps, so that q (DDP&apos;s steps ÷ the steps DiLoCo needs to
+          reach DDP&apos;s final held-out loss) can be read down to 0.5.
         </p>
       ) : (
         <p className="lab-teach">
