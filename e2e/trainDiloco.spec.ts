@@ -71,3 +71,28 @@ test("a live DiLoCo run with a kill verifies, shows its measured q, and Use this
   await page.getByRole("tab", { name: /Cluster/ }).click();
   await expect(page.getByTestId("diloco.stepEquivalence")).toHaveValue(String(Number(q)));
 });
+
+test("separate mode: a round lost mid-way and one discarded in its sync, healed across devices, verified", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  // Replica 1 dies at step 13 (mid-round), replica 2 at step 20 (in the sync ending round 2).
+  await page.goto(`/${trainHash("h32.r4.n100.lr0.1.k25.s1.pn.f1@13+4,2@20+3.d10,0.02,0.7,0.9")}`);
+  await expect(page.getByTestId("train-start")).toBeEnabled({ timeout: 30_000 });
+  await page.getByLabel("Mode").selectOption("separate");
+  await page.getByTestId("train-start").click();
+  await expect(page.getByTestId("train-progress")).toContainText("Done", { timeout: 270_000 });
+  await expect(page.getByTestId("train-badge")).toHaveText("✓ verified");
+  await expect(page.getByTestId("check-identical")).toContainText("catch-ups identical to their peer 2/2");
+  // The discarded round's two survivors (replicas 0 and 3) are back on the outer weights.
+  await expect(page.getByTestId("check-identical")).toContainText(
+    "replicas of a discarded round back on the outer weights 2/2",
+  );
+  await expect(
+    page
+      .getByTestId("train-lanes")
+      .locator("rect title", { hasText: "replica 1: back, idle until the next round" })
+      .first(),
+  ).toBeAttached();
+  console.log(await page.getByTestId("check-reference").textContent());
+});
