@@ -144,4 +144,17 @@ describe("a DiLoCo session", { timeout: 90_000 }, () => {
     expect(lanes("diloco").some((s) => s.replica === 1 && s.state === "down")).toBe(true);
     expect(lanes("diloco-clean").some((s) => s.state === "down")).toBe(false);
   });
+
+  it("refuses a Kill once the DiLoCo run with failures has finished, while DiLoCo without failures trains on", async () => {
+    let calls = 0;
+    const p = await train(short, undefined, {
+      pendingKill: () => (++calls === short.steps + 5 ? 1 : null),
+      stopped: () => false,
+    });
+    expect(calls).toBeGreaterThan(short.steps + 5);
+    expect(p.notice).toBe(
+      "Kill of replica 1 not applied: the DiLoCo run with failures has finished (DiLoCo without failures trains on, for q)",
+    );
+    expect(p.failures).toEqual(short.failures);
+  });
 });

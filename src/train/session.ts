@@ -270,7 +270,9 @@ export async function runTraining(
         // A kill joins the settings' failure list (and so the link), which holds at most 16.
         const why =
           at >= cfg.steps
-            ? "the FT-HSDP runs have finished"
+            ? d
+              ? "the DiLoCo run with failures has finished (DiLoCo without failures trains on, for q)"
+              : "the FT-HSDP runs have finished"
             : failures.length >= MAX_FAILURES
               ? `a run takes at most ${MAX_FAILURES} failures`
               : (failureProblem(failures, f, cfg.replicas, cfg.steps) ??
