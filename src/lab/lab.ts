@@ -24,8 +24,10 @@ import { SeparateExecutor } from "../gpu/separateExecutor.ts";
 import { SharedExecutor } from "../gpu/sharedExecutor.ts";
 import { yieldToMessages } from "../gpu/yieldToMessages.ts";
 import { checkTrainConfig } from "../train/config.ts";
+import { CpuDiloco } from "../train/cpuDiloco.ts";
 import { CpuTrainer } from "../train/cpuTrainer.ts";
 import { makeDataSet } from "../train/data.ts";
+import { GpuDiloco } from "../train/gpuDiloco.ts";
 import { GpuTrainer } from "../train/gpuTrainer.ts";
 import { initialParams, layoutFor } from "../train/model.ts";
 import { runTraining, type TrainProgress } from "../train/session.ts";
@@ -383,6 +385,14 @@ export class Lab {
               return k;
             },
             stopped: () => this.cancelRequested,
+          },
+          150,
+          {
+            test: async () =>
+              exec
+                ? new GpuDiloco(exec, deviceOf, layout, R, init)
+                : new CpuDiloco(layout, data, R, init, "float32"),
+            reference: () => new CpuDiloco(layout, data, R, init, "float64"),
           },
         );
       } finally {

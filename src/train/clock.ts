@@ -14,6 +14,8 @@ export interface RecoveryCosts {
   syncFailureStall: number;
   /** Synchronous: a blocking checkpoint write. */
   checkpointWrite: number;
+  /** DiLoCo: one outer sync (the pseudo-gradients' all-reduce and the outer step). */
+  outerSync: number;
 }
 
 export function recoveryCosts(s: Scenario): RecoveryCosts {
@@ -23,5 +25,6 @@ export function recoveryCosts(s: Scenario): RecoveryCosts {
     ftRejoinStall: s.ft.rejoinSeconds + (s.ft.catchUp === "blocking" ? s.ft.catchUpSeconds : 0),
     syncFailureStall: s.detection.failStopSeconds + s.sync.restartSeconds,
     checkpointWrite: s.sync.checkpointWriteSeconds,
+    outerSync: s.diloco.syncSeconds,
   };
 }

@@ -50,13 +50,18 @@ export function initialParams(layout: Layout, seed: number): Float32Array {
 }
 
 /**
- * The tensor an index of weights‖momentum (a replica's state, 2·count values) falls in, as a
- * person reads it: "layer 2 weights [3, 17]", "momentum of layer 3 biases [4]".
+ * The tensor an index of a replica's state (its tensors one after another, each `count` long)
+ * falls in, as a person reads it: "layer 2 weights [3, 17]", "momentum of layer 3 biases [4]".
+ * `prefixes` names the tensors in order (by default weights‖momentum).
  */
-export function tensorAt(layout: Layout, index: number): string {
-  const momentum = index >= layout.count;
-  const at = momentum ? index - layout.count : index;
-  const of = momentum ? "momentum of " : "";
+export function tensorAt(
+  layout: Layout,
+  index: number,
+  prefixes: readonly string[] = ["", "momentum of "],
+): string {
+  const section = Math.floor(index / layout.count);
+  const at = index - section * layout.count;
+  const of = prefixes[section] ?? `tensor ${section} of `;
   for (const [l, L] of layout.layers.entries()) {
     if (at >= L.w && at < L.b) {
       const t = at - L.w;

@@ -13,7 +13,8 @@ import { type Layout, tensorAt } from "./model.ts";
 import { type Failure, type LrPolicy, type ReplicaState, rolesAt, scaledLr } from "./plan.ts";
 import { compareStep, referenceStep } from "./stepCheck.ts";
 
-export type RunKind = "baseline" | "ft" | "sync";
+/** DiLoCo mode's runs: DDP with AdamW (no failures), DiLoCo without failures and with them. */
+export type RunKind = "baseline" | "ft" | "sync" | "ddp" | "diloco-clean" | "diloco";
 
 export interface RunSpec {
   id: string;
@@ -34,7 +35,8 @@ export interface EvalPoint extends Evaluation {
   t: number;
 }
 
-export type LaneState = ReplicaState | "stall" | "redo";
+/** DiLoCo adds the outer sync and a healthy replica waiting for the next round. */
+export type LaneState = ReplicaState | "stall" | "redo" | "sync" | "idle";
 
 export interface Segment {
   replica: number;
@@ -68,15 +70,20 @@ export interface StepVerification {
   data: DataSet;
 }
 
-const sci = (x: number) => (x === 0 ? "0" : x.toExponential(2));
+export const sci = (x: number) => (x === 0 ? "0" : x.toExponential(2));
 
 /** The first element where two states differ, named ("layer 2 weights [3, 17]"), or null. */
-function firstDifference(layout: Layout, a: Floats, b: Floats): string | null {
+export function firstDifference(
+  layout: Layout,
+  a: Floats,
+  b: Floats,
+  prefixes?: readonly string[],
+): string | null {
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
     if (x !== y && !(Number.isNaN(x) && Number.isNaN(y)))
-      return `${tensorAt(layout, i)} (${sci(x)} vs ${sci(y)})`;
+      return `${tensorAt(layout, i, prefixes)} (${sci(x)} vs ${sci(y)})`;
   }
   return null;
 }
@@ -93,14 +100,22 @@ export interface RunSnapshot {
   done: boolean;
 }
 
-export class TrainRun {
-  private step = 0;
-  private t = 0;
-  private readonly points: LossPoint[] = [];
-  private readonly evals: EvalPoint[] = [];
-  private readonly segments: Segment[] = [];
-  private readonly lastSegment = new Map<number, Segment>();
-  readonly checks: RunChecks = {
+/** What the session steps and reads, whichever kind of run it is (TrainRun, DilocoRun). */
+export interface LiveRun {
+  readonly spec: RunSpec;
+  readonly backend: { destroy(): void };
+  readonly checks: RunChecks;
+  readonly done: boolean;
+  readonly currentStep: number;
+  allReduceMs: number;
+  totalMs: number;
+  tick(): Promise<void>;
+  snapshot(): RunSnapshot;
+}
+
+/** A fresh run's checks: nothing compared yet. */
+export function noChecks(): RunChecks {
+  return {
     compared: 0,
     mismatches: 0,
     catchUps: 0,
@@ -112,6 +127,16 @@ export class TrainRun {
     referenceFailure: null,
     identicalFailure: null,
   };
+}
+
+export class TrainRun implements LiveRun {
+  private step = 0;
+  private t = 0;
+  private readonly points: LossPoint[] = [];
+  private readonly evals: EvalPoint[] = [];
+  private readonly segments: Segment[] = [];
+  private readonly lastSegment = new Map<number, Segment>();
+  readonly checks: RunChecks = noChecks();
   /** The state the next step starts from, as read from the trainer (null: read it first). */
   private before: Floats | null = null;
   /** sync, when verifying: the checkpoint's state, to name what a bad restore got wrong. */

@@ -10,8 +10,19 @@ import { yieldToMessages } from "../gpu/yieldToMessages.ts";
 import type { TrainBackend } from "./backend.ts";
 import type { RecoveryCosts } from "./clock.ts";
 import { MAX_FAILURES, type TrainConfig } from "./config.ts";
+import { dilocoFailureProblem } from "./diloco.ts";
+import type { DilocoBackend } from "./dilocoBackend.ts";
+import { DilocoRun } from "./dilocoRun.ts";
 import { type Failure, failureProblem } from "./plan.ts";
-import { type RunChecks, type RunSnapshot, type RunSpec, type StepVerification, TrainRun } from "./run.ts";
+import {
+  type LiveRun,
+  type RunChecks,
+  type RunSnapshot,
+  type RunSpec,
+  type StepVerification,
+  TrainRun,
+} from "./run.ts";
+import { type MeasuredQ, measureQ } from "./stepEquivalence.ts";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
@@ -19,6 +30,9 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 export function runName(spec: RunSpec): string {
   if (spec.kind === "baseline") return "no failures";
   if (spec.kind === "sync") return "synchronous + rollback";
+  if (spec.kind === "ddp") return "DDP (AdamW), no failures";
+  if (spec.kind === "diloco-clean") return "DiLoCo, no failures";
+  if (spec.kind === "diloco") return "DiLoCo";
   return `FT-HSDP, lr ${spec.policy}`;
 }
 
@@ -84,6 +98,8 @@ export interface TrainProgress {
   /** Steps per second of the runs under test (not the reference), and the all-reduce's share of a step. */
   stepsPerSecond: number;
   allReduceShare: number;
+  /** DiLoCo mode: q measured from its runs without failures (null in the FT-HSDP comparison). */
+  q: MeasuredQ | null;
   /** A Kill that could not be applied, and why. */
   notice: string | null;
   finished: boolean;
@@ -97,6 +113,12 @@ export interface TrainControl {
 }
 
 export function runSpecs(cfg: TrainConfig): RunSpec[] {
+  if (cfg.diloco)
+    return [
+      { id: "ddp", kind: "ddp", policy: "none" },
+      { id: "diloco-clean", kind: "diloco-clean", policy: "none" },
+      { id: "diloco", kind: "diloco", policy: "none" },
+    ];
   return [
     { id: "baseline", kind: "baseline", policy: "none" },
     ...cfg.policies.map((policy): RunSpec => ({ id: `ft-${policy}`, kind: "ft", policy })),
@@ -118,12 +140,23 @@ export async function runTraining(
   onProgress: (p: TrainProgress) => void,
   control: TrainControl,
   progressEveryMs = 150,
+  /** DiLoCo mode's backends: the one under test, and the float64 reference. */
+  diloco: DilocoMakers | null = null,
 ): Promise<TrainProgress> {
   const failures: Failure[] = cfg.failures.map((f) => ({ ...f }));
   const specs = runSpecs(cfg);
-  const runs: TrainRun[] = [];
-  const refs: TrainRun[] = [];
+  const runs: LiveRun[] = [];
+  const refs: LiveRun[] = [];
+  const d = cfg.diloco;
   for (const spec of specs) {
+    if (d) {
+      if (!diloco) throw new Error("a DiLoCo run needs DiLoCo backends");
+      // DiLoCo without failures trains twice DDP's steps, so a q down to 0.5 can be read.
+      const n = spec.kind === "diloco-clean" ? 2 * cfg.steps : cfg.steps;
+      runs.push(new DilocoRun(spec, await diloco.test(spec), failures, n, d, costs, verify));
+      refs.push(new DilocoRun(spec, diloco.reference(spec), failures, n, d, costs));
+      continue;
+    }
     runs.push(
       new TrainRun(
         spec,
@@ -156,7 +189,7 @@ export async function runTraining(
   const verdict = (): TrainVerdict => {
     type Counter = { [K in keyof RunChecks]: RunChecks[K] extends number ? K : never }[keyof RunChecks];
     const sum = (k: Counter) => runs.reduce((a, r) => a + r.checks[k], 0);
-    const firstOf = (f: (r: TrainRun) => string | null): string | null => {
+    const firstOf = (f: (r: LiveRun) => string | null): string | null => {
       for (const r of runs) {
         const x = f(r);
         if (x !== null) return `${runName(r.spec)}, ${x}`;
@@ -211,6 +244,7 @@ export async function runTraining(
       runs: runs.map((r) => r.snapshot()),
       failures: failures.map((f) => ({ ...f })),
       verdict: verdict(),
+      q: d ? qOf(runs) : null,
       stepsPerSecond: testMs > 0 ? (testSteps * 1000) / testMs : 0,
       allReduceShare: ms > 0 ? ar / ms : 0,
       notice,
@@ -236,16 +270,19 @@ export async function runTraining(
         // A kill joins the settings' failure list (and so the link), which holds at most 16.
         const why =
           at >= cfg.steps
-            ? "the FT-HSDP runs have finished"
+            ? d
+              ? "the DiLoCo run with failures has finished (DiLoCo without failures trains on, for q)"
+              : "the FT-HSDP runs have finished"
             : failures.length >= MAX_FAILURES
               ? `a run takes at most ${MAX_FAILURES} failures`
-              : failureProblem(failures, f, cfg.replicas, cfg.steps);
+              : (failureProblem(failures, f, cfg.replicas, cfg.steps) ??
+                (d ? dilocoFailureProblem(failures, f, cfg.replicas, cfg.steps, d.every) : null));
         notice = why ? `Kill of replica ${asked} not applied: ${why}` : null;
         if (!why) failures.push(f);
       }
       for (let i = 0; i < runs.length; i++) {
-        const run = runs[i] as TrainRun;
-        const refRun = refs[i] as TrainRun;
+        const run = runs[i] as LiveRun;
+        const refRun = refs[i] as LiveRun;
         if (run.done) continue;
         const t0 = performance.now();
         const before = run.snapshot().points.length;
@@ -267,9 +304,9 @@ export async function runTraining(
       let lossDiff = 0;
       let accuracyDiff = 0;
       for (let i = 0; i < runs.length; i++) {
-        const run = runs[i] as TrainRun;
+        const run = runs[i] as LiveRun;
         const got = run.snapshot().evals.at(-1);
-        const want = (refs[i] as TrainRun).snapshot().evals.at(-1);
+        const want = (refs[i] as LiveRun).snapshot().evals.at(-1);
         if (!got || !want) continue;
         const dl = Math.abs(got.loss - want.loss);
         const da = Math.abs(got.accuracy - want.accuracy);
@@ -288,4 +325,16 @@ export async function runTraining(
   } finally {
     for (const r of [...runs, ...refs]) r.backend.destroy();
   }
+}
+
+export interface DilocoMakers {
+  test: (spec: RunSpec) => Promise<DilocoBackend>;
+  reference: (spec: RunSpec) => DilocoBackend;
+}
+
+/** q from the DDP run and DiLoCo's run without failures. */
+function qOf(runs: readonly LiveRun[]): MeasuredQ | null {
+  const ddp = runs.find((r) => r.spec.kind === "ddp")?.snapshot();
+  const clean = runs.find((r) => r.spec.kind === "diloco-clean")?.snapshot();
+  return ddp && clean ? measureQ(ddp, clean) : null;
 }

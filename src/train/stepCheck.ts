@@ -32,12 +32,12 @@ import type { Layout } from "./model.ts";
 import type { StepRoles } from "./plan.ts";
 
 /** float32's unit roundoff. */
-const U = 2 ** -24;
-const gamma = (n: number): number => (n * U) / (1 - n * U);
+export const U = 2 ** -24;
+export const gamma = (n: number): number => (n * U) / (1 - n * U);
 /** Covers the second-order terms the bound leaves out (they are below u² relative). */
 export const BOUND_MARGIN = 2;
 /** Four times float32's smallest normal: a result the GPU flushed to zero is within it. */
-const FLOOR = 4 * 2 ** -126;
+export const FLOOR = 4 * 2 ** -126;
 
 export interface StepReference {
   /** Weights then momentum after the step, in float64. */
@@ -46,14 +46,14 @@ export interface StepReference {
   bound: Float64Array;
 }
 
-interface Gradient {
+export interface Gradient {
   g: Float64Array;
   /** Bound on |float32 gradient − g|, per element. */
   e: Float64Array;
 }
 
 /** One replica's shard: the float64 gradient from weights `w` and its float32 error bound. */
-function shardGradient(layout: Layout, w: Floats, data: DataSet, start: number, B: number): Gradient {
+export function shardGradient(layout: Layout, w: Floats, data: DataSet, start: number, B: number): Gradient {
   const points = data.train.y.length;
   const widths = [INPUTS, ...layout.layers.map((L) => L.fanOut)];
   const acts = widths.map((n) => new Float64Array(B * n));

@@ -43,7 +43,7 @@ export function TrainBadge({ progress }: { progress: TrainProgress | null }) {
   );
 }
 
-export function TrainChecks({ progress }: { progress: TrainProgress }) {
+export function TrainChecks({ progress, diloco = false }: { progress: TrainProgress; diloco?: boolean }) {
   const { identical: id, reference: ref, endState: end, converges: cv } = progress.verdict;
   const done = progress.finished && !progress.stopped;
   // ✓ holds, ✗ failed (for good), … not settled yet.
@@ -56,15 +56,24 @@ export function TrainChecks({ progress }: { progress: TrainProgress }) {
   return (
     <ul className="train-checks" aria-label="Checks">
       <li data-testid="check-identical" data-ok={id.ok}>
-        {mark(id.ok && !idFailed && done, idFailed)} Replicas bit-identical after every step: {id.compared}{" "}
-        steps compared, {id.mismatches} mismatches; catch-ups identical to their peer {id.catchUpsIdentical}/
-        {id.catchUps}; rollbacks identical to the checkpoint {id.rollbacksIdentical}/{id.rollbacks}.
-        {id.failure && <span className="train-check-failure"> First failure: {id.failure}.</span>}
+        {mark(id.ok && !idFailed && done, idFailed)}{" "}
+        {diloco
+          ? `Replicas bit-identical after every DDP step and every outer sync: ${id.compared} compared`
+          : `Replicas bit-identical after every step: ${id.compared} steps compared`}
+        , {id.mismatches} mismatches; catch-ups identical to their peer {id.catchUpsIdentical}/{id.catchUps};{" "}
+        {diloco
+          ? `replicas of a discarded round back on the outer weights ${id.rollbacksIdentical}/${id.rollbacks}`
+          : `rollbacks identical to the checkpoint ${id.rollbacksIdentical}/${id.rollbacks}`}
+        .{id.failure && <span className="train-check-failure"> First failure: {id.failure}.</span>}
       </li>
       <li data-testid="check-reference" data-ok={ref.ok}>
         {mark(ref.ok && done, ref.failure !== null)} Every step matches float64: each step recomputed in
-        float64 from the run&apos;s own weights and momentum, every element within its float32 rounding bound
-        ({ref.steps} steps, worst {pct(ref.worst)} of its bound).
+        float64 from the run&apos;s own{" "}
+        {diloco
+          ? "state (AdamW steps, the pseudo-gradients' average and the outer Nesterov step)"
+          : "weights and momentum"}
+        , every element within its float32 rounding bound ({ref.steps} steps, worst {pct(ref.worst)} of its
+        bound).
         {ref.failure && <span className="train-check-failure"> Out of bounds: {ref.failure}.</span>}
       </li>
       <li data-testid="check-end" data-ok={end.ok === true}>

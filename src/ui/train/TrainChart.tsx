@@ -7,6 +7,7 @@ import { scaleLinear } from "d3-scale";
 import { line } from "d3-shape";
 import type { EvalPoint, LaneState, RunSnapshot } from "../../train/run.ts";
 import { runName } from "../../train/session.ts";
+import type { MeasuredQ } from "../../train/stepEquivalence.ts";
 
 const W = 640;
 const H = 260;
@@ -18,6 +19,9 @@ export const RUN_COLOR: Record<string, string> = {
   "ft-linear": "#2f6fde",
   "ft-sqrt": "#9b6bd6",
   sync: "#d1495b",
+  ddp: "#6b7280",
+  "diloco-clean": "#2f6fde",
+  diloco: "#d98a1c",
 };
 
 export function runLabel(r: RunSnapshot): string {
@@ -30,6 +34,8 @@ const LANE_COLOR: Record<LaneState, string> = {
   down: "var(--st-down)",
   stall: "var(--st-stalled)",
   redo: "var(--st-rolledback)",
+  sync: "var(--st-checkpoint)",
+  idle: "var(--st-waitspare)",
 };
 
 const LANE_TEXT: Record<LaneState, string> = {
@@ -38,6 +44,8 @@ const LANE_TEXT: Record<LaneState, string> = {
   down: "down",
   stall: "stalled (detect / rejoin / restart)",
   redo: "redoing rolled-back steps",
+  sync: "outer sync (DiLoCo)",
+  idle: "back, idle until the next round",
 };
 
 /** The sync run replays steps after a rollback: per step, its last evaluation. */
@@ -54,6 +62,7 @@ function Panel({
   xLabel,
   label,
   testId,
+  q = null,
 }: {
   runs: RunSnapshot[];
   xOf: (e: EvalPoint) => number;
@@ -61,6 +70,8 @@ function Panel({
   xLabel: string;
   label: string;
   testId: string;
+  /** DiLoCo mode, the steps panel: DDP's final loss, and where DiLoCo reached it. */
+  q?: MeasuredQ | null;
 }) {
   const all = runs.flatMap((r) => r.evals);
   const yMax = Math.max(1.7, ...all.map((e) => e.loss));
@@ -101,6 +112,23 @@ function Panel({
       >
         held-out loss
       </text>
+      {q?.target != null && (
+        <g data-testid="train-q-target">
+          <line x1={M.left} x2={W - M.right} y1={y(q.target)} y2={y(q.target)} className="train-target" />
+          <text x={W - M.right - 4} y={y(q.target) - 4} textAnchor="end" className="train-tick">
+            DDP&apos;s final loss {q.target.toFixed(3)}
+          </text>
+          {q.reachedAt !== null && (
+            <line
+              x1={x(q.reachedAt)}
+              x2={x(q.reachedAt)}
+              y1={y(q.target)}
+              y2={H - M.bottom}
+              className="train-target"
+            />
+          )}
+        </g>
+      )}
       {runs.map((r) => {
         const pts = testId.endsWith("steps") ? byStep(r.evals) : r.evals;
         return pts.length > 0 ? (
@@ -110,7 +138,7 @@ function Panel({
             className="train-line"
             data-run={r.spec.id}
             stroke={RUN_COLOR[r.spec.id] ?? "currentColor"}
-            strokeDasharray={r.spec.kind === "sync" ? "6 3" : undefined}
+            strokeDasharray={r.spec.kind === "sync" || r.spec.kind === "diloco-clean" ? "6 3" : undefined}
           />
         ) : null;
       })}
@@ -118,10 +146,18 @@ function Panel({
   );
 }
 
-function Lanes({ runs, tMax }: { runs: RunSnapshot[]; tMax: number }) {
+/** The runs whose lanes show: the first FT-HSDP run and the synchronous one, or DiLoCo with failures. */
+function lanesOf(runs: RunSnapshot[]): RunSnapshot[] {
+  const diloco = runs.find((r) => r.spec.kind === "diloco");
+  if (diloco) return [diloco];
   const shown = runs.filter((r) => r.spec.kind !== "baseline").slice(0, 1);
   const sync = runs.find((r) => r.spec.kind === "sync");
   if (sync && !shown.includes(sync)) shown.push(sync);
+  return shown;
+}
+
+function Lanes({ shown, tMax }: { shown: RunSnapshot[]; tMax: number }) {
+  const runs = shown;
   const replicas = Math.max(0, ...runs.flatMap((r) => r.segments.map((s) => s.replica + 1)));
   const laneH = 12;
   const x = scaleLinear()
@@ -176,8 +212,19 @@ function Lanes({ runs, tMax }: { runs: RunSnapshot[]; tMax: number }) {
   );
 }
 
-export function TrainChart({ runs, steps }: { runs: RunSnapshot[]; steps: number }) {
+export function TrainChart({
+  runs,
+  steps,
+  q = null,
+}: {
+  runs: RunSnapshot[];
+  steps: number;
+  q?: MeasuredQ | null;
+}) {
   const tMax = Math.max(0, ...runs.map((r) => r.t));
+  const shown = lanesOf(runs);
+  // The legend names the lane states these lanes can show.
+  const states = new Set(shown.flatMap((r) => r.segments.map((s) => s.state)));
   const minutes = tMax / 60;
   return (
     <div className="train-charts">
@@ -191,13 +238,15 @@ export function TrainChart({ runs, steps }: { runs: RunSnapshot[]; steps: number
           label="Held-out loss against simulated wall time"
           testId="train-chart-time"
         />
-        <Lanes runs={runs} tMax={tMax} />
+        <Lanes shown={shown} tMax={tMax} />
         <ul className="train-legend" aria-label="Lane colours">
-          {(Object.keys(LANE_TEXT) as LaneState[]).map((s) => (
-            <li key={s}>
-              <span className="swatch" style={{ background: LANE_COLOR[s] }} /> {LANE_TEXT[s]}
-            </li>
-          ))}
+          {(Object.keys(LANE_TEXT) as LaneState[])
+            .filter((s) => states.has(s))
+            .map((s) => (
+              <li key={s}>
+                <span className="swatch" style={{ background: LANE_COLOR[s] }} /> {LANE_TEXT[s]}
+              </li>
+            ))}
         </ul>
       </figure>
       <figure>
@@ -209,6 +258,7 @@ export function TrainChart({ runs, steps }: { runs: RunSnapshot[]; steps: number
           xLabel="step"
           label="Held-out loss against steps"
           testId="train-chart-steps"
+          q={q}
         />
         <table className="train-runs" aria-label="Runs">
           <thead>

@@ -2,7 +2,14 @@
 import { useState } from "react";
 import type { Mode } from "../../gpu/executor.ts";
 import { useTrainStore } from "../../state/trainStore.ts";
-import { failuresText, HIDDEN_SIZES, parseFailures, type TrainConfig } from "../../train/config.ts";
+import {
+  DEFAULT_DILOCO,
+  type DilocoConfig,
+  failuresText,
+  HIDDEN_SIZES,
+  parseFailures,
+  type TrainConfig,
+} from "../../train/config.ts";
 import { layoutFor } from "../../train/model.ts";
 import { LR_POLICIES, type LrPolicy } from "../../train/plan.ts";
 import { Field, SelectField } from "../form/Field.tsx";
@@ -12,6 +19,11 @@ const MODE_TEXT: Record<Mode, string> = {
   separate: "separate: a GPUDevice per replica",
   cpu: "CPU (float32 typed arrays)",
 };
+
+/** A select's choices, with the value on screen among them (a link may name one off the list). */
+function withValue(xs: readonly number[], v: number): { value: number }[] {
+  return [...new Set([...xs, v])].sort((a, b) => a - b).map((value) => ({ value }));
+}
 
 export function TrainForm({ onError }: { onError: (m: string | null) => void }) {
   const config = useTrainStore((s) => s.config);
@@ -35,8 +47,21 @@ export function TrainForm({ onError }: { onError: (m: string | null) => void }) 
   };
   const togglePolicy = (p: LrPolicy, on: boolean) =>
     apply({ policies: LR_POLICIES.filter((q) => (q === p ? on : config.policies.includes(q))) });
+  const d = config.diloco;
+  const setD = (patch: Partial<DilocoConfig>) => d && apply({ diloco: { ...d, ...patch } });
   return (
     <div className="lab-form train-form">
+      <SelectField
+        label="Compare"
+        testId="train-compare"
+        value={d ? "diloco" : "ft"}
+        disabled={off}
+        choices={[
+          { value: "ft", text: "FT-HSDP and synchronous (SGD)" },
+          { value: "diloco", text: "DiLoCo and DDP (AdamW)" },
+        ]}
+        onChange={(v) => apply({ diloco: v === "diloco" ? DEFAULT_DILOCO : null })}
+      />
       <SelectField
         label="Mode"
         value={mode}
@@ -68,20 +93,56 @@ export function TrainForm({ onError }: { onError: (m: string | null) => void }) 
         choices={[50, 100, 200, 400, 800].map((s) => ({ value: s }))}
         onChange={(v) => apply({ steps: Number(v) })}
       />
-      <SelectField
-        label="Learning rate"
-        value={config.lr}
-        disabled={off}
-        choices={[0.05, 0.1, 0.2, 0.3, 0.5].map((s) => ({ value: s }))}
-        onChange={(v) => apply({ lr: Number(v) })}
-      />
-      <SelectField
-        label="Checkpoint every (sync)"
-        value={config.checkpointEvery}
-        disabled={off}
-        choices={[5, 10, 25, 50, 100].map((s) => ({ value: s, text: `${s} steps` }))}
-        onChange={(v) => apply({ checkpointEvery: Number(v) })}
-      />
+      {d && (
+        <>
+          <SelectField
+            label="H (inner steps per round)"
+            value={d.every}
+            disabled={off}
+            choices={withValue([5, 10, 20, 25, 50], d.every)}
+            onChange={(v) => setD({ every: Number(v) })}
+          />
+          <SelectField
+            label="Inner lr (AdamW)"
+            value={d.innerLr}
+            disabled={off}
+            choices={withValue([0.005, 0.01, 0.02, 0.03], d.innerLr)}
+            onChange={(v) => setD({ innerLr: Number(v) })}
+          />
+          <SelectField
+            label="Outer lr (Nesterov)"
+            value={d.outerLr}
+            disabled={off}
+            choices={withValue([0.5, 0.7, 1], d.outerLr)}
+            onChange={(v) => setD({ outerLr: Number(v) })}
+          />
+          <SelectField
+            label="Outer momentum"
+            value={d.outerMomentum}
+            disabled={off}
+            choices={withValue([0, 0.5, 0.9], d.outerMomentum)}
+            onChange={(v) => setD({ outerMomentum: Number(v) })}
+          />
+        </>
+      )}
+      {!d && (
+        <SelectField
+          label="Learning rate"
+          value={config.lr}
+          disabled={off}
+          choices={[0.05, 0.1, 0.2, 0.3, 0.5].map((s) => ({ value: s }))}
+          onChange={(v) => apply({ lr: Number(v) })}
+        />
+      )}
+      {!d && (
+        <SelectField
+          label="Checkpoint every (sync)"
+          value={config.checkpointEvery}
+          disabled={off}
+          choices={[5, 10, 25, 50, 100].map((s) => ({ value: s, text: `${s} steps` }))}
+          onChange={(v) => apply({ checkpointEvery: Number(v) })}
+        />
+      )}
       <Field label="Seed">
         {(id) => (
           <input
@@ -117,19 +178,21 @@ export function TrainForm({ onError }: { onError: (m: string | null) => void }) 
           />
         )}
       </Field>
-      <fieldset className="train-policies" disabled={off}>
-        <legend>lr policies (FT-HSDP)</legend>
-        {LR_POLICIES.map((p) => (
-          <label key={p} className="check">
-            <input
-              type="checkbox"
-              checked={config.policies.includes(p)}
-              onChange={(e) => togglePolicy(p, e.target.checked)}
-            />{" "}
-            {p}
-          </label>
-        ))}
-      </fieldset>
+      {!d && (
+        <fieldset className="train-policies" disabled={off}>
+          <legend>lr policies (FT-HSDP)</legend>
+          {LR_POLICIES.map((p) => (
+            <label key={p} className="check">
+              <input
+                type="checkbox"
+                checked={config.policies.includes(p)}
+                onChange={(e) => togglePolicy(p, e.target.checked)}
+              />{" "}
+              {p}
+            </label>
+          ))}
+        </fieldset>
+      )}
     </div>
   );
 }
