@@ -32,7 +32,19 @@ function gunzipHead(head: Uint8Array): string | null {
     at += p.length;
     if (at >= out.length) break;
   }
-  return new TextDecoder("utf-8").decode(out);
+  return ascii(out);
+}
+
+/** The bytes as text, one character a byte: the signs looked for are ASCII (no decoder here). */
+function ascii(bytes: Uint8Array): string {
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += 4096) {
+    let s = "";
+    const end = Math.min(bytes.length, at + 4096);
+    for (let i = at; i < end; i++) s += String.fromCharCode(bytes[i] as number);
+    parts.push(s);
+  }
+  return parts.join("");
 }
 
 const TRACE_WHERE =
@@ -43,12 +55,12 @@ export function notALog(head: Uint8Array, name: string): string | null {
   const shown = name.length > 80 ? `${name.slice(0, 77)}…` : name;
   if (head[0] === 0x1f && head[1] === 0x8b) {
     const text = gunzipHead(head);
-    if (text !== null && TRACE_SIGNS.test(text.replace(/^\uFEFF/, ""))) {
+    if (text !== null && TRACE_SIGNS.test(text.replace(/^\xEF\xBB\xBF/, ""))) {
       return `${shown} is a gzip-compressed PyTorch profiler trace, not a failure log: ${TRACE_WHERE}`;
     }
     return `${shown} is gzip-compressed: the failure log is read as plain text (CSV or JSON); unpack it first (gunzip ${shown})`;
   }
-  const text = new TextDecoder("utf-8").decode(head.subarray(0, 4096)).replace(/^\uFEFF/, "");
+  const text = ascii(head.subarray(0, 4096)).replace(/^\xEF\xBB\xBF/, "");
   if (TRACE_SIGNS.test(text))
     return `${shown} is a PyTorch profiler trace, not a failure log: ${TRACE_WHERE}`;
   return null;

@@ -181,19 +181,45 @@ function cpuActivities(t: RankTrace, windows: readonly StepWindow[]): Activity[]
   return acts.sort((a, b) => a.start - b.start);
 }
 
-function overlapOf(acts: readonly Activity[]): { comm: number; compute: number; overlap: number } {
-  const comm = mergeIntervals(acts.filter((a) => a.cls === "comm"));
-  const compute = mergeIntervals(acts.filter((a) => a.cls === "compute"));
+/** Each class's spans merged once, for the overlap and both breakdowns. */
+interface Merged {
+  all: Interval[];
+  byClass: Record<KernelClass, Interval[]>;
+}
+
+function mergedOf(acts: readonly Activity[]): Merged {
+  const split: Record<KernelClass, Activity[]> = { compute: [], comm: [], memory: [] };
+  for (const a of acts) split[a.cls].push(a);
+  return {
+    all: mergeIntervals(acts),
+    byClass: {
+      compute: mergeIntervals(split.compute),
+      comm: mergeIntervals(split.comm),
+      memory: mergeIntervals(split.memory),
+    },
+  };
+}
+
+function overlapOf(
+  acts: readonly Activity[],
+  merged?: Merged,
+): { comm: number; compute: number; overlap: number } {
+  const comm = merged?.byClass.comm ?? mergeIntervals(acts.filter((a) => a.cls === "comm"));
+  const compute = merged?.byClass.compute ?? mergeIntervals(acts.filter((a) => a.cls === "compute"));
   return { comm: totalLength(comm), compute: totalLength(compute), overlap: intersectLength(comm, compute) };
 }
 
 /** HTA's `get_temporal_breakdown`: idle, compute and non-compute time within the kernels' span. */
-export function temporalBreakdown(acts: readonly Activity[]): TemporalBreakdown | null {
-  const all = mergeIntervals(acts);
+export function temporalBreakdown(
+  acts: readonly Activity[],
+  merged = mergedOf(acts),
+): TemporalBreakdown | null {
+  const all = merged.all;
   if (all.length === 0) return null;
+  // The merged spans are sorted by start and disjoint: the last ends last.
   const kernel = (all.at(-1) as Interval).end - (all[0] as Interval).start;
   const idle = kernel - totalLength(all);
-  const compute = totalLength(mergeIntervals(acts.filter((a) => a.cls === "compute")));
+  const compute = totalLength(merged.byClass.compute);
   const nonCompute = kernel - compute - idle;
   const pct = (x: number) => (kernel > 0 ? round((100 * x) / kernel, 2) : 0);
   return {
@@ -210,8 +236,11 @@ export function temporalBreakdown(acts: readonly Activity[]): TemporalBreakdown 
 const CLASS_ORDER: readonly KernelClass[] = ["compute", "comm", "memory"];
 
 /** HTA's `_get_gpu_kernel_type_time`: time of each class and of each overlap of classes. */
-export function kernelTypeBreakdown(acts: readonly Activity[]): Record<string, { ms: number; pct: number }> {
-  const byMask = sweepByMask(CLASS_ORDER.map((c) => mergeIntervals(acts.filter((a) => a.cls === c))));
+export function kernelTypeBreakdown(
+  acts: readonly Activity[],
+  merged = mergedOf(acts),
+): Record<string, { ms: number; pct: number }> {
+  const byMask = sweepByMask(CLASS_ORDER.map((c) => merged.byClass[c]));
   let total = 0;
   for (const v of byMask.values()) total += v;
   const out: Record<string, { ms: number; pct: number }> = {};
@@ -284,7 +313,8 @@ export function measureRank(t: RankTrace, position: number, options: MeasureOpti
       overlapPct: o.comm > 0 ? round((100 * o.overlap) / o.comm, 2) : null,
     };
   });
-  const o = overlapOf(acts);
+  const merged = mergedOf(acts);
+  const o = overlapOf(acts, merged);
   return {
     file: t.file,
     rank,
@@ -294,8 +324,8 @@ export function measureRank(t: RankTrace, position: number, options: MeasureOpti
     steps,
     commMs: ms(o.comm),
     overlapPct: o.comm > 0 ? round((100 * o.overlap) / o.comm, 2) : null,
-    temporal: temporalBreakdown(acts),
-    kernelTypes: kernelTypeBreakdown(acts),
+    temporal: temporalBreakdown(acts, merged),
+    kernelTypes: kernelTypeBreakdown(acts, merged),
     notes,
     activities: acts,
     stepWindows: windows,
