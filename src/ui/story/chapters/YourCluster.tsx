@@ -2,6 +2,7 @@
 import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario.ts";
 import { appStore } from "../../../state/store.ts";
 import { storyRun } from "../../../state/storyData.ts";
+import { FAILURE_LOG_HEADING } from "../../cluster/failureLogHeading.ts";
 import { pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
@@ -14,6 +15,18 @@ function openCluster(input: ScenarioInput): void {
   const { setScenario, setTab } = appStore.getState();
   setScenario(parseScenario(input));
   setTab("cluster");
+}
+
+/** The Cluster view, scrolled to its Failure log panel once it is drawn (a second at most). */
+function openFailureLog(): void {
+  openCluster(YOUR_CLUSTER_SCENARIO);
+  let frames = 60;
+  const look = () => {
+    const h = document.getElementById(FAILURE_LOG_HEADING);
+    if (h) h.scrollIntoView({ block: "start" });
+    else if (frames-- > 0) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
 }
 
 export function YourClusterChapter() {
@@ -32,9 +45,17 @@ export function YourClusterChapter() {
           is always a link to exactly what is on screen.
         </p>
         <p data-testid="story-failure-log">
-          Have a log of your own fleet's failures? The Cluster view's <strong>Failure log</strong> panel fits
-          the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
-          scenario.
+          Have a log of your own fleet's failures? The Cluster view's{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={openFailureLog}
+            data-testid="open-failure-log"
+          >
+            Failure log panel
+          </button>{" "}
+          (the last of that view) fits the model to it (how often, how bursty, which causes, how long repairs
+          take) and puts the fit on the scenario.
         </p>
       </Prose>
       <Figure label="The story's scenario">
