@@ -352,11 +352,21 @@ export function LoseReplicaChapter() {
     <>
       <Prose>
         <p>
-          FT-HSDP splits the GPUs into <Term id="replica">replicas</Term>: 12 copies of the model, each
-          sharded over its own 1,024 hosts (
-          <Term id="hsdp" />
-          ). Replicas average their gradients through a fault-tolerant all-reduce (<Term id="ftar" />
-          ). When a host fails, only its replica restarts; the others shrink the <Term id="quorum" /> and keep
+          FT-HSDP splits the GPUs into{" "}
+          <span className="term-tail">
+            <Term id="replica">replicas</Term>:
+          </span>{" "}
+          12 copies of the model, each sharded over its own 1,024 hosts{" "}
+          <span className="term-tail">
+            (<Term id="hsdp" />
+            ).
+          </span>{" "}
+          Replicas average their gradients through a fault-tolerant all-reduce{" "}
+          <span className="term-tail">
+            (<Term id="ftar" />
+            ).
+          </span>{" "}
+          When a host fails, only its replica restarts; the others shrink the <Term id="quorum" /> and keep
           training, and the restarted replica does a <Term id="catchUp" /> from a peer. Step through the first
           failure of the paper's arithmetic below: the stall per failure drops from 10 to 3 minutes.
         </p>

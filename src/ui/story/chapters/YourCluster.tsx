@@ -38,11 +38,14 @@ export function YourClusterChapter() {
           Now it is your cluster. The Cluster view runs the strategies you pick (synchronous training and
           FT-HSDP to start, in-memory checkpoints and hot spares beside them) on the same failures for a
           month, with every knob in reach: size, failure rate, how failures are detected, what each recovery
-          costs, how many <Term id="replica">replicas</Term>. It shows the <Term id="ettr" /> of one run, each
-          strategy&apos;s Monte Carlo mean with its ±95 % interval (runs are added until it is within the
-          precision you set, ±0.5 point to start) and its <Term id="p5p95" /> band, where the lost time goes,
-          the timelines, the failure log, what-if sweeps and a tornado of which knob matters most. Its address
-          is always a link to exactly what is on screen.
+          costs, how many{" "}
+          <span className="term-tail">
+            <Term id="replica">replicas</Term>.
+          </span>{" "}
+          It shows the <Term id="ettr" /> of one run, each strategy&apos;s Monte Carlo mean with its ±95 %
+          interval (runs are added until it is within the precision you set, ±0.5 point to start) and its{" "}
+          <Term id="p5p95" /> band, where the lost time goes, the timelines, the failure log, what-if sweeps
+          and a tornado of which knob matters most. Its address is always a link to exactly what is on screen.
         </p>
         <p data-testid="story-failure-log">
           Have a log of your own fleet's failures? The Cluster view's{" "}
