@@ -106,13 +106,7 @@ export function BusBwChart({
           <g key={alg}>
             <path d={path(rs) ?? ""} fill="none" stroke={color(alg)} strokeWidth={2} />
             {rs.map((r) => (
-              <circle
-                key={r.bytesPerDevice}
-                cx={x(r.bytesPerDevice)}
-                cy={y(bw(r))}
-                r={3}
-                fill={color(alg)}
-              />
+              <circle key={r.bytesPerDevice} cx={x(r.bytesPerDevice)} cy={y(bw(r))} r={3} fill={color(alg)} />
             ))}
             <rect x={W - M.right + 12} y={M.top + i * 18} width={12} height={3} fill={color(alg)} />
             <text x={W - M.right + 28} y={M.top + i * 18 + 4} className="legend">
