@@ -88,7 +88,8 @@ describe("a link's sweep", () => {
     const { noteRunCommitted } = await import("./pageWork.ts");
     noteRunCommitted();
     readAddress(await heavySweepLink());
-    await new Promise((r) => setTimeout(r, 20));
+    // The link's work starts after the page's next frame or task: on a loaded machine, later.
+    await vi.waitFor(() => expect(explorerStore.getState().sweep.confirm).not.toBeNull());
     const { sweep } = explorerStore.getState();
     expect(sweep.status).toBe("idle");
     expect(sweep.progress).toBeNull();
@@ -161,7 +162,7 @@ describe("a link's sweep under the budget but past the stated time", () => {
     const greyhound = parseScenario(presetById("slow-greyhound")?.scenario);
     const sw = sweepParam({ axis: "slow.evictAfterMinutes", points: 20, seeds: 200, range: null, run: true });
     readAddress(`${encodeScenarioHash(greyhound)}&v=cluster&sw=${sw}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(explorerStore.getState().sweep.confirm).not.toBeNull());
     const { sweep } = explorerStore.getState();
     expect(sweep.status).toBe("idle");
     expect(sweep.confirm?.failures).toBeLessThan(MONTE_CARLO_BUDGET_FAILURES);

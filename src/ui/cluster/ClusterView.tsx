@@ -39,9 +39,15 @@ function PolicyIntro({ policy, scenario }: { policy: PolicyKey; scenario: Scenar
   if (policy === "ftHsdp")
     return (
       <>
-        <strong>FT-HSDP</strong> (fault-tolerant <Term id="hsdp" />) takes only the failed data-parallel{" "}
-        <Term id="replica" /> offline; the others keep training through <Term id="ftar" />, and the replica
-        does a <Term id="catchUp" /> from a healthy peer.
+        <strong>FT-HSDP</strong> (fault-tolerant{" "}
+        <span className="term-tail">
+          <Term id="hsdp" />)
+        </span>{" "}
+        takes only the failed data-parallel <Term id="replica" /> offline; the others keep training through{" "}
+        <span className="term-tail">
+          <Term id="ftar" />,
+        </span>{" "}
+        and the replica does a <Term id="catchUp" /> from a healthy peer.
       </>
     );
   return (
@@ -62,8 +68,11 @@ export function ClusterView() {
         <div className="cluster-main">
           <div className="cluster-intro">
             <p data-testid="cluster-intro">
-              A job on a large cluster fails every few minutes (its <Term id="mtbf" />
-              ).{" "}
+              A job on a large cluster fails every few minutes (its{" "}
+              <span className="term-tail">
+                <Term id="mtbf" />
+                ).
+              </span>{" "}
               {scenario.policies.map((key) => (
                 <Fragment key={key}>
                   <PolicyIntro policy={key} scenario={scenario} />{" "}

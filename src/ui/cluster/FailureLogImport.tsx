@@ -16,6 +16,7 @@ import { type AppliedFit, ettrsOf, FitApplied } from "./FitApplied.tsx";
 import { FitCharts } from "./FitCharts.tsx";
 import { loadReplay, ReplayVsModel } from "./FitReplay.tsx";
 import { FitSummary } from "./FitSummary.tsx";
+import { FAILURE_LOG_HEADING } from "./failureLogHeading.ts";
 import { applyFitWords } from "./fitApplyWords.ts";
 import "./failureLogImport.css";
 
@@ -111,7 +112,7 @@ export function FailureLogImport() {
       aria-label="Failure log import"
       data-control="fit-log"
     >
-      <h2>Failure log: fit the model to your fleet</h2>
+      <h2 id={FAILURE_LOG_HEADING}>Failure log: fit the model to your fleet</h2>
       <p className="fit-intro">
         Bring your own fleet's failure log and see what it says: how often hosts fail, whether failures come
         in bursts, which causes dominate, how long repairs take, whether a few hosts fail far more than the

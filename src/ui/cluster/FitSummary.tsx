@@ -1,7 +1,16 @@
 /** A fitted log's figures, each in plain words (fitWords.ts), then what could not be estimated and why. */
 import type { FitNote, LogFit } from "../../sim/fit/fitLog.ts";
 import { FORMAT_NAMES } from "../../sim/fit/types.ts";
-import { arrivalWords, burstWords, driftWords, lemonWords, rateWords, repairWords } from "./fitWords.ts";
+import {
+  arrivalWords,
+  burstWords,
+  causesTerm,
+  driftWords,
+  lemonWords,
+  rateWords,
+  repairWords,
+  sentence,
+} from "./fitWords.ts";
 
 const pct = (x: number) => `${(100 * x).toFixed(x < 0.1 ? 1 : 0)} %`;
 
@@ -9,7 +18,7 @@ export function FitSummary({ fit, notes, file }: { fit: LogFit; notes: FitNote[]
   const arrivals = arrivalWords(fit);
   const rows: [string, string, string][] = [
     ["rate", "Rate", `${rateWords(fit)} ${burstWords(fit)}`.trim()],
-    ["causes", `Causes (by ${fit.label})`, fit.causes.map((c) => `${c.name} ${pct(c.share)}`).join(" · ")],
+    ["causes", causesTerm(fit.label), fit.causes.map((c) => `${c.name} ${pct(c.share)}`).join(" · ")],
     ["repairs", "Repairs", repairWords(fit)],
     ["lemons", "Lemon hosts", lemonWords(fit)],
     ["drift", "Drift", driftWords(fit)],
@@ -41,7 +50,7 @@ export function FitSummary({ fit, notes, file }: { fit: LogFit; notes: FitNote[]
         <ul className="fit-notes" data-testid="fit-notes">
           {notes.map((n) => (
             <li key={`${n.what}:${n.why}`}>
-              <strong>Not estimated: {n.what}.</strong> {n.why}.
+              <strong>Not estimated: {n.what}.</strong> {sentence(n.why)}.
             </li>
           ))}
         </ul>

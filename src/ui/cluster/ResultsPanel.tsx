@@ -332,7 +332,10 @@ export function ResultsPanel() {
     <Panel what="The results" className="panel results" aria-label="Results" aria-busy={running}>
       <div className="results-head">
         <h2>
-          Effective training time (<Term id="ettr" />)
+          Effective training time{" "}
+          <span className="term-tail">
+            (<Term id="ettr" />)
+          </span>
         </h2>
         {running ? <span className="muted">updating…</span> : null}
       </div>

@@ -4,7 +4,7 @@ import type { LogFit } from "../../sim/fit/fitLog.ts";
 import { fitLog } from "../../sim/fit/fitLog.ts";
 import { parseLog } from "../../sim/fit/parseLog.ts";
 import { drawnLog, logCsv } from "../../testing/engineLog.ts";
-import { arrivalWords, driftWords, durationWords, shortGaps } from "./fitWords.ts";
+import { arrivalWords, causesTerm, driftWords, durationWords, sentence, shortGaps } from "./fitWords.ts";
 
 const fitOf = (shape: number) =>
   fitLog(
@@ -70,5 +70,13 @@ describe("a drift p-value as written", () => {
       "The rate changed over the log (chi-square p = 1.9 × 10⁻¹⁷): one rate is an average over calmer and busier months.",
     );
     expect(driftWords(fit)).not.toContain("0.0000");
+  });
+});
+
+describe("the fit's headings and notes", () => {
+  it("says Causes, not Causes (by cause); another column is named; a note's reason starts a sentence", () => {
+    expect(causesTerm("cause")).toBe("Causes");
+    expect(causesTerm("Class")).toBe("Causes (by Class)");
+    expect(sentence("the window is shorter than 60 days")).toBe("The window is shorter than 60 days");
   });
 });

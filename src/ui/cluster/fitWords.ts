@@ -125,3 +125,13 @@ export function driftWords(fit: LogFit): string {
     ? `The rate changed over the log (chi-square p = ${pValueText(p, 2, true)}): one rate is an average over calmer and busier months.`
     : `One constant rate fits every 30-day window (chi-square p = ${pValueText(p, 2, true)}).`;
 }
+
+/** "Causes", or "Causes (by Class)" when the log's causes are grouped by another column than cause. */
+export function causesTerm(label: string): string {
+  return label.toLowerCase() === "cause" ? "Causes" : `Causes (by ${label})`;
+}
+
+/** A note's reason as a sentence of its own: its first letter capital. */
+export function sentence(text: string): string {
+  return text.length > 0 ? `${text[0]?.toUpperCase()}${text.slice(1)}` : text;
+}

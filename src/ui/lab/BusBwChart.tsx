@@ -4,7 +4,20 @@ import { schemeTableau10 } from "d3-scale-chromatic";
 import { line } from "d3-shape";
 import type { Mode } from "../../gpu/executor.ts";
 import type { CaseResult } from "../../gpu/runCase.ts";
+import { BANDWIDTH_UNITS, columnUnit } from "./columnUnit.ts";
 import { bytes } from "./labFormat.ts";
+
+/**
+ * The busbw unit of the results table beside the chart (chosen from the same results), so the
+ * chart's axis and the table's column read in one unit.
+ */
+export function chartBandwidthUnit(results: readonly { busbw: number }[]): { name: string; scale: number } {
+  const name = columnUnit(
+    results.map((r) => r.busbw),
+    BANDWIDTH_UNITS,
+  ).unit;
+  return BANDWIDTH_UNITS.find((u) => u.name === name) ?? { name: "GB/s", scale: 1 };
+}
 
 const W = 560;
 const H = 280;
@@ -36,6 +49,8 @@ export function BusBwChart({
     );
   }
   const all = [...latest.values()];
+  const unit = chartBandwidthUnit(results);
+  const bw = (r: CaseResult) => r.busbw / unit.scale;
   const sizes = all.map((r) => r.bytesPerDevice);
   const lo = Math.min(...sizes);
   const hi = Math.max(...sizes);
@@ -43,7 +58,7 @@ export function BusBwChart({
     .domain(lo === hi ? [lo / 2, hi * 2] : [lo, hi])
     .range([M.left, W - M.right]);
   const y = scaleLinear()
-    .domain([0, Math.max(...all.map((r) => r.busbw)) * 1.1 || 1])
+    .domain([0, Math.max(...all.map(bw)) * 1.1 || 1])
     .nice()
     .range([H - M.bottom, M.top]);
   const color = scaleOrdinal<string, string>(schemeTableau10).domain([
@@ -55,7 +70,7 @@ export function BusBwChart({
   ]);
   const path = line<CaseResult>()
     .x((r) => x(r.bytesPerDevice))
-    .y((r) => y(r.busbw));
+    .y((r) => y(bw(r)));
   // Powers of four (4 KiB, 16 KiB, …): the sizes the lab offers.
   const [d0, d1] = x.domain() as [number, number];
   const xTicks: number[] = [];
@@ -85,19 +100,13 @@ export function BusBwChart({
           textAnchor="middle"
           className="axis-label"
         >
-          busbw (GB/s)
+          busbw ({unit.name})
         </text>
         {[...byAlg].map(([alg, rs], i) => (
           <g key={alg}>
             <path d={path(rs) ?? ""} fill="none" stroke={color(alg)} strokeWidth={2} />
             {rs.map((r) => (
-              <circle
-                key={r.bytesPerDevice}
-                cx={x(r.bytesPerDevice)}
-                cy={y(r.busbw)}
-                r={3}
-                fill={color(alg)}
-              />
+              <circle key={r.bytesPerDevice} cx={x(r.bytesPerDevice)} cy={y(bw(r))} r={3} fill={color(alg)} />
             ))}
             <rect x={W - M.right + 12} y={M.top + i * 18} width={12} height={3} fill={color(alg)} />
             <text x={W - M.right + 28} y={M.top + i * 18 + 4} className="legend">

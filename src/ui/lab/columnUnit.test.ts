@@ -41,3 +41,17 @@ describe("one unit per column of the lab's results", () => {
     }
   });
 });
+
+describe("the busbw chart beside the table", () => {
+  it("reads in the table's busbw unit: MB/s when the table's column is in MB/s", async () => {
+    const { chartBandwidthUnit } = await import("./BusBwChart.tsx");
+    const results = [{ busbw: 0.00482 }, { busbw: 0.9 }];
+    const table = columnUnit(
+      results.map((r) => r.busbw),
+      BANDWIDTH_UNITS,
+    );
+    expect(table.unit).toBe("MB/s");
+    expect(chartBandwidthUnit(results)).toEqual({ name: "MB/s", scale: 1e-3 });
+    expect(chartBandwidthUnit([{ busbw: 12 }]).name).toBe("GB/s");
+  });
+});

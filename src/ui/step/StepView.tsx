@@ -239,8 +239,16 @@ export function StepView() {
               as soon as it is full, while backward goes on with earlier layers: only communication still
               running when backward ends (<em>exposed</em>) lengthens the step. Small buckets start early but
               pay the latency α many times; big ones move bytes well, but the last one waits for most of
-              backward (<Term id="alphaBeta">α–β costs</Term>; with <Term id="hsdp" />, inside and across
-              replicas; <Term id="busbw">algbw and busbw</Term> per bucket below).
+              backward (
+              <span className="term-tail">
+                <Term id="alphaBeta">α–β costs</Term>
+                {";"}
+              </span>{" "}
+              with{" "}
+              <span className="term-tail">
+                <Term id="hsdp" />,
+              </span>{" "}
+              inside and across replicas; <Term id="busbw">algbw and busbw</Term> per bucket below).
             </p>
           </div>
           <div className="view-actions">

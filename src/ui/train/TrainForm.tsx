@@ -25,6 +25,12 @@ function withValue(xs: readonly number[], v: number): { value: number }[] {
   return [...new Set([...xs, v])].sort((a, b) => a - b).map((value) => ({ value }));
 }
 
+/** What "replica@step+down" means, said of the first failure set (or of the placeholder's). */
+export function failuresHelp(failures: readonly { replica: number; step: number; down: number }[]): string {
+  const f = failures[0] ?? { replica: 1, step: 60, down: 30 };
+  return `${f.replica}@${f.step}+${f.down}: replica ${f.replica} fails at step ${f.step} and is down for ${f.down} steps, then rejoins.`;
+}
+
 export function TrainForm({ onError }: { onError: (m: string | null) => void }) {
   const config = useTrainStore((s) => s.config);
   const modes = useTrainStore((s) => s.modes);
@@ -161,21 +167,27 @@ export function TrainForm({ onError }: { onError: (m: string | null) => void }) 
       </Field>
       <Field label="Failures (replica@step+down)">
         {(id) => (
-          <input
-            id={id}
-            size={18}
-            disabled={off}
-            placeholder="1@60+30, 2@120+10"
-            value={failDraft ?? failuresText(config.failures)}
-            onChange={(e) => {
-              setFailDraft(e.target.value);
-              try {
-                if (apply({ failures: parseFailures(e.target.value) })) setFailDraft(null);
-              } catch (err) {
-                onError(err instanceof Error ? err.message : String(err));
-              }
-            }}
-          />
+          <>
+            <input
+              id={id}
+              aria-describedby={`${id}-help`}
+              size={18}
+              disabled={off}
+              placeholder="1@60+30, 2@120+10"
+              value={failDraft ?? failuresText(config.failures)}
+              onChange={(e) => {
+                setFailDraft(e.target.value);
+                try {
+                  if (apply({ failures: parseFailures(e.target.value) })) setFailDraft(null);
+                } catch (err) {
+                  onError(err instanceof Error ? err.message : String(err));
+                }
+              }}
+            />
+            <span id={`${id}-help`} className="muted small train-help" data-testid="train-failures-help">
+              {failuresHelp(config.failures)}
+            </span>
+          </>
         )}
       </Field>
       {!d && (

@@ -76,9 +76,12 @@ export function GradientsChapter() {
           data, and all replicas must average them before the optimizer moves. Backward produces gradients
           from the last layer to the first; DDP packs them into buckets and all-reduces each bucket as soon as
           it is full, while backward carries on. Only communication still running after backward ends
-          lengthens the step. Each all-reduce costs a latency per step plus bytes over bandwidth (
-          <Term id="alphaBeta" />
-          ): tiny buckets pay the latency often, huge ones start late. Try the three sizes.
+          lengthens the step. Each all-reduce costs a latency per step plus bytes over bandwidth{" "}
+          <span className="term-tail">
+            (<Term id="alphaBeta" />
+            ):
+          </span>{" "}
+          tiny buckets pay the latency often, huge ones start late. Try the three sizes.
         </p>
       </Prose>
       <Figure label="One DDP step, ResNet-50">

@@ -151,13 +151,14 @@ function Lanes({
         height={height}
         className="story-lanes"
         role="img"
-        aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step + 1} of ${steps}.`}
+        aria-label={`The synchronous job and ${r.replicas} FT-HSDP replicas around the first failure; step ${step + 1} of ${steps}, drawn up to now (the line).`}
       >
         <line className="story-cursor" x1={x(cursor)} x2={x(cursor)} y1={0} y2={height - 16} />
         <text x={0} y={top - 10} className="lane-label lane-label-halo">
           Synchronous job
         </text>
-        <rect x={0} y={top - 6} width={W} height={LANE - 4} className="st-training" />
+        {/* Drawn up to now (the cursor) only: what is right of it has not happened yet. */}
+        <rect x={0} y={top - 6} width={x(cursor)} height={LANE - 4} className="st-training" />
         {/* The job's detection and restart in the colours of FT-HSDP's detect and restart (the legend's). */}
         <rect
           x={x(r.t0)}
@@ -181,7 +182,7 @@ function Lanes({
           return (
             // biome-ignore lint/suspicious/noArrayIndexKey: replicas are identified by their index
             <g key={k}>
-              <rect x={0} y={y} width={W} height={LANE - 4} className="st-training" />
+              <rect x={0} y={y} width={x(cursor)} height={LANE - 4} className="st-training" />
               {r.phases.map((p) => {
                 const shown = Math.min(cursor, p.end);
                 if (shown <= p.start) return null;
@@ -205,6 +206,11 @@ function Lanes({
         <text x={x(r.t0)} y={height - 4} className="lane-label" textAnchor="middle">
           failure
         </text>
+        {x(cursor) < W - 70 && x(cursor) - x(r.t0) > 40 && (
+          <text x={x(cursor) + 6} y={height - 4} className="lane-label" data-testid="replay-not-yet">
+            not yet →
+          </text>
+        )}
       </svg>
     </div>
   );
@@ -346,11 +352,21 @@ export function LoseReplicaChapter() {
     <>
       <Prose>
         <p>
-          FT-HSDP splits the GPUs into <Term id="replica">replicas</Term>: 12 copies of the model, each
-          sharded over its own 1,024 hosts (
-          <Term id="hsdp" />
-          ). Replicas average their gradients through a fault-tolerant all-reduce (<Term id="ftar" />
-          ). When a host fails, only its replica restarts; the others shrink the <Term id="quorum" /> and keep
+          FT-HSDP splits the GPUs into{" "}
+          <span className="term-tail">
+            <Term id="replica">replicas</Term>:
+          </span>{" "}
+          12 copies of the model, each sharded over its own 1,024 hosts{" "}
+          <span className="term-tail">
+            (<Term id="hsdp" />
+            ).
+          </span>{" "}
+          Replicas average their gradients through a fault-tolerant all-reduce{" "}
+          <span className="term-tail">
+            (<Term id="ftar" />
+            ).
+          </span>{" "}
+          When a host fails, only its replica restarts; the others shrink the <Term id="quorum" /> and keep
           training, and the restarted replica does a <Term id="catchUp" /> from a peer. Step through the first
           failure of the paper's arithmetic below: the stall per failure drops from 10 to 3 minutes.
         </p>

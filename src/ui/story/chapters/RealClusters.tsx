@@ -119,8 +119,11 @@ export function RealClustersChapter() {
             The paper's arithmetic has every failure take one host. Real clusters are less tidy. In Llama 3's
             54-day run, 54 of 419 unexpected interruptions were software bugs, which can stop the whole job,
             and 35 were network switches and cables, which can take a rack. Spare hosts run out when repairs
-            are slow. Below, the headline cluster (98,304 GPUs, 12 <Term id="replica">replicas</Term>) with
-            one of these added at a time: synchronous and FT-HSDP <Term id="ettr" />, from one run of the
+            are slow. Below, the headline cluster (98,304 GPUs, 12{" "}
+            <span className="term-tail">
+              <Term id="replica">replicas</Term>)
+            </span>{" "}
+            with one of these added at a time: synchronous and FT-HSDP <Term id="ettr" />, from one run of the
             engine each. Notice which changes hurt only FT-HSDP, and which hurt both.
           </p>
         </Prose>

@@ -147,8 +147,11 @@ export function SyncCollapsesChapter() {
       <Prose>
         <p>
           Double the GPUs and failures come twice as often, but each still stops a synchronous job for the
-          same 10 minutes. The share of time it trains, its <Term id="ettr" />, falls with size. FT-HSDP, next
-          chapter, holds up.
+          same 10 minutes. The share of time it trains, its{" "}
+          <span className="term-tail">
+            <Term id="ettr" />,
+          </span>{" "}
+          falls with size. FT-HSDP, next chapter, holds up.
         </p>
         <WhenLoaded loaded={loaded}>
           {(points) => {

@@ -2,6 +2,7 @@
 import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario/index.ts";
 import { appStore } from "../../../state/store.ts";
 import { storyRun } from "../../../state/storyData.ts";
+import { FAILURE_LOG_HEADING } from "../../cluster/failureLogHeading.ts";
 import { pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
@@ -16,6 +17,18 @@ function openCluster(input: ScenarioInput): void {
   setTab("cluster");
 }
 
+/** The Cluster view, scrolled to its Failure log panel once it is drawn (a second at most). */
+function openFailureLog(): void {
+  openCluster(YOUR_CLUSTER_SCENARIO);
+  let frames = 60;
+  const look = () => {
+    const h = document.getElementById(FAILURE_LOG_HEADING);
+    if (h) h.scrollIntoView({ block: "start" });
+    else if (frames-- > 0) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
 export function YourClusterChapter() {
   const loaded = usePromise("your-cluster", () => storyRun(YOUR_CLUSTER_SCENARIO, false));
   return (
@@ -25,16 +38,27 @@ export function YourClusterChapter() {
           Now it is your cluster. The Cluster view runs the strategies you pick (synchronous training and
           FT-HSDP to start, in-memory checkpoints and hot spares beside them) on the same failures for a
           month, with every knob in reach: size, failure rate, how failures are detected, what each recovery
-          costs, how many <Term id="replica">replicas</Term>. It shows the <Term id="ettr" /> of one run, each
-          strategy&apos;s Monte Carlo mean with its ±95 % interval (runs are added until it is within the
-          precision you set, ±0.5 point to start) and its <Term id="p5p95" /> band, where the lost time goes,
-          the timelines, the failure log, what-if sweeps and a tornado of which knob matters most. Its address
-          is always a link to exactly what is on screen.
+          costs, how many{" "}
+          <span className="term-tail">
+            <Term id="replica">replicas</Term>.
+          </span>{" "}
+          It shows the <Term id="ettr" /> of one run, each strategy&apos;s Monte Carlo mean with its ±95 %
+          interval (runs are added until it is within the precision you set, ±0.5 point to start) and its{" "}
+          <Term id="p5p95" /> band, where the lost time goes, the timelines, the failure log, what-if sweeps
+          and a tornado of which knob matters most. Its address is always a link to exactly what is on screen.
         </p>
         <p data-testid="story-failure-log">
-          Have a log of your own fleet's failures? The Cluster view's <strong>Failure log</strong> panel fits
-          the model to it (how often, how bursty, which causes, how long repairs take) and puts the fit on the
-          scenario.
+          Have a log of your own fleet's failures? The Cluster view's{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={openFailureLog}
+            data-testid="open-failure-log"
+          >
+            Failure log panel
+          </button>{" "}
+          (the last of that view) fits the model to it (how often, how bursty, which causes, how long repairs
+          take) and puts the fit on the scenario.
         </p>
         <p data-testid="story-papers">
           How far to trust it? The <a href="#v=papers">Papers</a> view puts published figures (the FT-HSDP
