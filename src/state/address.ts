@@ -149,6 +149,22 @@ let pushPending = false;
 let forcePush = 0;
 let pendingReplace: string | null = null;
 let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+/** Writes to the address bar so far (pushes and replaces): see showActivity. */
+let writes = 0;
+
+/**
+ * Says on the page's root element what the address is doing: `data-address-writes` (how many
+ * writes so far) and `data-address-pending` ("1" while a write is queued: a push waiting for the
+ * stores to settle, a debounced replace). Whoever watches the page (the e2e tests) waits on these
+ * rather than on time: "nothing was written" is a count that did not move once nothing is queued.
+ */
+function showActivity(): void {
+  if (typeof document === "undefined") return;
+  const root = document.documentElement.dataset;
+  root.addressWrites = String(writes);
+  root.addressPending = pushPending || pendingReplace !== null ? "1" : "0";
+}
+
 /** The keys the address last read refused (their parts kept what they showed). */
 let refused = new Set<AddressKey>();
 
@@ -308,7 +324,9 @@ export function requestAddressWrite(intent: HistoryIntent): void {
         // After every store reacted to the change (a new scenario resets the time window).
         pushPending = false;
         if (write(composeAddress(), "push")) sealed = seal;
+        showActivity();
       });
+      showActivity();
     }
     return;
   }
@@ -316,6 +334,7 @@ export function requestAddressWrite(intent: HistoryIntent): void {
   pendingReplace = composeAddress();
   clearTimeout(replaceTimer);
   replaceTimer = setTimeout(flushReplace, REPLACE_DEBOUNCE_MS);
+  showActivity();
 }
 
 /** Run `f` (a preset being applied, say) so that its changes make one new history entry. */
@@ -332,6 +351,7 @@ function flushReplace(): void {
   clearTimeout(replaceTimer);
   if (pendingReplace !== null) write(pendingReplace, "replace");
   pendingReplace = null;
+  showActivity();
 }
 
 /** Put `hash` in the address bar; false when it is there already. */
@@ -341,6 +361,7 @@ function write(hash: string, how: "push" | "replace"): boolean {
   if (how === "push") history.pushState(null, "", url);
   else history.replaceState(null, "", url);
   current = location.hash;
+  writes++;
   addressStore.setState({ hash: current });
   return true;
 }
@@ -365,6 +386,7 @@ export function startAddress(): () => void {
   current = location.hash;
   addressStore.setState({ hash: current });
   readAddress(current);
+  showActivity();
   const onNavigate = () => {
     if (location.hash === current) return;
     clearTimeout(replaceTimer);
@@ -374,6 +396,7 @@ export function startAddress(): () => void {
     current = location.hash;
     addressStore.setState({ hash: current });
     readAddress(current);
+    showActivity();
   };
   window.addEventListener("popstate", onNavigate);
   window.addEventListener("hashchange", onNavigate);
