@@ -40,6 +40,7 @@ import {
 import { LinkError } from "../link/linkError.ts";
 import { ADDRESS_KEYS } from "../link/linkKeys.ts";
 import { MAX_REPLAY_LINK_CHARS } from "../link/replayLink.ts";
+import { addressPartRow } from "./addressParts.ts";
 
 export { ADDRESS_KEYS };
 
@@ -211,7 +212,11 @@ export function registerAddressPart(part: AddressPart): () => void {
     if (!isAddressKey(k)) throw new Error(`address key "${k}" is not in ADDRESS_KEYS`);
     if (parts.some((p) => p.keys.includes(k))) throw new Error(`address key "${k}" is registered twice`);
   }
-  parts.push(part);
+  const row = addressPartRow(part.keys);
+  if (row < 0) throw new Error(`address keys ${part.keys.join(", ")} are no part of ADDRESS_PARTS`);
+  // Read in the table's order whenever each part registers (addressParts.ts says why it matters).
+  const at = parts.findIndex((p) => addressPartRow(p.keys) > row);
+  parts.splice(at < 0 ? parts.length : at, 0, part);
   if (part.keys.some((k) => lastRead.has(k))) {
     const { problem, note } = withApplying(() => readPart(part, lastRead));
     appendTo("linkError", problem);

@@ -315,7 +315,7 @@ registerAddressPart({
   keys: ["sw"],
   read: (values) => {
     const next = decodeSweepParam(values.get("sw"));
-    // The scenario part is read first (store.ts registers before this module): a cause's axis
+    // The scenario part is read first (ADDRESS_PARTS, addressParts.ts): a cause's axis
     // must name a cause of the link's own scenario.
     const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
     if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
