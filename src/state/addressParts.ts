@@ -10,7 +10,9 @@
  * their view's code loads (a first load fetches only its own view). The order keys are written
  * in is ADDRESS_KEYS' (src/link/linkKeys.ts), which links already carry and which stays.
  */
-import type { AddressKey } from "./address.ts";
+import type { ADDRESS_KEYS } from "../link/linkKeys.ts";
+
+type AddressKey = keyof typeof ADDRESS_KEYS;
 
 export const ADDRESS_PARTS = [
   // Started with the page, from startState.ts.
