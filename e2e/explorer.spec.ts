@@ -3,6 +3,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { addressSettled } from "./pageSignals.ts";
 
 /** Timeline geometry (timelineRenderer.ts): plot starts after the label gutter; sync lane at y 24–50. */
 const GUTTER = 128;
@@ -114,14 +115,9 @@ test("a share link with a time window reproduces the view in a fresh context", a
   // The keys may arrive while the timeline is still being built; they apply once it is ready,
   // so read the window only after it shows the zoomed span and the link carries it.
   await expect(page.getByTestId("timeline-window")).toHaveText(/^Showing .* from day /);
-  // The address is written a moment after the last edit (debounced): wait until it holds still.
-  await expect
-    .poll(async () => {
-      const before = page.url();
-      await page.waitForTimeout(500);
-      return before === page.url() && /[#&]w=\d/.test(before);
-    })
-    .toBe(true);
+  // The address is written a moment after the last edit (debounced): wait until nothing is queued.
+  await addressSettled(page);
+  await expect(page).toHaveURL(/[#&]w=\d/);
   const windowText = await page.getByTestId("timeline-window").textContent();
   const url = page.url();
   const sync = await page.getByTestId("ettr-synchronous").textContent();

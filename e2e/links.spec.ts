@@ -7,6 +7,7 @@
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { addressSettled } from "./pageSignals.ts";
 
 test.use({ permissions: ["clipboard-read", "clipboard-write"] });
 
@@ -221,8 +222,10 @@ test("a time window edited in the address bar survives the hash change", async (
     `${second.slice(1)}&w=2000.0,90000.0`,
   );
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
-  // Long enough for any debounced write of the address to have happened.
-  await page.waitForTimeout(1000);
+  // The timeline drew the link's window (not the whole run a new scenario starts from), and no
+  // write of the address is queued.
+  await expect(page.getByTestId("timeline-window")).toHaveText(/^Showing .* from day /);
+  await addressSettled(page);
   const keys = () => new URLSearchParams(new URL(page.url()).hash.slice(1));
   expect(keys().get("w")).toBe("2000.0,90000.0");
   expect(`#s=${keys().get("s")}`).toBe(second);

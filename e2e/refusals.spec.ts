@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { encodeScenarioHash, encodeScenarioParam } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { addressWrites, expectNoAddressWrite, linkRuns } from "./pageSignals.ts";
 
 const sixteen = encodeScenarioParam(parseScenario({ cluster: { replicas: 16 } }));
 /** One character changed: refused by its integrity check. */
@@ -18,7 +19,9 @@ test("a refused s= with sw=…,run runs no sweep and leaves s= in the address as
   await expect(banner).toContainText("The link's scenario could not be decoded");
   await expect(banner).toContainText("The link's sweep (sw=) was not run: its scenario (s=) was refused");
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%/);
-  await page.waitForTimeout(1500);
+  // The sw= part is read with the address, before the banner shows: a sweep it let through would
+  // have been asked for then (it runs once the page is idle, up to seconds later).
+  expect(await linkRuns(page)).toEqual({ asked: 0, waiting: 0 });
   await expect(page.getByTestId("sweep-status")).toHaveText("");
   expect(new URL(page.url()).hash).toContain(`s=${altered}`);
 });
@@ -80,10 +83,11 @@ test("One step: Forward 5,000,000 ms is refused by the knob, naming its range, a
   await page.goto("/#v=step");
   await expect(page.getByTestId("bucket-count")).toHaveText(/\d/);
   const url = page.url();
+  const writes = await addressWrites(page);
   const forward = page.getByRole("spinbutton", { name: /^Forward/ });
   await forward.fill("5000000");
   await forward.press("Enter");
   await expect(page.getByRole("alert").filter({ hasText: /Forward/ })).toContainText(/\[0, 1,000,000\]/);
-  await page.waitForTimeout(800);
+  await expectNoAddressWrite(page, writes);
   expect(page.url()).toBe(url);
 });

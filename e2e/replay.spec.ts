@@ -192,7 +192,8 @@ test("navigation wins over a playing replay: Whole run, zoom and a failure-log c
   await expect(play).toHaveAttribute("aria-pressed", "false");
   await expect(shown).toHaveText(/^Showing 5\.0 h from/);
 
-  // Played again, then a failure-log row far from the cursor: two seconds on, it is still shown.
+  // Played again, then a failure-log row far from the cursor: 120 frames on (a playing replay
+  // turns the page at its next frame), it is still shown.
   await play.click();
   const rows = page.getByTestId("failure-log").locator("tbody tr:not(.spacer)");
   const row = rows.nth(8);
@@ -200,7 +201,7 @@ test("navigation wins over a playing replay: Whole run, zoom and a failure-log c
   await expect(play).toHaveAttribute("aria-pressed", "false");
   await expect(note).toBeVisible();
   const text = (await shown.textContent()) ?? "";
-  await page.waitForTimeout(2000);
+  await frames(page, 120);
   await expect(shown).toHaveText(text);
   await expect(row).toHaveClass(/selected/);
 });

@@ -4,6 +4,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { STEP_RANGES } from "../src/step/stepRanges.ts";
+import { addressWrites, expectNoAddressWrite } from "./pageSignals.ts";
 
 async function openStep(page: Page) {
   await page.goto("/#v=step");
@@ -39,12 +40,13 @@ for (const c of cases) {
   }) => {
     const knobs = await openStep(page);
     const url = page.url();
+    const writes = await addressWrites(page);
     const stepTime = await page.getByTestId("step-time").textContent();
     const field = knobs.getByRole("spinbutton", { name: c.label }).last();
     await field.fill(c.typed);
     await field.press("Enter");
     await expect(knobs.getByRole("alert").filter({ hasText: `${c.name}:` })).toContainText(c.range);
-    await page.waitForTimeout(800);
+    await expectNoAddressWrite(page, writes);
     expect(page.url()).toBe(url);
     await expect(page.getByTestId("step-time")).toHaveText(stepTime ?? "");
   });

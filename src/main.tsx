@@ -5,8 +5,8 @@ import "./ui/styles.css";
  * The page starts in steps, each a task of its own, so that no first-load task is long:
  *  1. this entry (React and the styles);
  *  2. the scenario's store with its schema and link codec (zod, fflate);
- *  3. React's renderer and the app's shell, which import the other stores: each registers its
- *     address part as it loads, so the address is read after this step;
+ *  3. React's renderer and the app's shell, which import the other stores; startState() then
+ *     registers the first load's address parts (src/state/startState.ts), and the address is read;
  *  4. the first view, on demand (App.tsx);
  *  5. the simulation, once that view is on screen (started earlier, its workers loaded and computed
  *     while the page laid the view out).
@@ -17,12 +17,16 @@ async function boot(): Promise<void> {
   const root = document.getElementById("root");
   if (!root) throw new Error("index.html has no #root element");
   await import("./state/store.ts");
-  const [{ createRoot }, { startAddress }, { startClusterRunner }, { App }] = await Promise.all([
-    import("react-dom/client"),
-    import("./state/address.ts"),
-    import("./state/clusterRunner.ts"),
-    import("./ui/App.tsx"),
-  ]);
+  const [{ createRoot }, { startAddress }, { startState }, { startClusterRunner }, { App }] =
+    await Promise.all([
+      import("react-dom/client"),
+      import("./state/address.ts"),
+      import("./state/startState.ts"),
+      import("./state/clusterRunner.ts"),
+      import("./ui/App.tsx"),
+    ]);
+  // The state is wired in one place (startState.ts), then the address is read into it.
+  startState();
   startAddress();
   let started = false;
   const startOnce = (): void => {

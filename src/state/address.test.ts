@@ -17,11 +17,15 @@ import { explorerStore } from "./explorerStore.ts";
 import { gpuPriceStore } from "./gpuPrice.ts";
 import { labStore } from "./labStore.ts";
 import { mcStore } from "./mcStore.ts";
+import { startState } from "./startState.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 import { storyBucketStore } from "./storyBucket.ts";
 import { tornadoStore } from "./tornadoStore.ts";
 import { trainStore } from "./trainStore.ts";
+
+// The page's parts, registered as main.tsx registers them.
+startState();
 
 /** Every store's address-carried state, for comparing before and after a round trip. */
 function snapshot() {

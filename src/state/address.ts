@@ -40,6 +40,7 @@ import {
 import { LinkError } from "../link/linkError.ts";
 import { ADDRESS_KEYS } from "../link/linkKeys.ts";
 import { MAX_REPLAY_LINK_CHARS } from "../link/replayLink.ts";
+import { addressPartRow } from "./addressParts.ts";
 
 export { ADDRESS_KEYS };
 
@@ -149,6 +150,22 @@ let pushPending = false;
 let forcePush = 0;
 let pendingReplace: string | null = null;
 let replaceTimer: ReturnType<typeof setTimeout> | undefined;
+/** Writes to the address bar so far (pushes and replaces): see showActivity. */
+let writes = 0;
+
+/**
+ * Says on the page's root element what the address is doing: `data-address-writes` (how many
+ * writes so far) and `data-address-pending` ("1" while a write is queued: a push waiting for the
+ * stores to settle, a debounced replace). Whoever watches the page (the e2e tests) waits on these
+ * rather than on time: "nothing was written" is a count that did not move once nothing is queued.
+ */
+function showActivity(): void {
+  if (typeof document === "undefined") return;
+  const root = document.documentElement.dataset;
+  root.addressWrites = String(writes);
+  root.addressPending = pushPending || pendingReplace !== null ? "1" : "0";
+}
+
 /** The keys the address last read refused (their parts kept what they showed). */
 let refused = new Set<AddressKey>();
 
@@ -195,7 +212,11 @@ export function registerAddressPart(part: AddressPart): () => void {
     if (!isAddressKey(k)) throw new Error(`address key "${k}" is not in ADDRESS_KEYS`);
     if (parts.some((p) => p.keys.includes(k))) throw new Error(`address key "${k}" is registered twice`);
   }
-  parts.push(part);
+  const row = addressPartRow(part.keys);
+  if (row < 0) throw new Error(`address keys ${part.keys.join(", ")} are no part of ADDRESS_PARTS`);
+  // Read in the table's order whenever each part registers (addressParts.ts says why it matters).
+  const at = parts.findIndex((p) => addressPartRow(p.keys) > row);
+  parts.splice(at < 0 ? parts.length : at, 0, part);
   if (part.keys.some((k) => lastRead.has(k))) {
     const { problem, note } = withApplying(() => readPart(part, lastRead));
     appendTo("linkError", problem);
@@ -308,7 +329,9 @@ export function requestAddressWrite(intent: HistoryIntent): void {
         // After every store reacted to the change (a new scenario resets the time window).
         pushPending = false;
         if (write(composeAddress(), "push")) sealed = seal;
+        showActivity();
       });
+      showActivity();
     }
     return;
   }
@@ -316,6 +339,7 @@ export function requestAddressWrite(intent: HistoryIntent): void {
   pendingReplace = composeAddress();
   clearTimeout(replaceTimer);
   replaceTimer = setTimeout(flushReplace, REPLACE_DEBOUNCE_MS);
+  showActivity();
 }
 
 /** Run `f` (a preset being applied, say) so that its changes make one new history entry. */
@@ -332,6 +356,7 @@ function flushReplace(): void {
   clearTimeout(replaceTimer);
   if (pendingReplace !== null) write(pendingReplace, "replace");
   pendingReplace = null;
+  showActivity();
 }
 
 /** Put `hash` in the address bar; false when it is there already. */
@@ -341,6 +366,7 @@ function write(hash: string, how: "push" | "replace"): boolean {
   if (how === "push") history.pushState(null, "", url);
   else history.replaceState(null, "", url);
   current = location.hash;
+  writes++;
   addressStore.setState({ hash: current });
   return true;
 }
@@ -365,6 +391,7 @@ export function startAddress(): () => void {
   current = location.hash;
   addressStore.setState({ hash: current });
   readAddress(current);
+  showActivity();
   const onNavigate = () => {
     if (location.hash === current) return;
     clearTimeout(replaceTimer);
@@ -374,6 +401,7 @@ export function startAddress(): () => void {
     current = location.hash;
     addressStore.setState({ hash: current });
     readAddress(current);
+    showActivity();
   };
   window.addEventListener("popstate", onNavigate);
   window.addEventListener("hashchange", onNavigate);

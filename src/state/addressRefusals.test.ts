@@ -12,9 +12,13 @@ import { addressRefused, addressStore, readAddress } from "./address.ts";
 import { explorerStore } from "./explorerStore.ts";
 import { gpuPriceStore } from "./gpuPrice.ts";
 import { mcStore } from "./mcStore.ts";
+import { startState } from "./startState.ts";
 import { stepSettings, stepStore } from "./stepStore.ts";
 import { appStore } from "./store.ts";
 import { trainStore } from "./trainStore.ts";
+
+// The page's parts, registered as main.tsx registers them.
+startState();
 
 const good = encodeScenarioParam(parseScenario({ cluster: { replicas: 16 } }));
 /** One character changed: the integrity check refuses it. */

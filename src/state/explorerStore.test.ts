@@ -1,7 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { sweepAxisBounds } from "../sim/sweep/index.ts";
 import { explorerStore } from "./explorerStore.ts";
+import { startState } from "./startState.ts";
 import { appStore } from "./store.ts";
+
+// The page's parts, registered as main.tsx registers them.
+startState();
 
 describe("the explorer store", () => {
   it("focusing a failure selects it and puts it a quarter of the way into the window", () => {

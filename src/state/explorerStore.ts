@@ -227,38 +227,6 @@ export function useExplorerStore<T>(selector: (s: ExplorerState) => T): T {
   return useStore(explorerStore, selector);
 }
 
-registerAddressPart({
-  keys: ["w"],
-  read: (values) => {
-    const raw = values.get("w");
-    const asked = decodeWindowParam(raw);
-    if (!asked) {
-      explorerStore.setState({ window: null });
-      return;
-    }
-    // Shown as the timeline draws it (the scenario part is read first): a correction is said.
-    const horizon = appStore.getState().scenario.training.days * 86_400;
-    const fitted = fitWindow(asked, horizon);
-    const same = fitted[0] === asked[0] && fitted[1] === asked[1];
-    explorerStore.setState({ window: same ? asked : fitted });
-    if (!same)
-      return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon.toLocaleString("en-US")} s.`;
-  },
-  write: () => ({ w: windowParam(explorerStore.getState().window) }),
-});
-explorerStore.subscribe((s, prev) => {
-  if (s.window !== prev.window) requestAddressWrite("replace");
-});
-registerAddressPart({
-  keys: ["fl"],
-  read: (values) => explorerStore.setState({ logKinds: decodeLogKindsParam(values.get("fl")) }),
-  write: () => ({ fl: logKindsParam(explorerStore.getState().logKinds) }),
-});
-explorerStore.subscribe((s, prev) => {
-  // A filter is a choice a person makes, as a pin is: Back undoes it.
-  if (s.logKinds !== prev.logKinds) requestAddressWrite("push");
-});
-
 /**
  * Start from the whole horizon whenever the scenario changes (a new horizon makes the old window
  * meaningless), except when both come from the address (a link, Back): its `w=` is the window.
@@ -271,17 +239,6 @@ export function startWindowSync(): () => void {
     }
   });
 }
-
-/**
- * A cause's axis exists only while the scenario lists that cause: when an edit removes it, the
- * sweep goes back to the default axis, so the picker never holds an axis the scenario lacks.
- */
-appStore.subscribe((s, prev) => {
-  if (s.scenario === prev.scenario) return;
-  const sweep = explorerStore.getState().sweep;
-  if (sweepAxisProblem(s.scenario, sweep.axis))
-    explorerStore.setState({ sweep: { ...sweep, axis: DEFAULT_SWEEP_SETTINGS.axis, range: null } });
-});
 
 /**
  * Why a sweep's From:To passes what its axis can sweep for this scenario (the sweep keeps its
@@ -324,73 +281,118 @@ function sweepSettingsNow(): SweepSettings {
   };
 }
 
-registerAddressPart({
-  keys: ["sw"],
-  read: (values) => {
-    const next = decodeSweepParam(values.get("sw"));
-    // The scenario part is read first (store.ts registers before this module): a cause's axis
-    // must name a cause of the link's own scenario.
-    const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
-    if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
-    const clamped = next.range ? rangeClamped(appStore.getState().scenario, next) : null;
-    if (clamped) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${clamped}.`);
-    // Its curve is of the link's scenario: with that refused, running it would show another's.
-    if (next.run && addressRefused("s"))
-      throw new LinkError(
-        "The link's sweep (sw=) was not run: its scenario (s=) was refused, and the curve would be of another scenario.",
-      );
-    const now = sweepSettingsNow();
-    const { axis, points, seeds, range } = next;
-    // A link that shows a chart shows it as it was drawn: zoomed with `zoom`, else 0–100 % (as
-    // every link before the default zoom did); one without leaves the choice to the curves.
-    const zoom = next.zoom === true ? true : next.run ? false : null;
-    explorerStore.setState({
-      sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range, zoom },
-    });
-    // A link that ran its sweep shows the curve: run it once the whole address (its scenario
-    // too) is applied, unless this very sweep is already on screen (Back and Forward; the zoom
-    // only views its points).
-    const same =
-      JSON.stringify({ ...now, run: true, zoom: false }) ===
-      JSON.stringify({ ...next, run: true, zoom: false });
-    explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
-    if (next.run && !(now.run && same)) {
-      const base = appStore.getState().scenario;
-      const asked = explorerStore.getState().sweep;
-      const startedBefore = sweepsStarted;
-      startLinkRun("sweep", () => {
-        // It waited for the page (linkRun.ts): a person who meanwhile ran a sweep, or changed the
-        // scenario or the sweep's settings, has moved on, and the link's sweep is not run over that.
-        const current = explorerStore.getState().sweep;
-        const moved =
-          sweepsStarted !== startedBefore ||
-          appStore.getState().scenario !== base ||
-          current.axis !== asked.axis ||
-          current.points !== asked.points ||
-          current.seeds !== asked.seeds ||
-          current.range !== asked.range;
-        if (moved) return;
-        // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
-        // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
-        // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
-        const cost = sweepCost();
-        if (linkRunAsks(cost))
-          explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: cost } });
-        // Building the points again to run them is a task of its own: one slice each.
-        else setTimeout(runLinkSweep, 0);
+/**
+ * Registers the time window (w=), the failure log's filter (fl=) and the sweep (sw=) and writes
+ * the address on their changes; keeps the sweep's axis one the scenario has (startState.ts).
+ */
+export function startExplorerAddress(): void {
+  registerAddressPart({
+    keys: ["w"],
+    read: (values) => {
+      const raw = values.get("w");
+      const asked = decodeWindowParam(raw);
+      if (!asked) {
+        explorerStore.setState({ window: null });
+        return;
+      }
+      // Shown as the timeline draws it (the scenario part is read first): a correction is said.
+      const horizon = appStore.getState().scenario.training.days * 86_400;
+      const fitted = fitWindow(asked, horizon);
+      const same = fitted[0] === asked[0] && fitted[1] === asked[1];
+      explorerStore.setState({ window: same ? asked : fitted });
+      if (!same)
+        return `The link's time window w=${raw?.slice(0, 40)} was shown as ${windowParam(fitted)}: a window is at least ${MIN_WINDOW_SECONDS} s wide and inside the run's 0–${horizon.toLocaleString("en-US")} s.`;
+    },
+    write: () => ({ w: windowParam(explorerStore.getState().window) }),
+  });
+  explorerStore.subscribe((s, prev) => {
+    if (s.window !== prev.window) requestAddressWrite("replace");
+  });
+  registerAddressPart({
+    keys: ["fl"],
+    read: (values) => explorerStore.setState({ logKinds: decodeLogKindsParam(values.get("fl")) }),
+    write: () => ({ fl: logKindsParam(explorerStore.getState().logKinds) }),
+  });
+  explorerStore.subscribe((s, prev) => {
+    // A filter is a choice a person makes, as a pin is: Back undoes it.
+    if (s.logKinds !== prev.logKinds) requestAddressWrite("push");
+  });
+  // A cause's axis exists only while the scenario lists that cause: when an edit removes it, the
+  // sweep goes back to the default axis, so the picker never holds an axis the scenario lacks.
+  appStore.subscribe((s, prev) => {
+    if (s.scenario === prev.scenario) return;
+    const sweep = explorerStore.getState().sweep;
+    if (sweepAxisProblem(s.scenario, sweep.axis))
+      explorerStore.setState({ sweep: { ...sweep, axis: DEFAULT_SWEEP_SETTINGS.axis, range: null } });
+  });
+  registerAddressPart({
+    keys: ["sw"],
+    read: (values) => {
+      const next = decodeSweepParam(values.get("sw"));
+      // The scenario part is read first (ADDRESS_PARTS, addressParts.ts): a cause's axis
+      // must name a cause of the link's own scenario.
+      const problem = sweepAxisProblem(appStore.getState().scenario, next.axis);
+      if (problem) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${problem}.`);
+      const clamped = next.range ? rangeClamped(appStore.getState().scenario, next) : null;
+      if (clamped) throw new LinkError(`The link's sweep settings (sw=) are invalid: ${clamped}.`);
+      // Its curve is of the link's scenario: with that refused, running it would show another's.
+      if (next.run && addressRefused("s"))
+        throw new LinkError(
+          "The link's sweep (sw=) was not run: its scenario (s=) was refused, and the curve would be of another scenario.",
+        );
+      const now = sweepSettingsNow();
+      const { axis, points, seeds, range } = next;
+      // A link that shows a chart shows it as it was drawn: zoomed with `zoom`, else 0–100 % (as
+      // every link before the default zoom did); one without leaves the choice to the curves.
+      const zoom = next.zoom === true ? true : next.run ? false : null;
+      explorerStore.setState({
+        sweep: { ...explorerStore.getState().sweep, axis, points, seeds, range, zoom },
       });
-    }
-  },
-  write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
-});
-explorerStore.subscribe((s, prev) => {
-  const a = s.sweep;
-  const b = prev.sweep;
-  if (a.axis !== b.axis || a.points !== b.points || a.seeds !== b.seeds || a.range !== b.range)
-    requestAddressWrite("edit");
-  // A view of the same points: the link follows without a history entry of its own.
-  else if (a.zoom !== b.zoom) requestAddressWrite("replace");
-  // Running a sweep is a history entry; its end (or cancel) updates that entry.
-  else if (a.status !== b.status)
-    requestAddressWrite(a.status === "running" && !runFromAddress ? "push" : "replace");
-});
+      // A link that ran its sweep shows the curve: run it once the whole address (its scenario
+      // too) is applied, unless this very sweep is already on screen (Back and Forward; the zoom
+      // only views its points).
+      const same =
+        JSON.stringify({ ...now, run: true, zoom: false }) ===
+        JSON.stringify({ ...next, run: true, zoom: false });
+      explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: null } });
+      if (next.run && !(now.run && same)) {
+        const base = appStore.getState().scenario;
+        const asked = explorerStore.getState().sweep;
+        const startedBefore = sweepsStarted;
+        startLinkRun("sweep", () => {
+          // It waited for the page (linkRun.ts): a person who meanwhile ran a sweep, or changed the
+          // scenario or the sweep's settings, has moved on, and the link's sweep is not run over that.
+          const current = explorerStore.getState().sweep;
+          const moved =
+            sweepsStarted !== startedBefore ||
+            appStore.getState().scenario !== base ||
+            current.axis !== asked.axis ||
+            current.points !== asked.points ||
+            current.seeds !== asked.seeds ||
+            current.range !== asked.range;
+          if (moved) return;
+          // Work a link starts obeys the CLI's budget and a time bound: past either, the page asks
+          // first, saying the cost (a 10⁶-failure scenario swept over 50 points × 2,000 seeds started
+          // 10¹¹ failures on open; 100,000 runs of the default one, a minute, started unasked).
+          const cost = sweepCost();
+          if (linkRunAsks(cost))
+            explorerStore.setState({ sweep: { ...explorerStore.getState().sweep, confirm: cost } });
+          // Building the points again to run them is a task of its own: one slice each.
+          else setTimeout(runLinkSweep, 0);
+        });
+      }
+    },
+    write: () => ({ sw: sweepParam(sweepSettingsNow()) }),
+  });
+  explorerStore.subscribe((s, prev) => {
+    const a = s.sweep;
+    const b = prev.sweep;
+    if (a.axis !== b.axis || a.points !== b.points || a.seeds !== b.seeds || a.range !== b.range)
+      requestAddressWrite("edit");
+    // A view of the same points: the link follows without a history entry of its own.
+    else if (a.zoom !== b.zoom) requestAddressWrite("replace");
+    // Running a sweep is a history entry; its end (or cancel) updates that entry.
+    else if (a.status !== b.status)
+      requestAddressWrite(a.status === "running" && !runFromAddress ? "push" : "replace");
+  });
+}

@@ -22,8 +22,19 @@ export function useLinkWaiting(what: LinkWork): boolean {
   return useStore(linkWaitStore, (s) => s[what] > 0);
 }
 
+/** Link works asked for so far (each waits, then starts): see waiting. */
+let asked = 0;
+
 function waiting(what: LinkWork, change: 1 | -1): void {
+  if (change > 0) asked++;
   linkWaitStore.setState((s) => ({ [what]: s[what] + change }));
+  // On the page's root element for whoever watches the page (the e2e tests wait on these, not on
+  // time): `data-link-runs-asked` counts the link works asked for, `data-link-runs-waiting` those
+  // still waiting for the page.
+  if (typeof document === "undefined") return;
+  const { sweep, tornado } = linkWaitStore.getState();
+  document.documentElement.dataset.linkRunsAsked = String(asked);
+  document.documentElement.dataset.linkRunsWaiting = String(sweep + tornado);
 }
 
 /** The longest a link's run waits for the page to be idle after its first paint. */

@@ -64,6 +64,37 @@ export const mcStore = createStore<McState>()((set) => ({
   unpin: () => set({ baseline: null, base: null, baseError: null }),
 }));
 
+/** Registers the Monte Carlo's parts (mcp=, mcn=, base=) and writes the address on their changes (startState.ts). */
+export function startMcAddress(): void {
+  // Two parts, judged apart: a bad mcn= keeps a good mcp= and back (issue 30).
+  registerAddressPart({
+    keys: ["mcp"],
+    read: (values) => mcStore.setState({ precision: parsePrecisionParam(values.get("mcp")) }),
+    write: () => ({ mcp: precisionParam(mcStore.getState().precision) }),
+  });
+  registerAddressPart({
+    keys: ["mcn"],
+    read: (values) => mcStore.setState({ cap: parseCapParam(values.get("mcn")) }),
+    write: () => {
+      const { cap } = mcStore.getState();
+      return { mcn: settingParam("mcCap", cap) };
+    },
+  });
+  registerAddressPart({
+    keys: ["base"],
+    read: (values) => mcStore.setState({ baseline: parseBaselineParam(values.get("base")) }),
+    write: () => {
+      const { baseline } = mcStore.getState();
+      return { base: baseline ? encodeScenarioParam(baseline) : "" };
+    },
+  });
+  mcStore.subscribe((s, prev) => {
+    // A pin, an unpin and a settings change are each a history entry: Back undoes them.
+    if (s.precision !== prev.precision || s.cap !== prev.cap || s.baseline !== prev.baseline)
+      requestAddressWrite("push");
+  });
+}
+
 export function useMcStore<T>(selector: (s: McState) => T): T {
   return useStore(mcStore, selector);
 }
@@ -88,20 +119,6 @@ export function precisionParam(precision: number): string {
   return settingParam("mcPrecision", toShown("mcPrecision", precision));
 }
 
-// Two parts, judged apart: a bad mcn= keeps a good mcp= and back (issue 30).
-registerAddressPart({
-  keys: ["mcp"],
-  read: (values) => mcStore.setState({ precision: parsePrecisionParam(values.get("mcp")) }),
-  write: () => ({ mcp: precisionParam(mcStore.getState().precision) }),
-});
-registerAddressPart({
-  keys: ["mcn"],
-  read: (values) => mcStore.setState({ cap: parseCapParam(values.get("mcn")) }),
-  write: () => {
-    const { cap } = mcStore.getState();
-    return { mcn: settingParam("mcCap", cap) };
-  },
-});
 /** `base=`: the pinned baseline, a scenario as `s=` writes one; its refusal names base=, not s=. */
 export function parseBaselineParam(b: string | undefined): Scenario | null {
   if (!b) return null;
@@ -114,16 +131,3 @@ export function parseBaselineParam(b: string | undefined): Scenario | null {
     );
   }
 }
-registerAddressPart({
-  keys: ["base"],
-  read: (values) => mcStore.setState({ baseline: parseBaselineParam(values.get("base")) }),
-  write: () => {
-    const { baseline } = mcStore.getState();
-    return { base: baseline ? encodeScenarioParam(baseline) : "" };
-  },
-});
-mcStore.subscribe((s, prev) => {
-  // A pin, an unpin and a settings change are each a history entry: Back undoes them.
-  if (s.precision !== prev.precision || s.cap !== prev.cap || s.baseline !== prev.baseline)
-    requestAddressWrite("push");
-});

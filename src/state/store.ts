@@ -96,49 +96,52 @@ export function parseChapter(v: string | undefined): ChapterId {
 /** Whether the address last read named its view: a scenario without one is an old Cluster link. */
 let viewNamed = false;
 
-registerAddressPart({
-  keys: ["v"],
-  read: (values) => {
-    const v = values.get("v");
-    const tab = parseView(v);
-    viewNamed = values.has("v");
-    appStore.setState({ tab });
-    if (v !== undefined && v !== tab) return `The link's v=${v.slice(0, 20)} was read as v=${tab}.`;
-  },
-  // Always named, the default view too, so a reload never lands on another view.
-  write: () => ({ v: appStore.getState().tab }),
-});
-registerAddressPart({
-  keys: ["s"],
-  read: (values) => {
-    const s = values.get("s");
-    // Read after `v`: a link that carries a scenario and no view opens what it opened before the
-    // story, the view being what `v` (absent) means, even when the scenario itself is refused.
-    if (s !== undefined && !viewNamed) appStore.setState({ tab: LEGACY_TAB });
-    appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
-    if (s === "") return "The link's s= is empty: it opens the default scenario.";
-  },
-  write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),
-});
-registerAddressPart({
-  keys: ["ch"],
-  read: (values) => appStore.setState({ chapter: parseChapter(values.get("ch")) }),
-  write: () => {
-    const { tab, chapter } = appStore.getState();
-    return { ch: tab === "story" ? chapter : "" };
-  },
-});
-registerAddressPart({
-  keys: ["hide"],
-  read: (values) => appStore.setState({ hidden: parseHideParam(values.get("hide")) }),
-  write: () => ({ hide: hideParam(appStore.getState().hidden) }),
-});
-appStore.subscribe((s, prev) => {
-  // A view and a chapter are history entries: Back returns to the previous one.
-  if (s.tab !== prev.tab || s.chapter !== prev.chapter || s.hidden !== prev.hidden)
-    requestAddressWrite("push");
-  if (s.scenario !== prev.scenario) requestAddressWrite("edit");
-});
+/** Registers the view, scenario, chapter and hide= parts and writes the address on their changes (startState.ts). */
+export function startAppAddress(): void {
+  registerAddressPart({
+    keys: ["v"],
+    read: (values) => {
+      const v = values.get("v");
+      const tab = parseView(v);
+      viewNamed = values.has("v");
+      appStore.setState({ tab });
+      if (v !== undefined && v !== tab) return `The link's v=${v.slice(0, 20)} was read as v=${tab}.`;
+    },
+    // Always named, the default view too, so a reload never lands on another view.
+    write: () => ({ v: appStore.getState().tab }),
+  });
+  registerAddressPart({
+    keys: ["s"],
+    read: (values) => {
+      const s = values.get("s");
+      // Read after `v`: a link that carries a scenario and no view opens what it opened before the
+      // story, the view being what `v` (absent) means, even when the scenario itself is refused.
+      if (s !== undefined && !viewNamed) appStore.setState({ tab: LEGACY_TAB });
+      appStore.setState({ scenario: s ? decodeScenarioParam(s) : DEFAULT_SCENARIO });
+      if (s === "") return "The link's s= is empty: it opens the default scenario.";
+    },
+    write: () => ({ s: encodeScenarioParam(appStore.getState().scenario) }),
+  });
+  registerAddressPart({
+    keys: ["ch"],
+    read: (values) => appStore.setState({ chapter: parseChapter(values.get("ch")) }),
+    write: () => {
+      const { tab, chapter } = appStore.getState();
+      return { ch: tab === "story" ? chapter : "" };
+    },
+  });
+  registerAddressPart({
+    keys: ["hide"],
+    read: (values) => appStore.setState({ hidden: parseHideParam(values.get("hide")) }),
+    write: () => ({ hide: hideParam(appStore.getState().hidden) }),
+  });
+  appStore.subscribe((s, prev) => {
+    // A view and a chapter are history entries: Back returns to the previous one.
+    if (s.tab !== prev.tab || s.chapter !== prev.chapter || s.hidden !== prev.hidden)
+      requestAddressWrite("push");
+    if (s.scenario !== prev.scenario) requestAddressWrite("edit");
+  });
+}
 
 export function useAppStore<T>(selector: (s: AppState) => T): T {
   return useStore(appStore, selector);

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Algorithm, linkPreset, type ParallelismConfig } from "./collectiveCost.ts";
+import { intersectLength } from "./intervals.ts";
 import { makeParam, type Param } from "./modelList.ts";
 import { presetParams } from "./presets.ts";
-import { intersectionLength, runStep, type StepConfig } from "./stepTimeline.ts";
+import { runStep, type StepConfig } from "./stepTimeline.ts";
 import { logSpacedCaps, sweepBucketCap } from "./sweep.ts";
 
 const parallel: ParallelismConfig = {
@@ -124,10 +125,10 @@ describe("runStep", () => {
   });
 });
 
-describe("intersectionLength", () => {
+describe("intersectLength", () => {
   it("measures overlap of sorted disjoint spans", () => {
     expect(
-      intersectionLength(
+      intersectLength(
         [
           { start: 0, end: 10 },
           { start: 20, end: 30 },

@@ -8,6 +8,7 @@
  * that start when the slow rank's gradients are ready too, or move at its slow link's pace; the
  * time its communication stream spends held back is each reduction's `wait`.
  */
+
 import { assignBuckets, type Bucket, mibToBytes } from "./bucketAssignment.ts";
 import {
   allReduceBandwidths,
@@ -16,6 +17,7 @@ import {
   type Phase,
   participatingRanks,
 } from "./collectiveCost.ts";
+import { intersectLength, totalLength } from "./intervals.ts";
 import type { Param } from "./modelList.ts";
 import {
   type SlowRank,
@@ -103,25 +105,6 @@ export interface StepResult {
   baselineMetrics: StepMetrics;
   /** Only with a slow rank that takes effect (slowRankActive). */
   slowRank?: SlowRankEffect;
-}
-
-/** Total length of the intersection of two lists of disjoint spans, each sorted by start. */
-export function intersectionLength(a: readonly Span[], b: readonly Span[]): number {
-  let i = 0;
-  let j = 0;
-  let total = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i] as Span;
-    const y = b[j] as Span;
-    total += Math.max(0, Math.min(x.end, y.end) - Math.max(x.start, y.start));
-    if (x.end < y.end) i++;
-    else j++;
-  }
-  return total;
-}
-
-function spanLength(spans: readonly Span[]): number {
-  return spans.reduce((s, x) => s + (x.end - x.start), 0);
 }
 
 function backwardSpans(
@@ -250,14 +233,14 @@ export function stepMetrics(t: StepTimeline, compute: ComputeConfig): StepMetric
   const backwardEnd = t.forward.end + compute.backwardMs;
   const commBusy: Span[] = t.comm.map((c) => ({ start: c.start, end: c.end }));
   const computeBusy: Span[] = [{ start: t.forward.start, end: backwardEnd }, t.optimizer];
-  const commMs = spanLength(commBusy);
+  const commMs = totalLength(commBusy);
   const commEnd = t.comm.at(-1)?.end ?? backwardEnd;
   return {
     stepMs: t.optimizer.end,
     computeMs: compute.forwardMs + compute.backwardMs + compute.optimizerMs,
     commMs,
     exposedCommMs: Math.max(0, commEnd - backwardEnd),
-    overlapRatio: commMs > 0 ? intersectionLength(computeBusy, commBusy) / commMs : 0,
+    overlapRatio: commMs > 0 ? intersectLength(computeBusy, commBusy) / commMs : 0,
     bucketCount: t.comm.length,
   };
 }

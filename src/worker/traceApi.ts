@@ -35,7 +35,6 @@ export function heldTrace(id: number): RankTrace | undefined {
   return held.get(id);
 }
 
-
 export const traceApi = {
   /** A number for the next file, so the page can cancel it while it reads. */
   traceTicket(): number {

@@ -5,10 +5,10 @@
  * many more), and at most MAX_BESIDE_MARKS spans per Gantt row (besideMarks.ts).
  */
 import type { Link } from "../step/collectiveCost.ts";
+import { mergeIntervals } from "../step/intervals.ts";
 import { DEFAULT_STEP_CONFIG } from "../step/presetCatalog.ts";
 import { boundBeside, boundSide } from "../step/trace/besideMarks.ts";
 import { type Borrowed, borrowSizes } from "../step/trace/borrowSizes.ts";
-import { mergeIntervals } from "../step/trace/intervals.ts";
 import { collectiveOf } from "../step/trace/kernelClass.ts";
 import { fitLink, fittedLink } from "../step/trace/linkFit.ts";
 import type { RankFigures } from "../step/trace/measure.ts";

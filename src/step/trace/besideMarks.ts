@@ -5,7 +5,7 @@
  * it stands for), and the sides' extents are taken by a loop, never by spreading an array into
  * `Math.max` (past ~100K arguments that overflows the stack).
  */
-import type { Interval } from "./intervals.ts";
+import type { Interval } from "../intervals.ts";
 import type { BucketSpan, ModelBeside, StepSide } from "./modelBeside.ts";
 
 /** About one mark per pixel of the widest Gantt. */

@@ -5,7 +5,7 @@
  * `maxSpans` spans: gaps too short to see at that resolution are closed first, so what is drawn
  * from a step of millions of kernels stays bounded.
  */
-import type { Interval } from "./intervals.ts";
+import type { Interval } from "../intervals.ts";
 import type { RankFigures } from "./measure.ts";
 import { clip, mergeRank, type StepSplit, splitWindow } from "./stepSplit.ts";
 

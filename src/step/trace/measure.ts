@@ -14,7 +14,7 @@
  * CPU operators of the other threads for computation, and the figures say so.
  */
 import { canonicalDtype, elementBytes } from "../dtypes.ts";
-import { type Interval, intersectLength, mergeIntervals, sweepByMask, totalLength } from "./intervals.ts";
+import { type Interval, intersectLength, mergeIntervals, sweepByMask, totalLength } from "../intervals.ts";
 import { collectiveOf, HTA_CLASS_NAME, isGlooCollective, type KernelClass } from "./kernelClass.ts";
 import { checkRankFigures } from "./traceError.ts";
 import type { RankTrace, StepWindow } from "./traceModel.ts";

@@ -5,9 +5,9 @@
  * backward inside it, the optimizer after it). Times are ms from the step's start.
  */
 import type { Link } from "../collectiveCost.ts";
+import { type Interval, mergeIntervals, totalLength } from "../intervals.ts";
 import type { Param } from "../modelList.ts";
 import { runStep, type StepConfig } from "../stepTimeline.ts";
-import { type Interval, mergeIntervals, totalLength } from "./intervals.ts";
 import { collectiveOf } from "./kernelClass.ts";
 import type { RankFigures } from "./measure.ts";
 

@@ -5,7 +5,7 @@
  * (compute and the all-reduces it cannot hide): to compare like with like, its step is put beside
  * their sum, and the rest is named.
  */
-import { type Interval, intersectLength, mergeIntervals, totalLength } from "./intervals.ts";
+import { type Interval, intersectLength, mergeIntervals, totalLength } from "../intervals.ts";
 import type { Activity } from "./measure.ts";
 
 export interface StepContents {

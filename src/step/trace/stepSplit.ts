@@ -6,7 +6,7 @@
  * span into compute, non-compute and idle; here the span is the step's window and non-compute is
  * told apart into exposed communication and memory.
  */
-import { type Interval, intersectLength, mergeIntervals, totalLength } from "./intervals.ts";
+import { type Interval, intersectLength, mergeIntervals, totalLength } from "../intervals.ts";
 import type { Activity, RankFigures } from "./measure.ts";
 
 export interface StepSplit {

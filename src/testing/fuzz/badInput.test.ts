@@ -36,6 +36,7 @@ import {
 } from "../../sim/scenario/index.ts";
 import { ADDRESS_KEYS, composeAddress, readAddress } from "../../state/address.ts";
 import { explorerStore, sweepCost } from "../../state/explorerStore.ts";
+import { startState } from "../../state/startState.ts";
 import type { StepWorker } from "../../state/stepClient.ts";
 import { createStepStore } from "../../state/stepStore.ts";
 import { appStore } from "../../state/store.ts";
@@ -44,6 +45,9 @@ import { PendingEdits, withField } from "../../ui/cluster/pendingEdits.ts";
 import { boundsProblem } from "../../ui/form/NumberField.tsx";
 import { stepApi } from "../../worker/stepApi.ts";
 import { Draw, FUZZ_MAX_FAILURES, mutateText, pasteText, scenarioObject } from "./generators.ts";
+
+// The page's parts, registered as main.tsx registers them.
+startState();
 
 const KNOB_CASES = 600;
 const PASTES = 150;

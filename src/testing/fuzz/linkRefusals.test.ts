@@ -23,11 +23,15 @@ import { explorerStore } from "../../state/explorerStore.ts";
 import { gpuPriceStore } from "../../state/gpuPrice.ts";
 import { labStore } from "../../state/labStore.ts";
 import { mcStore } from "../../state/mcStore.ts";
+import { startState } from "../../state/startState.ts";
 import { stepStore } from "../../state/stepStore.ts";
 import { appStore } from "../../state/store.ts";
 import { storyBucketStore } from "../../state/storyBucket.ts";
 import { trainStore } from "../../state/trainStore.ts";
 import { Draw, mutateText } from "./generators.ts";
+
+// The page's parts, registered as main.tsx registers them.
+startState();
 
 /** Values no key accepts. */
 const BAD = ["x!", "-1", "1e999", "NaN", "%zz", "\u202e", "2x", "AAAA"];

@@ -4,8 +4,8 @@
  * drawn solid), a mark where each step ends, and each part's change written beside the rows.
  */
 
+import type { Interval } from "../../step/intervals.ts";
 import type { AlignedStep, SideTimeline } from "../../step/trace/diffTimeline.ts";
-import type { Interval } from "../../step/trace/intervals.ts";
 import { ms } from "./units.ts";
 
 const W = 760;

@@ -1,5 +1,6 @@
 /**
- * Interval arithmetic on [start, end) spans, as HTA does it on its dataframes.
+ * Interval arithmetic on [start, end) spans, as HTA does it on its dataframes: the one module of it,
+ * for the trace measures and the step timeline alike.
  */
 export interface Interval {
   start: number;
