@@ -50,7 +50,7 @@ test("paste a link into Compare with…: the differing knobs, both ETTRs as the 
   await expect(page.getByTestId("compare-error")).toHaveCount(0);
   await expect(page).toHaveURL(/[#&]base=2\./);
 
-  const rows = page.getByTestId("compare-diff").locator("tr");
+  const rows = page.getByTestId("compare-diff").locator("tbody tr");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute("data-path", "sync.restartSeconds");
   await expect(rows.first()).toContainText("540");
@@ -85,7 +85,7 @@ test("paste a link into Compare with…: the differing knobs, both ETTRs as the 
   const fresh = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const other = await fresh.newPage();
   await other.goto(page.url());
-  await expect(other.getByTestId("compare-diff").locator("tr")).toHaveCount(1);
+  await expect(other.getByTestId("compare-diff").locator("tbody tr")).toHaveCount(1);
   await settled(other);
   expect(await panelNumbers(other)).toEqual(numbers);
   await fresh.close();

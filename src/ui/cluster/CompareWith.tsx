@@ -72,6 +72,14 @@ function Differences({ baseline, scenario }: { baseline: Scenario; scenario: Sce
       <caption>
         {diffs.length === 1 ? "1 field differs" : `${diffs.length} fields differ`} (baseline → this)
       </caption>
+      <thead>
+        <tr>
+          <th scope="col">Knob</th>
+          <th scope="col">Baseline</th>
+          <th scope="col" aria-hidden="true" />
+          <th scope="col">This scenario</th>
+        </tr>
+      </thead>
       <tbody>
         {diffs.map((d) => (
           <tr key={d.path} data-path={d.path}>
