@@ -90,3 +90,29 @@ test("paste a link into Compare with…: the differing knobs, both ETTRs as the 
   expect(await panelNumbers(other)).toEqual(numbers);
   await fresh.close();
 });
+
+test("a scenario file is compared too; a refused one is named and keeps the comparison on screen", async ({
+  page,
+}) => {
+  await page.goto(`/${encodeScenarioHash(B)}&v=cluster&mcn=40`);
+  const file = page.getByTestId("compare-file");
+  await file.setInputFiles({
+    name: "a.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify(A)),
+  });
+  await expect(page).toHaveURL(/[#&]base=2\./);
+  const rows = page.getByTestId("compare-diff").locator("tbody tr");
+  await expect(rows).toHaveCount(1);
+  const url = page.url();
+
+  await file.setInputFiles({
+    name: "bad.json",
+    mimeType: "application/json",
+    buffer: Buffer.from(JSON.stringify({ cluster: { gpus: -1 } })),
+  });
+  await expect(page.getByTestId("compare-error")).toContainText("cluster.gpus");
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute("data-path", "sync.restartSeconds");
+  expect(page.url()).toBe(url);
+});
