@@ -76,7 +76,7 @@ function Differences({ baseline, scenario }: { baseline: Scenario; scenario: Sce
         <tr>
           <th scope="col">Knob</th>
           <th scope="col">Baseline</th>
-          <th scope="col" aria-hidden="true" />
+          <td />
           <th scope="col">This scenario</th>
         </tr>
       </thead>
