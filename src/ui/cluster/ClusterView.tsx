@@ -7,6 +7,7 @@ import { Term } from "../glossary/Term.tsx";
 import { KnobDrawer } from "../KnobDrawer.tsx";
 import { syncRollbackWords } from "../scenarioWords.ts";
 import { ShareBar } from "../share/ShareBar.tsx";
+import { CompareWith } from "./CompareWith.tsx";
 import { Explorer } from "./Explorer.tsx";
 import { FailureLogImport } from "./FailureLogImport.tsx";
 import { KnobsPanel } from "./KnobsPanel.tsx";
@@ -87,6 +88,7 @@ export function ClusterView() {
           </div>
           <StrategyPicker />
           <ResultsPanel />
+          <CompareWith />
           <Explorer />
           <FailureLogImport />
         </div>

@@ -5,13 +5,14 @@
  * names them and the two means over them, so the difference adds up on screen). It streams: the first chunk's runs show at once and the band tightens as
  * runs arrive (mcStore.ts, clusterRunner.ts); a band is only shown for the scenario on screen.
  */
-import { type EttrDifference, ettrDifference } from "../../sim/monteCarlo/ettrDifference.ts";
+import type { EttrDifference } from "../../sim/monteCarlo/ettrDifference.ts";
 import type { EttrEstimate } from "../../sim/monteCarlo/mcStream.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import { useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { count, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
+import { bandPair } from "./bandPair.ts";
 
 /** Decimals that show a half-width: 1 down to ±0.1 point, then 2 (a tighter band needs them). */
 export function digitsFor(halfPoints: number): number {
@@ -54,16 +55,7 @@ export function McBand({ policy, first }: { policy: PolicyKey; first: boolean })
   const current = useMcStore((s) => s.current);
   const base = useMcStore((s) => s.base);
   const baseline = useMcStore((s) => s.baseline);
-  // Only the band of the scenario on screen: an older one's numbers are not this scenario's.
-  const e = current && current.scenario === scenario ? current.snapshot.ettr[policy] : undefined;
-  const b = base && base.scenario === baseline ? base.snapshot.ettr[policy] : undefined;
-  const d =
-    e && b && current && base
-      ? ettrDifference(
-          { samples: e.samples, seed: current.scenario.seed },
-          { samples: b.samples, seed: base.scenario.seed },
-        )
-      : null;
+  const { e, b, d } = bandPair(policy, scenario, { current, base, baseline });
   return (
     <>
       <dt>

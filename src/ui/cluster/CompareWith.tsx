@@ -1,0 +1,227 @@
+/**
+ * "Compare with…": a second scenario beside the one on screen. It comes from a pasted Cluster link,
+ * a scenario file, or the scenario on screen pinned before editing it; it becomes the pinned
+ * baseline (mcStore.ts), so the page's link (s= and base=) reopens the same comparison. The panel
+ * lists every field that differs (baseline → this, scenarioDiff.ts) and, per selected strategy,
+ * both ETTR bands and their difference with its error: the numbers the cards show (bandPair.ts).
+ * A refused link or file is named and changes nothing.
+ */
+import { useState } from "react";
+import { decodeScenarioLink } from "../../link/scenarioLink.ts";
+import { policyOf } from "../../sim/policies/index.ts";
+import { parseScenario, type Scenario } from "../../sim/scenario/index.ts";
+import { scenarioDiff } from "../../sim/scenario/scenarioDiff.ts";
+import { mcStore, useMcStore } from "../../state/mcStore.ts";
+import { useAppStore } from "../../state/store.ts";
+import { Panel } from "../boundary/Panel.tsx";
+import { bandPair } from "./bandPair.ts";
+import { ciText, deltaBasis, deltaText } from "./McBand.tsx";
+import "./compare.css";
+
+/** The largest scenario file read: a scenario with the longest replayed log fits well inside. */
+export const MAX_COMPARE_FILE_BYTES = 4 * 1024 * 1024;
+
+/** The scenario a pasted link carries, or an Error that says why it cannot be used. */
+export function scenarioFromLink(text: string): Scenario | Error {
+  try {
+    const s = decodeScenarioLink(text);
+    return s ?? new Error("The link carries no scenario (no s=): paste a Cluster view's link.");
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** The scenario a file holds (JSON, as the CLI and the share bar write it), or an Error naming the problem. */
+export function scenarioFromFile(text: string, bytes: number): Scenario | Error {
+  if (bytes > MAX_COMPARE_FILE_BYTES)
+    return new Error(
+      `The file is ${bytes.toLocaleString("en-US")} bytes; a scenario file is at most ${MAX_COMPARE_FILE_BYTES.toLocaleString("en-US")}.`,
+    );
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return new Error(`The file is not JSON: ${(e as Error).message}`);
+  }
+  try {
+    return parseScenario(json);
+  } catch (e) {
+    return new Error(`The file's scenario was refused: ${(e as Error).message}`);
+  }
+}
+
+function setBaseline(s: Scenario | Error, setError: (e: string | null) => void): void {
+  if (s instanceof Error) {
+    setError(s.message);
+    return;
+  }
+  setError(null);
+  mcStore.setState({ baseline: s });
+}
+
+function Differences({ baseline, scenario }: { baseline: Scenario; scenario: Scenario }) {
+  const diffs = scenarioDiff(baseline, scenario);
+  if (diffs.length === 0)
+    return (
+      <p data-testid="compare-nodiff">
+        No field differs yet: edit the knobs and the differences appear here.
+      </p>
+    );
+  return (
+    <table className="compare-diff" data-testid="compare-diff">
+      <caption>
+        {diffs.length === 1 ? "1 field differs" : `${diffs.length} fields differ`} (baseline → this)
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Knob</th>
+          <th scope="col">Baseline</th>
+          <td />
+          <th scope="col">This scenario</th>
+        </tr>
+      </thead>
+      <tbody>
+        {diffs.map((d) => (
+          <tr key={d.path} data-path={d.path}>
+            <th scope="row">
+              {d.label}
+              {d.unit ? ` (${d.unit})` : ""}
+            </th>
+            <td className="compare-from">{d.from}</td>
+            <td aria-hidden="true">→</td>
+            <td className="compare-to">{d.to}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function EttrTable({ baseline, scenario }: { baseline: Scenario; scenario: Scenario }) {
+  const current = useMcStore((s) => s.current);
+  const base = useMcStore((s) => s.base);
+  return (
+    <table className="compare-ettr" data-testid="compare-ettr">
+      <caption>ETTR, Monte Carlo mean ± 95% half-width</caption>
+      <thead>
+        <tr>
+          <th scope="col">Strategy</th>
+          <th scope="col">Baseline</th>
+          <th scope="col">This scenario</th>
+          <th scope="col">Difference (this − baseline)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {scenario.policies.map((p) => {
+          const { e, b, d } = bandPair(p, scenario, { current, base, baseline });
+          const inBase = baseline.policies.includes(p);
+          return (
+            <tr key={p} data-policy={p}>
+              <th scope="row">{policyOf(p).label}</th>
+              <td data-testid={`compare-base-${p}`}>
+                {b ? ciText(b) : inBase ? "…" : "not in the baseline"}
+              </td>
+              <td data-testid={`compare-this-${p}`}>{e ? ciText(e) : "…"}</td>
+              <td data-testid={`compare-delta-${p}`}>
+                {d ? (
+                  <>
+                    <strong>{deltaText(d)}</strong>{" "}
+                    <span className="muted">({deltaBasis(d, e?.n ?? 0, b?.n ?? 0)})</span>
+                  </>
+                ) : inBase ? (
+                  "…"
+                ) : (
+                  "—"
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function CompareWith() {
+  const scenario = useAppStore((s) => s.scenario);
+  const baseline = useMcStore((s) => s.baseline);
+  const baseError = useMcStore((s) => s.baseError);
+  const [link, setLink] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const onFile = (f: File | undefined) => {
+    if (!f) return;
+    if (f.size > MAX_COMPARE_FILE_BYTES) {
+      setBaseline(scenarioFromFile("", f.size), setError);
+      return;
+    }
+    f.text().then(
+      (t) => setBaseline(scenarioFromFile(t, f.size), setError),
+      (e: unknown) => setError(`The file could not be read: ${(e as Error).message}`),
+    );
+  };
+  return (
+    <Panel
+      what="The comparison panel"
+      className="panel compare-with"
+      aria-label="Compare with"
+      data-control="compare"
+    >
+      <h2>Compare with…</h2>
+      <p className="muted">
+        A second scenario, pinned as the baseline: paste any Cluster view link, open a scenario file, or pin
+        the scenario on screen and then edit the knobs. The page&apos;s link keeps both.
+      </p>
+      <form
+        className="compare-form"
+        onSubmit={(ev) => {
+          ev.preventDefault();
+          setBaseline(scenarioFromLink(link), setError);
+        }}
+      >
+        <label>
+          Link
+          <input
+            type="text"
+            data-testid="compare-link"
+            value={link}
+            placeholder="https://…#s=…"
+            onChange={(ev) => setLink(ev.target.value)}
+          />
+        </label>
+        <button type="submit" data-testid="compare-link-use">
+          Compare
+        </button>
+        <label className="compare-file">
+          or a scenario file
+          <input
+            type="file"
+            accept=".json,application/json"
+            data-testid="compare-file"
+            onChange={(ev) => onFile(ev.target.files?.[0])}
+          />
+        </label>
+        <button type="button" data-testid="compare-pin" onClick={() => mcStore.getState().pin()}>
+          Pin this one, then edit
+        </button>
+      </form>
+      {error ? (
+        <p className="error-text" role="alert" data-testid="compare-error">
+          {error}
+        </p>
+      ) : null}
+      {baseline ? (
+        <>
+          <Differences baseline={baseline} scenario={scenario} />
+          <EttrTable baseline={baseline} scenario={scenario} />
+          {baseError ? (
+            <p className="error-text">The baseline&apos;s Monte Carlo failed: {baseError}.</p>
+          ) : null}
+        </>
+      ) : (
+        <p className="muted" data-testid="compare-none">
+          No second scenario yet.
+        </p>
+      )}
+    </Panel>
+  );
+}
