@@ -3,8 +3,11 @@
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
-import { POLICY_KEYS } from "./policies/policyKeys.ts";
+import type { PolicyKey } from "./policies/policyKeys.ts";
 import type { FailureCause, ScenarioInput } from "./scenario/index.ts";
+
+/** The four strategies of version 3 (§4), the ones the strategy presets compare. */
+export const FOUR_STRATEGIES: readonly PolicyKey[] = ["synchronous", "ftHsdp", "inMemory", "hotSpare"];
 
 export interface Preset {
   id: string;
@@ -92,7 +95,7 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
     source: STRATEGY_SOURCE,
     scenario: {
       name: "Four strategies, headline cluster",
-      policies: [...POLICY_KEYS],
+      policies: [...FOUR_STRATEGIES],
       ...SAME_CADENCE,
     },
   },
@@ -103,7 +106,7 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
     source: `${LLAMA3_SOURCE} ${STRATEGY_SOURCE.slice(HEADLINE_SOURCE.length + 1)}`,
     scenario: {
       name: "Llama 3 cause mix, four strategies",
-      policies: [...POLICY_KEYS],
+      policies: [...FOUR_STRATEGIES],
       cluster: { gpus: 16_384, gpusPerHost: 8, replicas: 16, hostsPerRack: 4 },
       training: { days: 54 },
       failures: { perHostDay: 0.0038, arrivals: "poisson", causes: [...LLAMA3_CAUSES] },

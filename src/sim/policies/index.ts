@@ -18,6 +18,7 @@ import type {
   PolicyRecording,
   SummarizedMetric,
 } from "../types.ts";
+import { type DilocoRecording, dilocoPolicy } from "./diloco/index.ts";
 import { type FtRecording, ftHsdpClosedForm, runFtHsdp } from "./ftHsdp/ftHsdp.ts";
 import { hotSpareClosedForm, runHotSpare } from "./hotSpare/hotSpare.ts";
 import { inMemoryClosedForm, runInMemory } from "./inMemory/inMemory.ts";
@@ -50,6 +51,7 @@ export interface PolicyRecordings {
   ftHsdp: FtRecording;
   inMemory: SyncRecording;
   hotSpare: SyncRecording;
+  diloco: DilocoRecording;
 }
 
 /** Compiles only while PolicyRecordings' keys are exactly policyKeys.ts's PolicyKey (a policy added to one but not the other). */
@@ -182,6 +184,7 @@ export const REGISTRY: { readonly [K in Key]: Policy<K> } = {
   ftHsdp: ftHsdpPolicy,
   inMemory: inMemoryPolicy,
   hotSpare: hotSparePolicy,
+  diloco: dilocoPolicy,
 };
 
 /**

@@ -3,7 +3,7 @@
  * scenario's validator can name them without loading every policy's run function. A key is a
  * public contract: it names the policy in scenarios, links, the CLI's JSON and the CSV.
  */
-export const POLICY_KEYS = ["synchronous", "ftHsdp", "inMemory", "hotSpare"] as const;
+export const POLICY_KEYS = ["synchronous", "ftHsdp", "inMemory", "hotSpare", "diloco"] as const;
 export type PolicyKey = (typeof POLICY_KEYS)[number];
 
 /** What every scenario ran before version 3, and still runs when it names no policies. */
