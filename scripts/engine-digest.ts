@@ -131,7 +131,7 @@ console.log(`all          ${total.digest("hex")}`);
 
 // §7: DiLoCo beside FT-HSDP on the same scenarios, a digest of its own (its metrics and recordings).
 const dilocoTotal = createHash("sha256");
-for (const [name, input] of Object.entries(cases)) {
+for (const input of Object.values(cases)) {
   const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
   const h = createHash("sha256");
   for (let seed = 0; seed < seeds; seed++) {
