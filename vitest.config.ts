@@ -4,5 +4,6 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["src/**/*.test.ts", "bench/**/*.test.ts"],
+    setupFiles: ["src/testing/registerPlugins.ts"],
   },
 });

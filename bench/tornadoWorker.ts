@@ -9,7 +9,7 @@ if (port) {
     const out = clusterApi.clusterEttrRuns(m.scenario, m.from, m.count);
     port.postMessage(
       { id: m.id, out },
-      Object.values(out).map((a) => a.buffer as ArrayBuffer),
+      Object.values(out).flatMap((a) => (a ? [a.buffer as ArrayBuffer] : [])),
     );
   });
   port.postMessage("ready");

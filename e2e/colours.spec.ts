@@ -6,14 +6,14 @@
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { REGISTRY } from "../src/sim/policies/index.ts";
-import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
+import { policyOf } from "../src/sim/policies/index.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { V3_POLICIES } from "../src/testing/scenario.arbitrary.ts";
 
 // Small and failing often, with a limited spare pool (so the timeline draws each pool's line).
 const all = parseScenario({
   name: "Colour test cluster",
-  policies: [...POLICY_KEYS],
+  policies: [...V3_POLICIES],
   cluster: { gpus: 512, gpusPerHost: 8, replicas: 8 },
   failures: { perHostDay: 0.05 },
   training: { days: 5 },
@@ -37,7 +37,7 @@ async function computed(page: Page, colour: string): Promise<string> {
 
 /** Every place each policy's colour shows, as computed now. */
 async function coloursOf(page: Page, key: string): Promise<Record<string, string>> {
-  const label = REGISTRY[key as keyof typeof REGISTRY].label;
+  const label = policyOf(key).label;
   const card = page.getByRole("article", { name: `${label} results`, exact: true });
   const badput = page.locator(".badput-row").filter({ hasText: label }).first();
   return {
@@ -57,7 +57,7 @@ test("each policy's colour is the same on every chart, and the four differ, in b
 }) => {
   test.setTimeout(180_000);
   await page.goto(`/${encodeScenarioHash(all)}&v=cluster`);
-  for (const key of POLICY_KEYS) await expect(page.getByTestId(`ettr-${key}`)).toHaveText(/%/);
+  for (const key of V3_POLICIES) await expect(page.getByTestId(`ettr-${key}`)).toHaveText(/%/);
   await expect(page.getByTestId("legend-spares")).toBeVisible();
 
   await page.getByLabel("Sweep axis").selectOption("gpus");
@@ -77,19 +77,19 @@ test("each policy's colour is the same on every chart, and the four differ, in b
     if ((await page.locator("html").getAttribute("data-theme")) !== theme) await toggle.click();
     await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
     const each: string[] = [];
-    for (const key of POLICY_KEYS) {
+    for (const key of V3_POLICIES) {
       const places = await coloursOf(page, key);
       const values = Object.values(places);
       // One colour everywhere, and a real one (a missing --policy computes to black or none).
       expect(new Set(values), `${theme} ${key}: ${JSON.stringify(places)}`).toEqual(new Set([values[0]]));
       expect(values[0]).toMatch(/^rgb\(/);
       if (theme === "light") {
-        const { fallback } = REGISTRY[key].colour;
+        const { fallback } = policyOf(key).colour;
         expect(values[0], `${key} is its registry colour`).toBe(await computed(page, fallback));
       }
       each.push(values[0] ?? "");
     }
-    expect(new Set(each).size, `${theme}: ${each.join(" ")}`).toBe(POLICY_KEYS.length);
+    expect(new Set(each).size, `${theme}: ${each.join(" ")}`).toBe(V3_POLICIES.length);
     seen[theme] = each;
   }
   // The dark theme has its own policy colours (brighter on the dark panel).

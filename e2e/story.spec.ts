@@ -133,7 +133,7 @@ test("every chapter's link opens the same chapter with the same numbers in a fre
 function headlineFixed(): { sync: string; ft: string } {
   const run = runScenario(parseScenario(presetById("headline-fixed")?.scenario));
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
-  return { sync: pct(run.synchronous.ettr), ft: pct(run.ftHsdp.ettr) };
+  return { sync: pct(run.synchronous!.ettr), ft: pct(run.ftHsdp!.ettr) };
 }
 
 test("the headline chapters show the paper's arithmetic and the random arrivals, computed on arrival", async ({
@@ -191,9 +191,9 @@ test("the real-clusters chapter shows the engine's sync and FT-HSDP ETTR for eac
   const ettr: Record<string, { sync: number; ft: number }> = {};
   for (const c of REAL_CLUSTER_CASES) {
     const run = runScenario(parseScenario(c.scenario));
-    ettr[c.id] = { sync: run.synchronous.ettr, ft: run.ftHsdp.ettr };
-    await expect(page.getByTestId(`rc-${c.id}-sync`)).toHaveText(pct(run.synchronous.ettr));
-    await expect(page.getByTestId(`rc-${c.id}-ft`)).toHaveText(pct(run.ftHsdp.ettr));
+    ettr[c.id] = { sync: run.synchronous!.ettr, ft: run.ftHsdp!.ettr };
+    await expect(page.getByTestId(`rc-${c.id}-sync`)).toHaveText(pct(run.synchronous!.ettr));
+    await expect(page.getByTestId(`rc-${c.id}-ft`)).toHaveText(pct(run.ftHsdp!.ettr));
   }
   // The v2 effects the chapter's sentences claim: job-wide failures and striped racks cost FT-HSDP,
   // an empty spare pool costs both.

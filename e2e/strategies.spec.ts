@@ -6,10 +6,10 @@
 
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { decodeScenarioLink } from "../src/link/scenarioLink.ts";
-import { POLICY_KEYS } from "../src/sim/policies/policyKeys.ts";
+import { V3_POLICIES } from "../src/testing/scenario.arbitrary.ts";
 
 const PERCENT = /^\d{1,3}\.\d%$/;
-const KEYS = POLICY_KEYS;
+const KEYS = V3_POLICIES;
 
 async function openTeaching(page: Page) {
   await page.goto("/#v=cluster");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
-import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
 import { parseScenario } from "../sim/scenario/index.ts";
+import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { parallelMonteCarlo, prestartWorkers, sliceRuns } from "./parallelMonteCarlo.ts";
 
 // Slices of 5 runs, so 40 seeds make 8 slices shared between the workers.
@@ -51,7 +51,7 @@ describe("parallelMonteCarlo", { timeout: 120_000 }, () => {
         ],
       },
       spares: { pool: "limited", hosts: 6, repairHours: 4 },
-      policies: [...POLICY_KEYS],
+      policies: [...V3_POLICIES],
     });
     expect(sliceRuns(mixed)).toBeLessThan(6);
     const reference = monteCarlo(mixed, 16);

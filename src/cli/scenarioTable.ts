@@ -4,7 +4,8 @@
  * and knobLayout.test.ts that every scenario field has a row.
  */
 
-import { MAX_POLICIES, POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { registeredPolicies } from "../sim/policies/index.ts";
+import { MAX_POLICIES } from "../sim/policies/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   describeAllowed,
@@ -24,7 +25,9 @@ export function scenarioTable(): string {
   const rows = ["| field | default | allowed | meaning |", "|---|---|---|---|"];
   rows.push(`| \`seed\` | ${DEFAULT_SCENARIO.seed} | an integer in [0, 4,294,967,295] | the random seed |`);
   rows.push(
-    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${POLICY_KEYS.map((k) => `"${k}"`).join(", ")} | the strategies to run and show, in display order (docs/model.md §4) |`,
+    `| \`policies\` | ${JSON.stringify(DEFAULT_SCENARIO.policies)} | a list of 1–${MAX_POLICIES} distinct of ${registeredPolicies()
+      .map((p) => `"${p.key}"`)
+      .join(", ")} | the strategies to run and show, in display order (docs/model.md §4) |`,
   );
   for (const g of GROUPS) {
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {

@@ -113,8 +113,8 @@ describe("simCommand", () => {
     const out = JSON.parse((await simCommand([smallFile, "--json"])).stdout);
     const run = runScenario(parseScenario(small));
     expect(out.seeds).toBe(1);
-    expect(out.synchronous.ettr.mean).toBe(run.synchronous.ettr);
-    expect(out.ftHsdp.ettr.mean).toBe(run.ftHsdp.ettr);
+    expect(out.synchronous.ettr.mean).toBe(run.synchronous!.ettr);
+    expect(out.ftHsdp.ettr.mean).toBe(run.ftHsdp!.ettr);
   });
 
   it("a link without a scenario means the defaults", async () => {

@@ -8,6 +8,7 @@ import {
   type BadputCategory,
   type MetricsSummary,
   type MonteCarloResult,
+  type PerPolicy,
   type SummarizedMetric,
   type Summary,
 } from "../sim/types.ts";
@@ -42,13 +43,12 @@ describe("csv", () => {
         Summary
       >,
     });
-    const mc = (gpus: number): MonteCarloResult => ({
-      scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } },
-      seeds: 200,
-      synchronous: summary(0.5),
-      ftHsdp: summary(0.8),
-      closedForm: closedForms(DEFAULT_SCENARIO),
-    });
+    const mc = (gpus: number): MonteCarloResult =>
+      Object.assign(
+        { scenario: { ...DEFAULT_SCENARIO, cluster: { ...DEFAULT_SCENARIO.cluster, gpus } }, seeds: 200 },
+        { synchronous: summary(0.5), ftHsdp: summary(0.8) } as PerPolicy<MetricsSummary>,
+        { closedForm: closedForms(DEFAULT_SCENARIO) },
+      );
     const text = sweepCsv(axisInfo("gpus"), [
       { x: 960, mc: mc(960) },
       { x: 1920, mc: mc(1920) },

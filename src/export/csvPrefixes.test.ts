@@ -5,23 +5,23 @@
  */
 import { describe, expect, it } from "vitest";
 import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
-import { REGISTRY } from "../sim/policies/index.ts";
-import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { policyOf } from "../sim/policies/index.ts";
 import { parseScenario } from "../sim/scenario/index.ts";
 import { axisInfo } from "../sim/sweep/index.ts";
 import { BADPUT_CATEGORIES } from "../sim/types.ts";
+import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { sweepCsv } from "./csv.ts";
 
 const CONTRACT = { synchronous: "sync", ftHsdp: "ft_hsdp", inMemory: "in_memory", hotSpare: "hot_spare" };
 
 describe("the CSV's column prefixes (a public contract)", () => {
   it("are the registry's, one per built-in policy, unchanged", () => {
-    expect(Object.fromEntries(POLICY_KEYS.map((k) => [k, REGISTRY[k].csvPrefix]))).toEqual(CONTRACT);
+    expect(Object.fromEntries(V3_POLICIES.map((k) => [k, policyOf(k).csvPrefix]))).toEqual(CONTRACT);
   });
 
   it("name every selected policy's columns in a sweep's CSV", () => {
     const s = parseScenario({
-      policies: [...POLICY_KEYS],
+      policies: [...V3_POLICIES],
       cluster: { gpus: 64, gpusPerHost: 8, replicas: 4 },
       training: { days: 1 },
     });

@@ -20,12 +20,12 @@ describe("docs/model.md's worked check (the FT-HSDP paper's headline)", () => {
 
   it("fixed arrivals give 44.4 % for sync and 80.1 % for FT-HSDP", () => {
     const r = runScenario(fixed);
-    expect(Math.abs(r.synchronous.ettr - paperSync)).toBeLessThan(0.002);
-    expect(Math.abs(r.ftHsdp.ettr - paperFt)).toBeLessThan(0.002);
+    expect(Math.abs(r.synchronous!.ettr - paperSync)).toBeLessThan(0.002);
+    expect(Math.abs(r.ftHsdp!.ettr - paperFt)).toBeLessThan(0.002);
     // One failure every 1/λ (≈ 1080 s) over 30 days.
-    expect(r.synchronous.failures).toBe(Math.ceil(derived(fixed).expectedFailures) - 1);
-    expect(r.synchronous.stallSecondsPerFailure).toBe(600);
-    expect(r.ftHsdp.stallSecondsPerFailure).toBe(180);
+    expect(r.synchronous!.failures).toBe(Math.ceil(derived(fixed).expectedFailures) - 1);
+    expect(r.synchronous!.stallSecondsPerFailure).toBe(600);
+    expect(r.ftHsdp!.stallSecondsPerFailure).toBe(180);
   });
 
   it("and the fixed-arrival closed forms agree", () => {
@@ -36,10 +36,10 @@ describe("docs/model.md's worked check (the FT-HSDP paper's headline)", () => {
 
   it("Poisson arrivals: failures merge into one recovery, so both do better (about 57 % and 82 %)", () => {
     const mc = monteCarlo(DEFAULT_SCENARIO, 20);
-    expect(mc.synchronous.ettr.mean).toBeGreaterThan(0.55);
-    expect(mc.synchronous.ettr.mean).toBeLessThan(0.6);
-    expect(mc.ftHsdp.ettr.mean).toBeGreaterThan(0.8);
-    expect(mc.ftHsdp.ettr.mean).toBeLessThan(0.85);
+    expect(mc.synchronous!.ettr.mean).toBeGreaterThan(0.55);
+    expect(mc.synchronous!.ettr.mean).toBeLessThan(0.6);
+    expect(mc.ftHsdp!.ettr.mean).toBeGreaterThan(0.8);
+    expect(mc.ftHsdp!.ettr.mean).toBeLessThan(0.85);
   });
 });
 
@@ -59,7 +59,7 @@ describe("Poisson arrivals, sync without rollback", () => {
     const s = withDefaults({ ...input, training: { days: 100 } });
     const { lambdaPerSecond: lambda, horizonSeconds } = derived(s);
     const expected = closedForms(s).poissonSyncNoRollback;
-    const ettrs = Array.from({ length: 40 }, (_, i) => runScenario(s, { seed: 1000 + i }).synchronous.ettr);
+    const ettrs = Array.from({ length: 40 }, (_, i) => runScenario(s, { seed: 1000 + i }).synchronous!.ettr);
     const { mean, stdErr } = meanAndStdErr(ettrs);
     // A run starts in training, so a finite horizon is biased by at most about one renewal
     // cycle (training + recovery, mean 1/(λ·ETTR)) over the horizon.
@@ -123,12 +123,12 @@ describe("Monte Carlo", () => {
     const one = monteCarlo(s, 1);
     const run = runScenario(s);
     expect(one.seeds).toBe(1);
-    expect(one.synchronous.ettr).toEqual({
-      mean: run.synchronous.ettr,
-      p5: run.synchronous.ettr,
-      p95: run.synchronous.ettr,
+    expect(one.synchronous!.ettr).toEqual({
+      mean: run.synchronous!.ettr,
+      p5: run.synchronous!.ettr,
+      p95: run.synchronous!.ettr,
     });
-    expect(one.ftHsdp.failures.mean).toBe(run.ftHsdp.failures);
+    expect(one.ftHsdp!.failures.mean).toBe(run.ftHsdp!.failures);
   });
 
   it("seed i is (seed + i) mod 2^32, and the accumulator in slices equals one go", () => {
@@ -143,7 +143,7 @@ describe("Monte Carlo", () => {
     const mc = monteCarlo(s, 40, (done) => ticks.push(done));
     expect(ticks.at(-1)).toBe(40);
     for (const policy of [mc.synchronous, mc.ftHsdp]) {
-      for (const { mean, p5, p95 } of SUMMARIZED_METRICS.map((m) => policy[m])) {
+      for (const { mean, p5, p95 } of SUMMARIZED_METRICS.map((m) => policy![m])) {
         expect(p5).toBeLessThanOrEqual(mean + 1e-12);
         expect(mean).toBeLessThanOrEqual(p95 + 1e-12);
       }
@@ -175,7 +175,7 @@ describe("closed forms", () => {
     const mtbf = derived(s).mtbfSeconds;
     expect(closedForms(s).fixed.ftHsdp).toBeCloseTo((mtbf - 600) / mtbf, 12);
     const r = runScenario(s);
-    expect(Math.abs(r.ftHsdp.ettr - closedForms(s).fixed.ftHsdp)).toBeLessThan(0.002);
+    expect(Math.abs(r.ftHsdp!.ettr - closedForms(s).fixed.ftHsdp)).toBeLessThan(0.002);
   });
 
   it("no failures: every closed form says 1", () => {

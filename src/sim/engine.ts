@@ -4,12 +4,12 @@
  */
 
 import { type FailureTrace, generateFailureTrace } from "./failures/failureTrace.ts";
-import { type Policy, type PolicyRecordings, selectedPolicies } from "./policies/index.ts";
+import { type Policy, selectedPolicies } from "./policies/index.ts";
 import { closedFormsOf } from "./policies/policyForms.ts";
 import type { PolicyKey } from "./policies/policyKeys.ts";
 import type { Scenario } from "./scenario/index.ts";
 import { drawSlowEpisodes, withEvictions } from "./slow/slowEpisodes.ts";
-import type { PolicyMetrics, RunResult, Trace } from "./types.ts";
+import type { PolicyMetrics, PolicyRecording, RunResult, Trace } from "./types.ts";
 
 export interface RunOptions {
   /** Defaults to the scenario's own seed. */
@@ -18,17 +18,19 @@ export interface RunOptions {
   record?: boolean;
 }
 
-/** Runs one policy and files its metrics (and recording) under its key: generic, so the types line up. */
-function runPolicy<K extends PolicyKey>(
-  p: Policy<K>,
+type Recordings = Partial<Record<PolicyKey, PolicyRecording>>;
+
+/** Runs one policy and files its metrics (and recording) under its key. */
+function runPolicy(
+  p: Policy,
   s: Scenario,
   failures: FailureTrace,
   result: RunResult,
-  recordings: Partial<PolicyRecordings> | null,
+  recordings: Recordings | null,
 ): void {
   const out = p.run(s, failures, recordings !== null);
   (result as Record<PolicyKey, PolicyMetrics>)[p.key] = out.metrics;
-  if (recordings && out.recording) (recordings as Record<K, PolicyRecordings[K]>)[p.key] = out.recording;
+  if (recordings && out.recording) recordings[p.key] = out.recording;
 }
 
 /**
@@ -38,7 +40,7 @@ function runPolicy<K extends PolicyKey>(
 export function runOnTrace(s: Scenario, failures: FailureTrace, record = false): RunResult {
   // Keys in the order of the contract: scenario, the selected policies in display order, closedForm.
   const result = { scenario: s } as RunResult;
-  const recordings: Partial<PolicyRecordings> | null = record ? {} : null;
+  const recordings: Recordings | null = record ? {} : null;
   const policies = selectedPolicies(s);
   for (const p of policies) runPolicy(p, s, failures, result, recordings);
   result.closedForm = closedFormsOf(s);
@@ -51,7 +53,7 @@ export function runOnTrace(s: Scenario, failures: FailureTrace, record = false):
  * recording by key, in display order. Nothing here knows a policy: the views draw a recording by
  * its kind.
  */
-function traceOf(failures: FailureTrace, rec: Partial<PolicyRecordings>, policies: readonly Policy[]): Trace {
+function traceOf(failures: FailureTrace, rec: Recordings, policies: readonly Policy[]): Trace {
   const n = failures.count;
   return {
     failures: {

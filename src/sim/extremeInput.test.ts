@@ -16,8 +16,8 @@ describe("extreme accepted input", () => {
       const cf = closedForms(s);
       expect(cf.fixed).toEqual({ synchronous: 1, ftHsdp: 1 });
       const run = runScenario(s);
-      expect(run.synchronous.ettr).toBe(1);
-      expect(run.ftHsdp.ettr).toBe(1);
+      expect(run.synchronous!.ettr).toBe(1);
+      expect(run.ftHsdp!.ettr).toBe(1);
     }
   });
 

@@ -34,9 +34,9 @@ describe("every accepted scenario yields finite metrics", () => {
         accepted++;
         const run = runScenario(s);
         for (const m of [run.synchronous, run.ftHsdp]) {
-          expect(nonFinite(m), JSON.stringify(input)).toEqual([]);
-          expect(m.ettr).toBeGreaterThanOrEqual(0);
-          expect(m.ettr).toBeLessThanOrEqual(1 + 1e-12);
+          expect(nonFinite(m!), JSON.stringify(input)).toEqual([]);
+          expect(m!.ettr).toBeGreaterThanOrEqual(0);
+          expect(m!.ettr).toBeLessThanOrEqual(1 + 1e-12);
         }
       }),
       { numRuns: 300, seed: 20261201 },

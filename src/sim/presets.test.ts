@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
 import { seedOf } from "./monteCarlo/mcSummary.ts";
 import { PRESETS, presetById } from "./presets.ts";
@@ -68,7 +69,7 @@ describe("the strategy presets (issue 17 item 7)", () => {
   it("run all four strategies, every storage checkpoint on one cadence, and say so in their notes", () => {
     for (const id of ["four-strategies", "llama3-strategies"]) {
       const s = withCheckpoints(id);
-      expect(s.policies, id).toEqual(["synchronous", "ftHsdp", "inMemory", "hotSpare"]);
+      expect(s.policies, id).toEqual([...V3_POLICIES]);
       expect(s.ft.checkpointMinutes, id).toBe(s.sync.checkpointMinutes);
       expect(s.ft.checkpointWriteSeconds, id).toBe(s.sync.checkpointWriteSeconds);
       // In-memory's persistent copy: every persistEvery-th in-memory checkpoint.
@@ -100,9 +101,9 @@ describe("the strategy presets (issue 17 item 7)", () => {
     const hot = run.hotSpare;
     expect(hot).toBeDefined();
     // "2 standbys often both refilling, so hot spares fall back to a full restart".
-    expect(hot!.jobRestarts).toBeGreaterThan(run.synchronous.failures / 10);
+    expect(hot!.jobRestarts).toBeGreaterThan(run.synchronous!.failures / 10);
     // "the 30-minute checkpoints cost the synchronous job much of its time in rollbacks".
-    expect(run.synchronous.badput.rolledBack).toBeGreaterThan(0.2);
+    expect(run.synchronous!.badput.rolledBack).toBeGreaterThan(0.2);
   });
 
   it("Greyhound's slow hosts alone make the job about 1.34× slower (§6's closed form, no failures)", () => {
@@ -125,7 +126,7 @@ describe("slow hosts, few replicas: when to evict (issue 28)", () => {
     const out = { synchronous: [] as number[], ftHsdp: [] as number[] };
     for (let i = 0; i < SEEDS; i++) {
       const run = runScenario(s, { seed: seedOf(s, i) });
-      out.synchronous.push(run.synchronous.ettr);
+      out.synchronous.push(run.synchronous!.ettr);
       out.ftHsdp.push(run.ftHsdp?.ettr ?? Number.NaN);
     }
     return out;

@@ -3,11 +3,10 @@
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
-import type { PolicyKey } from "./policies/policyKeys.ts";
 import type { FailureCause, ScenarioInput } from "./scenario/index.ts";
 
-/** The four strategies of version 3 (§4), the ones the strategy presets compare. */
-export const FOUR_STRATEGIES: readonly PolicyKey[] = ["synchronous", "ftHsdp", "inMemory", "hotSpare"];
+/** The four strategies these presets compare, by key: a preset's content, fixed like its numbers. */
+const FOUR_STRATEGIES = ["synchronous", "ftHsdp", "inMemory", "hotSpare"];
 
 export interface Preset {
   id: string;

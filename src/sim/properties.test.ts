@@ -72,20 +72,20 @@ describe("every run", () => {
         const H = derived(s).horizonSeconds;
         const eps = 1e-9 * H;
         for (const m of [sync, ft]) {
-          expect(m.ettr).toBeGreaterThanOrEqual(0);
-          expect(m.ettr).toBeLessThanOrEqual(1);
-          expect(m.usefulSeconds).toBeCloseTo(m.ettr * H, 6);
+          expect(m!.ettr).toBeGreaterThanOrEqual(0);
+          expect(m!.ettr).toBeLessThanOrEqual(1);
+          expect(m!.usefulSeconds).toBeCloseTo(m!.ettr * H, 6);
         }
         // Sync: each second is useful, rolled back, recovering or writing a checkpoint.
         expect(
           Math.abs(
-            sync.usefulSeconds + sync.lostWorkSeconds + sync.stallSeconds + sync.checkpointSeconds - H,
+            sync!.usefulSeconds + sync!.lostWorkSeconds + sync!.stallSeconds + sync!.checkpointSeconds - H,
           ),
         ).toBeLessThan(eps);
         // FT: the time with k replicas down covers the horizon once.
-        expect(Math.abs(ft.secondsWithKDown.reduce((a, b) => a + b, 0) - H)).toBeLessThan(eps);
-        expect(ft.secondsWithKDown.length).toBe(s.cluster.replicas + 1);
-        expect(ft.stallSeconds + ft.degradedSeconds).toBeLessThanOrEqual(H + eps);
+        expect(Math.abs(ft!.secondsWithKDown.reduce((a, b) => a + b, 0) - H)).toBeLessThan(eps);
+        expect(ft!.secondsWithKDown.length).toBe(s.cluster.replicas + 1);
+        expect(ft!.stallSeconds + ft!.degradedSeconds).toBeLessThanOrEqual(H + eps);
       }),
       RUNS,
     );
@@ -120,11 +120,11 @@ describe("with no failures", () => {
         const s = { ...base, failures: { ...base.failures, perHostDay: 0 } };
         const r = runScenario(s);
         const H = derived(s).horizonSeconds;
-        expect(r.ftHsdp.ettr).toBe(1);
-        expect(r.ftHsdp.failures).toBe(0);
+        expect(r.ftHsdp!.ettr).toBe(1);
+        expect(r.ftHsdp!.failures).toBe(0);
         const C = s.sync.checkpointMinutes * 60;
         const overhead = C > 0 ? writeTimeWithoutFailures(C, s.sync.checkpointWriteSeconds, H) / H : 0;
-        expect(r.synchronous.ettr).toBeCloseTo(1 - overhead, 12);
+        expect(r.synchronous!.ettr).toBeCloseTo(1 - overhead, 12);
       }),
       RUNS,
     );
@@ -160,8 +160,8 @@ describe("FT-HSDP never below synchronous on the same failure trace", () => {
           },
         };
         const r = runScenario(s);
-        expect(r.ftHsdp.usefulSeconds).toBeGreaterThanOrEqual(
-          r.synchronous.usefulSeconds - 1e-9 * r.ftHsdp.wallSeconds,
+        expect(r.ftHsdp!.usefulSeconds).toBeGreaterThanOrEqual(
+          r.synchronous!.usefulSeconds - 1e-9 * r.ftHsdp!.wallSeconds,
         );
       }),
       RUNS,
@@ -184,8 +184,8 @@ describe("recorded traces", () => {
         const t = legacyTrace(r.trace!);
         const H = derived(s).horizonSeconds;
         const eps = 1e-9 * H;
-        expect(t.failures.time.length).toBe(r.synchronous.failures);
-        expect(t.failures.time.length).toBe(r.ftHsdp.failures);
+        expect(t.failures.time.length).toBe(r.synchronous!.failures);
+        expect(t.failures.time.length).toBe(r.ftHsdp!.failures);
         for (const iv of [t.ft, t.sync, t.ftStalls]) {
           expect(sortedByStart(iv.start)).toBe(true);
           expect(iv.start.every((start, i) => start >= 0 && iv.end[i]! > start && iv.end[i]! <= H)).toBe(
@@ -194,10 +194,10 @@ describe("recorded traces", () => {
         }
         expect(t.ftStalls.start.every((start, i) => i === 0 || start > t.ftStalls.end[i - 1]!)).toBe(true);
         const stallSpans = sum(t.ftStalls.end) - sum(t.ftStalls.start);
-        expect(Math.abs(stallSpans - r.ftHsdp.stallSeconds)).toBeLessThan(eps);
-        expect(Math.abs(sum(t.failures.ftStallSeconds) - r.ftHsdp.stallSeconds)).toBeLessThan(eps);
-        expect(Math.abs(sum(t.failures.syncStallSeconds) - r.synchronous.stallSeconds)).toBeLessThan(eps);
-        expect(Math.abs(sum(t.failures.syncLostSeconds) - r.synchronous.lostWorkSeconds)).toBeLessThan(eps);
+        expect(Math.abs(stallSpans - r.ftHsdp!.stallSeconds)).toBeLessThan(eps);
+        expect(Math.abs(sum(t.failures.ftStallSeconds) - r.ftHsdp!.stallSeconds)).toBeLessThan(eps);
+        expect(Math.abs(sum(t.failures.syncStallSeconds) - r.synchronous!.stallSeconds)).toBeLessThan(eps);
+        expect(Math.abs(sum(t.failures.syncLostSeconds) - r.synchronous!.lostWorkSeconds)).toBeLessThan(eps);
         for (const [curve, m] of [
           [t.progress.synchronous, r.synchronous],
           [t.progress.ftHsdp, r.ftHsdp],
@@ -207,7 +207,7 @@ describe("recorded traces", () => {
           expect(curve.t.at(-1)).toBe(H);
           // The curve's last point and the metric sum the same pieces in another order
           // (synchronous: useful + k·C + pending vs useful + (k·C + pending)): equal to rounding.
-          expect(Math.abs(curve.useful.at(-1)! - m.usefulSeconds)).toBeLessThan(eps);
+          expect(Math.abs(curve.useful.at(-1)! - m!.usefulSeconds)).toBeLessThan(eps);
           // Time never runs back, and progress never outruns the wall clock.
           const steps = curve.t.every(
             (ti, i) =>
@@ -328,8 +328,8 @@ describe("against the brute-force reference", () => {
         const trace = generateFailureTrace(s, s.seed);
         const r: RunResult = runOnTrace(s, trace);
         const H = derived(s).horizonSeconds;
-        expect(Math.abs(r.ftHsdp.usefulSeconds - referenceFt(s, trace))).toBeLessThan(1e-9 * H);
-        expect(Math.abs(r.synchronous.usefulSeconds - referenceSync(s, trace))).toBeLessThan(1e-9 * H);
+        expect(Math.abs(r.ftHsdp!.usefulSeconds - referenceFt(s, trace))).toBeLessThan(1e-9 * H);
+        expect(Math.abs(r.synchronous!.usefulSeconds - referenceSync(s, trace))).toBeLessThan(1e-9 * H);
       }),
       { numRuns: 200 },
     );

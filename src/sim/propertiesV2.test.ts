@@ -44,10 +44,10 @@ describe("every version-2 run", () => {
         const H = derived(s).horizonSeconds;
         for (const { key } of POLICIES) {
           const m = r[key];
-          expect(m.ettr).toBeGreaterThanOrEqual(0);
-          expect(m.ettr).toBeLessThanOrEqual(1);
-          expect(m.wallSeconds).toBe(H);
-          for (const [name, v] of Object.entries(m)) {
+          expect(m!.ettr).toBeGreaterThanOrEqual(0);
+          expect(m!.ettr).toBeLessThanOrEqual(1);
+          expect(m!.wallSeconds).toBe(H);
+          for (const [name, v] of Object.entries(m!)) {
             const values = typeof v === "number" ? [v] : Array.from(v as Float64Array);
             for (const x of values) expect(Number.isFinite(x), `${key}.${name}`).toBe(true);
           }
@@ -65,12 +65,12 @@ describe("every version-2 run", () => {
         const causes = s.failures.causes.length;
         for (const { key } of POLICIES) {
           const m = r[key];
-          expect(m.causeCount.length).toBe(causes);
-          expect(m.causeStallSeconds.length).toBe(causes);
+          expect(m!.causeCount.length).toBe(causes);
+          expect(m!.causeStallSeconds.length).toBe(causes);
           if (causes === 0) continue;
-          expect(sum(m.causeCount)).toBe(m.failures);
-          expect(Math.abs(sum(m.causeStallSeconds) - m.stallSeconds)).toBeLessThanOrEqual(1e-9 * H);
-          expect(m.causeStallSeconds.every((x) => x >= 0)).toBe(true);
+          expect(sum(m!.causeCount)).toBe(m!.failures);
+          expect(Math.abs(sum(m!.causeStallSeconds) - m!.stallSeconds)).toBeLessThanOrEqual(1e-9 * H);
+          expect(m!.causeStallSeconds.every((x) => x >= 0)).toBe(true);
         }
       }),
       RUNS,
@@ -86,36 +86,36 @@ describe("every version-2 run", () => {
         // Sync: each second is useful, rolled back, recovering (waiting for spares included) or writing.
         expect(
           Math.abs(
-            sync.usefulSeconds + sync.lostWorkSeconds + sync.stallSeconds + sync.checkpointSeconds - H,
+            sync!.usefulSeconds + sync!.lostWorkSeconds + sync!.stallSeconds + sync!.checkpointSeconds - H,
           ),
         ).toBeLessThanOrEqual(eps);
         // Every synchronous failure is a job restart; its spare waits are wall time within the stall.
-        expect(sync.jobRestarts).toBe(sync.failures);
-        expect(sync.spareWaitSeconds).toBeLessThanOrEqual(sync.stallSeconds + eps);
+        expect(sync!.jobRestarts).toBe(sync!.failures);
+        expect(sync!.spareWaitSeconds).toBeLessThanOrEqual(sync!.stallSeconds + eps);
         // FT-HSDP: the time with k replicas down covers the horizon once; stalls and degraded
         // training are disjoint; useful work never exceeds the time not stalled.
-        expect(ft.secondsWithKDown.length).toBe(s.cluster.replicas + 1);
-        expect(Math.abs(sum(ft.secondsWithKDown) - H)).toBeLessThanOrEqual(eps);
-        expect(ft.stallSeconds + ft.degradedSeconds).toBeLessThanOrEqual(H + eps);
-        expect(ft.usefulSeconds + ft.stallSeconds).toBeLessThanOrEqual(H + eps);
+        expect(ft!.secondsWithKDown.length).toBe(s.cluster.replicas + 1);
+        expect(Math.abs(sum(ft!.secondsWithKDown) - H)).toBeLessThanOrEqual(eps);
+        expect(ft!.stallSeconds + ft!.degradedSeconds).toBeLessThanOrEqual(H + eps);
+        expect(ft!.usefulSeconds + ft!.stallSeconds).toBeLessThanOrEqual(H + eps);
         for (const m of [sync, ft]) {
-          expect(Math.abs(m.usefulSeconds - m.ettr * H)).toBeLessThanOrEqual(eps);
-          expect(m.longestSpareWaitSeconds).toBeLessThanOrEqual(m.spareWaitSeconds + eps);
-          expect(m.poolEmptySeconds).toBeLessThanOrEqual(H + eps);
-          expect(m.meanHealthyReplicas).toBeLessThanOrEqual(s.cluster.replicas + eps);
+          expect(Math.abs(m!.usefulSeconds - m!.ettr * H)).toBeLessThanOrEqual(eps);
+          expect(m!.longestSpareWaitSeconds).toBeLessThanOrEqual(m!.spareWaitSeconds + eps);
+          expect(m!.poolEmptySeconds).toBeLessThanOrEqual(H + eps);
+          expect(m!.meanHealthyReplicas).toBeLessThanOrEqual(s.cluster.replicas + eps);
           if (s.spares.pool === "unlimited") {
             // §3: with an unlimited pool nothing ever waits and the pool is never empty.
-            expect(m.spareWaitSeconds).toBe(0);
-            expect(m.poolEmptySeconds).toBe(0);
+            expect(m!.spareWaitSeconds).toBe(0);
+            expect(m!.poolEmptySeconds).toBe(0);
           }
         }
         // FT-HSDP rolls back only at job restarts, which only job-scope causes start.
         const jobCauses = s.failures.causes.some((c) => c.scope === "job");
         if (!jobCauses) {
-          expect(ft.jobRestarts).toBe(0);
-          expect(ft.lostWorkSeconds).toBe(0);
+          expect(ft!.jobRestarts).toBe(0);
+          expect(ft!.lostWorkSeconds).toBe(0);
         }
-        if (s.ft.checkpointMinutes === 0) expect(ft.lostWorkSeconds).toBe(0);
+        if (s.ft.checkpointMinutes === 0) expect(ft!.lostWorkSeconds).toBe(0);
       }),
       RUNS,
     );
@@ -128,12 +128,12 @@ describe("every version-2 run", () => {
         const log = legacyTrace(r.trace!).failures;
         const H = derived(s).horizonSeconds;
         const eps = 1e-9 * Math.max(1, H);
-        expect(log.time.length).toBe(r.synchronous.failures);
-        expect(log.time.length).toBe(r.ftHsdp.failures);
-        expect(Math.abs(sum(log.syncStallSeconds) - r.synchronous.stallSeconds)).toBeLessThanOrEqual(eps);
-        expect(Math.abs(sum(log.syncLostSeconds) - r.synchronous.lostWorkSeconds)).toBeLessThanOrEqual(eps);
-        expect(Math.abs(sum(log.ftStallSeconds) - r.ftHsdp.stallSeconds)).toBeLessThanOrEqual(eps);
-        expect(Math.abs(sum(log.ftLostSeconds) - r.ftHsdp.lostWorkSeconds)).toBeLessThanOrEqual(eps);
+        expect(log.time.length).toBe(r.synchronous!.failures);
+        expect(log.time.length).toBe(r.ftHsdp!.failures);
+        expect(Math.abs(sum(log.syncStallSeconds) - r.synchronous!.stallSeconds)).toBeLessThanOrEqual(eps);
+        expect(Math.abs(sum(log.syncLostSeconds) - r.synchronous!.lostWorkSeconds)).toBeLessThanOrEqual(eps);
+        expect(Math.abs(sum(log.ftStallSeconds) - r.ftHsdp!.stallSeconds)).toBeLessThanOrEqual(eps);
+        expect(Math.abs(sum(log.ftLostSeconds) - r.ftHsdp!.lostWorkSeconds)).toBeLessThanOrEqual(eps);
         for (let i = 0; i < log.time.length; i++) {
           const job = log.scope[i] === ScopeCode.job;
           expect(log.hostCount[i]).toBe(

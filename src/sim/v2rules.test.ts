@@ -36,22 +36,22 @@ describe("racks and placement", () => {
     expect(t.failures.replicaCount[0]).toBe(2);
     expect([...t.ft.replica].filter((_, i) => t.ft.phase[i] === FtPhase.detect).sort()).toEqual([2, 3]);
     // Stalls overlap: 180 s; two replicas down for 420 s: useful = H − 180 − 2·420/4.
-    expect(r.ftHsdp.stallSeconds).toBe(180);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 180 - (2 * 420) / 4);
+    expect(r.ftHsdp!.stallSeconds).toBe(180);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 180 - (2 * 420) / 4);
   });
 
   it("packed: the same rack lies inside one replica", () => {
     const r = run({ cluster: { hostsPerRack: 2 } }, [{ time: 1000, host: 2, scope: "rack" }]);
     expect(r.trace!.failures.replicaCount[0]).toBe(1);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 180 - 420 / 4);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 180 - 420 / 4);
   });
 });
 
 describe("FTAR hang timeout", () => {
   it("FT-HSDP drops a hung member after min(hangSeconds, timeout); the sync job waits for the watchdog", () => {
     const r = run({ ft: { hangTimeoutSeconds: 60 } }, [{ time: 1000, host: 0, hang: true }]);
-    expect(r.ftHsdp.stallSeconds).toBe(60 + 120);
-    expect(r.synchronous.stallSeconds).toBe(600 + 540);
+    expect(r.ftHsdp!.stallSeconds).toBe(60 + 120);
+    expect(r.synchronous!.stallSeconds).toBe(600 + 540);
   });
 });
 
@@ -61,10 +61,10 @@ describe("job-scope failures under FT-HSDP", () => {
     const r = run({ ft: { checkpointMinutes: 10, checkpointWriteSeconds: 10 } }, [
       { time: 1500, scope: "job" },
     ]);
-    expect(r.ftHsdp.jobRestarts).toBe(1);
+    expect(r.ftHsdp!.jobRestarts).toBe(1);
     // The second write starts at 1210 s of wall time and saves 1200 s of training; at 1500 the job
     // had trained 1500 − 20 = 1480 s: 280 s are rolled back.
-    expect(r.ftHsdp.lostWorkSeconds).toBe(280);
+    expect(r.ftHsdp!.lostWorkSeconds).toBe(280);
     expect(legacyTrace(r.trace!).ftJob.state).toContain(FtJobState.jobRestart);
     expect(legacyTrace(r.trace!).ftJob.state).toContain(FtJobState.rolledBack);
   });
@@ -82,8 +82,8 @@ describe("job-scope failures under FT-HSDP", () => {
 
   it("with ft.checkpointMinutes 0 a job failure loses nothing (optimistic)", () => {
     const r = run({}, [{ time: 5000, scope: "job" }]);
-    expect(r.ftHsdp.lostWorkSeconds).toBe(0);
-    expect(r.ftHsdp.stallSeconds).toBe(60 + 540);
+    expect(r.ftHsdp!.lostWorkSeconds).toBe(0);
+    expect(r.ftHsdp!.stallSeconds).toBe(60 + 540);
   });
 
   it("a checkpoint write cut by a job failure is lost", () => {
@@ -91,7 +91,7 @@ describe("job-scope failures under FT-HSDP", () => {
     const r = run({ ft: { checkpointMinutes: 10, checkpointWriteSeconds: 10 } }, [
       { time: 605, scope: "job" },
     ]);
-    expect(r.ftHsdp.lostWorkSeconds).toBe(600);
+    expect(r.ftHsdp!.lostWorkSeconds).toBe(600);
     const j = legacyTrace(r.trace!).ftJob;
     expect([j.state[0], j.start[0], j.end[0]]).toEqual([FtJobState.checkpointing, 600, 605]);
   });
@@ -105,12 +105,12 @@ describe("spare pools", () => {
   it("an empty pool: the replica waits (down) until the repair, the sync job waits (stalled)", () => {
     const r = run(limited(0), [{ time: 1000, host: 0 }]);
     // Request at 1060; the broken host is repaired at 1000 + 3600 = 4600 and serves it.
-    expect(r.ftHsdp.spareWaitSeconds).toBe(4600 - 1060);
-    expect(r.ftHsdp.longestSpareWaitSeconds).toBe(4600 - 1060);
-    expect(r.synchronous.spareWaitSeconds).toBe(4600 - 1060);
-    expect(r.synchronous.stallSeconds).toBe(60 + (4600 - 1060) + 540);
+    expect(r.ftHsdp!.spareWaitSeconds).toBe(4600 - 1060);
+    expect(r.ftHsdp!.longestSpareWaitSeconds).toBe(4600 - 1060);
+    expect(r.synchronous!.spareWaitSeconds).toBe(4600 - 1060);
+    expect(r.synchronous!.stallSeconds).toBe(60 + (4600 - 1060) + 540);
     // The repaired host is handed out the instant it arrives: the pool is never non-empty.
-    expect(r.ftHsdp.poolEmptySeconds).toBe(H);
+    expect(r.ftHsdp!.poolEmptySeconds).toBe(H);
     expect(legacyTrace(r.trace!).ft.phase).toContain(FtPhase.waitSpare);
     expect(legacyTrace(r.trace!).sync.state).toContain(SyncState.waitSpare);
   });
@@ -121,7 +121,7 @@ describe("spare pools", () => {
       { time: 2000, host: 4 },
     ]);
     // Second request at 2060 waits until the first host's repair at 4600.
-    expect(r.ftHsdp.spareWaitSeconds).toBe(4600 - 2060);
+    expect(r.ftHsdp!.spareWaitSeconds).toBe(4600 - 2060);
   });
 
   it("a job restart does not wait for spares; afterwards the owed replica resumes at waitSpare", () => {

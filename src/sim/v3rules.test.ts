@@ -6,9 +6,9 @@
 
 import { describe, expect, it } from "vitest";
 import { legacyTrace } from "../testing/legacyTrace.ts";
+import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { runOnTrace } from "./engine.ts";
 import { failureTraceOf, type PlacedFailure } from "./failures/failureTrace.ts";
-import { POLICY_KEYS } from "./policies/policyKeys.ts";
 import { parseScenario, type ScenarioInput } from "./scenario/index.ts";
 import { BADPUT_CATEGORIES, FtPhase, type PolicyMetrics } from "./types.ts";
 
@@ -16,7 +16,7 @@ const H = 10_800;
 
 function scenario(over: ScenarioInput = {}) {
   return parseScenario({
-    policies: [...POLICY_KEYS],
+    policies: [...V3_POLICIES],
     ...over,
     cluster: { gpus: 64, gpusPerHost: 8, replicas: 4, ...over.cluster },
     training: { days: H / 86_400 },
@@ -151,12 +151,12 @@ describe("FT-HSDP's own costs", () => {
     const quiet = run({ spares, ft: { restrike: "quiet" } }, rows).ftHsdp;
     const stall = run({ spares }, rows).ftHsdp;
     // quiet: stalls 60 + 120; down and not stalled 1060–6020 (4,960 s, a quarter of it lost).
-    expect(quiet.stallSeconds).toBe(180);
-    expect(quiet.usefulSeconds).toBe(H - 180 - 4960 / 4);
+    expect(quiet!.stallSeconds).toBe(180);
+    expect(quiet!.usefulSeconds).toBe(H - 180 - 4960 / 4);
     // stall (§1): another global detect at 2000–2060.
-    expect(stall.stallSeconds).toBe(240);
-    expect(stall.usefulSeconds).toBe(H - 240 - (940 + 3960) / 4);
-    expect(lostSeconds(quiet)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
+    expect(stall!.stallSeconds).toBe(240);
+    expect(stall!.usefulSeconds).toBe(H - 240 - (940 + 3960) / 4);
+    expect(lostSeconds(quiet!)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
     const rec = legacyTrace(run({ spares, ft: { restrike: "quiet" } }, rows).trace!);
     expect(Array.from(rec.ft.phase)).toContain(FtPhase.detectQuiet);
   });
@@ -174,14 +174,14 @@ describe("FT-HSDP's own costs", () => {
       { time: 2030, host: 0 },
     ];
     const quiet = run({ spares, ft: { restrike: "quiet" } }, rows).ftHsdp;
-    expect(quiet.stallSeconds).toBe(180);
-    expect(quiet.usefulSeconds).toBe(H - 180 - 4960 / 4);
-    expect(lostSeconds(quiet)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
+    expect(quiet!.stallSeconds).toBe(180);
+    expect(quiet!.usefulSeconds).toBe(H - 180 - 4960 / 4);
+    expect(lostSeconds(quiet!)).toMatchObject({ detection: 60, rejoin: 120, degraded: 4960 / 4 });
   });
 
   it("a step overhead of o % slows training by 1 + o/100 and is its own badput", () => {
     const m = run({ ft: { stepOverheadPercent: 25 } }, []).ftHsdp;
-    expect(m.ettr).toBeCloseTo(0.8, 12);
-    expect(m.badput.overhead).toBeCloseTo(0.2, 12);
+    expect(m!.ettr).toBeCloseTo(0.8, 12);
+    expect(m!.badput.overhead).toBeCloseTo(0.2, 12);
   });
 });

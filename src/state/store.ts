@@ -93,15 +93,6 @@ export function parseChapter(v: string | undefined): ChapterId {
   return chapter;
 }
 
-/**
- * Why the page cannot show a selection of policies, or null when it can: it can show any (its
- * results, timeline, replay and failure log iterate the selection), so this is always null. Kept
- * for the strategy picker, which asks it.
- */
-export function pagePoliciesProblem(_policies: readonly string[]): string | null {
-  return null;
-}
-
 /** Whether the address last read named its view: a scenario without one is an old Cluster link. */
 let viewNamed = false;
 

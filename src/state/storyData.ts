@@ -5,7 +5,7 @@
  */
 import { proxy, type Remote } from "comlink";
 import { parseScenario, type ScenarioInput } from "../sim/scenario/index.ts";
-import type { MonteCarloResult, RunResult } from "../sim/types.ts";
+import type { MetricsSummary, MonteCarloResult, PerPolicy, PolicyMetrics, RunResult } from "../sim/types.ts";
 import type { SimWorkerApi } from "../worker/sim.worker.ts";
 import { spawnSimWorker } from "./simClient.ts";
 import { type Supervised, supervise } from "./workerSupervisor.ts";
@@ -37,19 +37,39 @@ function enqueue<T>(
   return p;
 }
 
+/**
+ * The story compares the two original strategies, so its answers have both: a story scenario
+ * that selected other policies (its `policies` is its own, never the page's) is refused here by
+ * name instead of drawing a figure with a strategy missing.
+ */
+interface Pair<T> {
+  synchronous: T;
+  ftHsdp: T;
+}
+export type StoryRun = RunResult & Pair<PolicyMetrics>;
+export type StoryMonteCarlo = MonteCarloResult & Pair<MetricsSummary>;
+
+function withPair<T, R extends PerPolicy<T>>(r: R): R & Pair<T> {
+  for (const key of ["synchronous", "ftHsdp"])
+    if (r[key] === undefined) throw new Error(`the story's scenario does not run "${key}"`);
+  return r as R & Pair<T>;
+}
+
 /** One run at the scenario's seed; with `record`, the trace the figures draw. */
-export function storyRun(input: ScenarioInput, record: boolean): Promise<RunResult> {
+export function storyRun(input: ScenarioInput, record: boolean): Promise<StoryRun> {
   const scenario = parseScenario(input);
-  return enqueue(`run:${record}:${JSON.stringify(scenario)}`, (w) => w.clusterRun(scenario, record));
+  return enqueue(`run:${record}:${JSON.stringify(scenario)}`, async (w) =>
+    withPair<PolicyMetrics, RunResult>(await w.clusterRun(scenario, record)),
+  );
 }
 
 /** Monte Carlo over `seeds` seeds from the scenario's seed. */
-export function storyMonteCarlo(input: ScenarioInput, seeds: number): Promise<MonteCarloResult> {
+export function storyMonteCarlo(input: ScenarioInput, seeds: number): Promise<StoryMonteCarlo> {
   const scenario = parseScenario(input);
   return enqueue(`mc:${seeds}:${JSON.stringify(scenario)}`, async (w, alive) => {
     const mc = await w.clusterMonteCarlo(scenario, seeds, proxy(alive));
     // Only this module uses this worker and it asks one thing at a time: nothing supersedes it.
     if (!mc) throw new Error("the story's Monte Carlo was cancelled");
-    return mc;
+    return withPair<MetricsSummary, MonteCarloResult>(mc);
   });
 }

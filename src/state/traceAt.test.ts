@@ -85,9 +85,9 @@ describe("progressAt", () => {
   it("ends at each policy's useful time on a recorded run, and FT-HSDP never decreases", () => {
     const { run, trace: recorded } = recordedRun();
     const trace = legacyTrace(recorded);
-    const H = run.synchronous.wallSeconds;
-    expect(progressAt(trace.progress.synchronous, H)).toBeCloseTo(run.synchronous.usefulSeconds, 6);
-    expect(progressAt(trace.progress.ftHsdp, H)).toBeCloseTo(run.ftHsdp.usefulSeconds, 6);
+    const H = run.synchronous!.wallSeconds;
+    expect(progressAt(trace.progress.synchronous, H)).toBeCloseTo(run.synchronous!.usefulSeconds, 6);
+    expect(progressAt(trace.progress.ftHsdp, H)).toBeCloseTo(run.ftHsdp!.usefulSeconds, 6);
     let last = 0;
     for (let t = 0; t <= H; t += 97) {
       const u = progressAt(trace.progress.ftHsdp, t);
@@ -184,7 +184,7 @@ describe("any selection of policies", () => {
       ["ftHsdp", "replicas"],
       ["inMemory", "wholeJob"],
     ]);
-    const H = run.ftHsdp.wallSeconds;
+    const H = run.ftHsdp!.wallSeconds;
     for (const p of momentAt(trace, H).policies) expect(p.useful).toBeCloseTo(run[p.key]!.usefulSeconds, 6);
     // Every interval boundary of the in-memory job's lane is a stop of the replay's steps.
     const rec = trace.recordings.inMemory!;

@@ -18,8 +18,8 @@ import { sweepCsv } from "../export/csv.ts";
 import { runScenario } from "../sim/engine.ts";
 import type { FailureTrace } from "../sim/failures/failureTrace.ts";
 import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
-import { type PluginPolicy, REGISTRY, registerPolicy } from "../sim/policies/index.ts";
-import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { type Policy, registeredPolicies, registerPolicy } from "../sim/policies/index.ts";
+import { PLUGINS } from "../sim/policies/pluginList.ts";
 import { assembleMetrics, badputSeconds } from "../sim/policies/policyMetrics.ts";
 import { DEFAULT_SCENARIO, derived, parseScenario, type Scenario } from "../sim/scenario/index.ts";
 import { axisInfo } from "../sim/sweep/index.ts";
@@ -61,7 +61,7 @@ function runNoop(s: Scenario, failures: FailureTrace, record: boolean) {
   return { metrics, recording };
 }
 
-const noop: PluginPolicy = {
+const noop: Policy = {
   key: "noop",
   label: "No-op",
   shortLabel: "No-op",
@@ -161,7 +161,7 @@ describe("a dummy third policy registered from outside", () => {
   it("is gone again once removed: the defaults and the built-in keys are as before", () => {
     unregister?.();
     unregister = null;
-    expect(Object.keys(REGISTRY)).toEqual([...POLICY_KEYS]);
+    expect(registeredPolicies()).toEqual(PLUGINS);
     expect(() => parseScenario(input)).toThrow(/policies\[1\]: got "noop"/);
     expect(DEFAULT_SCENARIO.policies).toEqual(["synchronous", "ftHsdp"]);
   });

@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { PLUGINS } from "../sim/policies/pluginList.ts";
 
 const GENERIC = [
   "src/sim/engine.ts",
@@ -69,12 +69,12 @@ function code(path: string): string {
 
 describe("generic modules", () => {
   it("name no policy key in their code", () => {
-    const key = new RegExp(`\\b(${POLICY_KEYS.join("|")})\\b`, "g");
+    const key = new RegExp(`\\b(${PLUGINS.map((p) => p.key).join("|")})\\b`, "g");
     const found = GENERIC.flatMap((f) => [...code(f).matchAll(key)].map((m) => `${f}: ${m[0]}`));
     expect(found).toEqual([]);
   });
 
   it("the check finds a key where there is one", () => {
-    expect(code("src/sim/policies/index.ts")).toMatch(/\bftHsdp\b/);
+    expect(code("src/sim/policies/ftHsdp/index.ts")).toMatch(/\bftHsdp\b/);
   });
 });

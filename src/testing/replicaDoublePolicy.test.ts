@@ -14,7 +14,8 @@ import { clusterTrace } from "../export/clusterTrace.ts";
 import { sweepCsv } from "../export/csv.ts";
 import { runScenario } from "../sim/engine.ts";
 import { monteCarlo } from "../sim/monteCarlo/monteCarlo.ts";
-import { ftHsdpPolicy, type PluginPolicy, registerPolicy } from "../sim/policies/index.ts";
+import { ftHsdpPolicy } from "../sim/policies/ftHsdp/index.ts";
+import { type Policy, registerPolicy } from "../sim/policies/index.ts";
 import { parseScenario, type Scenario } from "../sim/scenario/index.ts";
 import { axisInfo } from "../sim/sweep/index.ts";
 import type { PolicyKey, RunResult, Trace } from "../sim/types.ts";
@@ -29,7 +30,7 @@ import { TimelineRenderer, tracksFor } from "../ui/timeline/timelineRenderer.ts"
 const TWIN = "ftTwin";
 
 /** FT-HSDP whose replicas take twice as long to restart: its lanes differ from FT-HSDP's where a replica is down. */
-const twin: PluginPolicy = {
+const twin: Policy = {
   ...ftHsdpPolicy,
   key: TWIN,
   label: "FT twin",

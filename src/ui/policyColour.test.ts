@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { REGISTRY } from "../sim/policies/index.ts";
-import { POLICY_KEYS } from "../sim/policies/policyKeys.ts";
+import { policyOf } from "../sim/policies/index.ts";
+import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { policyColour, policyStyle } from "./policyColour.ts";
 
 const UI = import.meta.dirname;
@@ -18,7 +18,7 @@ const block = (selector: string) => {
 const LIGHT = block(":root");
 const DARK = block(':root[data-theme="dark"]');
 const valueIn = (css: string, name: string) => new RegExp(`^\\s*${name}:\\s*([^;]+);`, "m").exec(css)?.[1];
-const policies = POLICY_KEYS.map((k) => REGISTRY[k]);
+const policies = V3_POLICIES.map((k) => policyOf(k));
 
 function cssFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

@@ -3,7 +3,7 @@
  * computed from the scenario's selection and the policy registry (src/sim/policies/index.ts), so no
  * sentence names two policies when one, three or four are shown.
  */
-import { REGISTRY } from "../sim/policies/index.ts";
+import { policyOf } from "../sim/policies/index.ts";
 import type { PolicyKey } from "../sim/policies/policyKeys.ts";
 
 const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
@@ -23,14 +23,14 @@ export function everyStrategyWords(n: number): string {
 
 /** Names in display order: "Hot spares", "Synchronous and FT-HSDP", "Synchronous, FT-HSDP and Hot spares". */
 export function strategyList(keys: readonly PolicyKey[], short = false): string {
-  const names = keys.map((k) => (short ? REGISTRY[k].shortLabel : REGISTRY[k].label));
+  const names = keys.map((k) => (short ? policyOf(k).shortLabel : policyOf(k).label));
   if (names.length <= 1) return names[0] ?? "";
   return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** The Cluster tab's label: the strategies it compares, by name while they fit. */
 export function clusterTabLabel(keys: readonly PolicyKey[]): string {
-  if (keys.length === 1) return `Cluster: ${REGISTRY[keys[0] as PolicyKey].shortLabel}`;
-  if (keys.length === 2) return `Cluster: ${keys.map((k) => REGISTRY[k].shortLabel).join(" vs ")}`;
+  if (keys.length === 1) return `Cluster: ${policyOf(keys[0] as PolicyKey).shortLabel}`;
+  if (keys.length === 2) return `Cluster: ${keys.map((k) => policyOf(k).shortLabel).join(" vs ")}`;
   return `Cluster: ${strategiesWords(keys.length)}`;
 }

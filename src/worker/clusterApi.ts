@@ -44,7 +44,7 @@ export const clusterApi = {
     const recoveryIndex = buildRecoveryIndex(result.trace);
     // Each buffer once (the trace's walk already lists a shared one once).
     const buffers = new Set([...traceBuffers(result.trace), ...traceBuffers(recoveryIndex)]);
-    return transfer({ ...result, recoveryIndex }, [...buffers]);
+    return transfer(Object.assign({}, result, { recoveryIndex }), [...buffers]);
   },
 
   /**
@@ -98,7 +98,7 @@ export const clusterApi = {
     }
     return transfer(
       out,
-      Object.values(out).map((a) => a.buffer as ArrayBuffer),
+      Object.values(out).flatMap((a) => (a ? [a.buffer as ArrayBuffer] : [])),
     );
   },
 };

@@ -17,7 +17,7 @@ describe("FTAR's step overhead", () => {
   it("the fixed-arrival FT-HSDP form divides by it, and matches the run (one run is the answer)", () => {
     const s = parseScenario({ failures: { arrivals: "fixed" }, ft: { stepOverheadPercent: 10 } });
     const form = closedFormsOf(s).fixedArrivals.ftHsdp;
-    const run = monteCarlo(s, 1).ftHsdp.ettr.mean;
+    const run = monteCarlo(s, 1).ftHsdp!.ettr.mean;
     expect(form.note).toMatch(/divided by 1 \+ 10\/100/);
     // Without the overhead it read 80.1 % where the run gives 72.8 %.
     expect(Math.abs((form.value ?? 0) - run)).toBeLessThan(2e-4);
@@ -56,7 +56,7 @@ describe("the first-order forms check their assumptions", () => {
     });
     const v = closedFormsOf(rare).ftFirstOrder.value;
     expect(v).not.toBeNull();
-    expect(Math.abs((v ?? 0) - monteCarlo(rare, 40).ftHsdp.ettr.mean)).toBeLessThan(0.01);
+    expect(Math.abs((v ?? 0) - monteCarlo(rare, 40).ftHsdp!.ettr.mean)).toBeLessThan(0.01);
   });
 
   it("Meta's shows — where λ(u₀ + C + W) is not small (0.5 here: it read 64 % against 69 %)", () => {
@@ -104,7 +104,7 @@ describe("long-run rates", () => {
       const form = cf[key];
       const bound = Number(form.note.match(/reads up to ([\d.]+) point higher/)?.[1]) / 100;
       expect(form.note).toMatch(/^long-run rate, /);
-      const gap = run[key].ettr.mean - (form.value ?? 0);
+      const gap = run[key]!.ettr.mean - (form.value ?? 0);
       expect(gap, key).toBeGreaterThanOrEqual(0);
       expect(gap, key).toBeLessThanOrEqual(bound);
     }

@@ -12,7 +12,9 @@
 import { describe, expect, it } from "vitest";
 import { generateFailureTrace } from "../failures/failureTrace.ts";
 import { seedOf } from "../monteCarlo/monteCarlo.ts";
-import { ftHsdpPolicy, type Policy, synchronousPolicy } from "../policies/index.ts";
+import { ftHsdpPolicy } from "../policies/ftHsdp/index.ts";
+import type { Policy } from "../policies/index.ts";
+import { synchronousPolicy } from "../policies/synchronous/index.ts";
 import { derived, parseScenario, type Scenario } from "../scenario/index.ts";
 import { closedForms } from "./closedForms.ts";
 

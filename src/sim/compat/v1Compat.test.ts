@@ -72,15 +72,15 @@ describe("version-1 links and scenarios give the numbers they gave before (bit f
       if (!s) throw new Error(`link ${c.link} decoded to nothing`);
       expect(sameKeys(s, c.scenario)).toEqual(c.scenario);
       const run = runScenario(s, { record: true });
-      expect(sameKeys(run.synchronous, c.run.synchronous)).toEqual(c.run.synchronous);
-      expect(sameKeys(run.ftHsdp, c.run.ftHsdp)).toEqual(c.run.ftHsdp);
+      expect(sameKeys(run.synchronous!, c.run.synchronous!)).toEqual(c.run.synchronous!);
+      expect(sameKeys(run.ftHsdp!, c.run.ftHsdp!)).toEqual(c.run.ftHsdp!);
       expect(closedFormNumbers(run.closedForm, c.run.closedForm)).toEqual(
         closedFormNumbers(c.run.closedForm, c.run.closedForm),
       );
       expect(traceDigest(run)).toEqual(c.trace);
       const mc = monteCarlo(s, c.monteCarlo.seeds);
-      expect(sameKeys(mc.synchronous, c.monteCarlo.synchronous)).toEqual(c.monteCarlo.synchronous);
-      expect(sameKeys(mc.ftHsdp, c.monteCarlo.ftHsdp)).toEqual(c.monteCarlo.ftHsdp);
+      expect(sameKeys(mc.synchronous!, c.monteCarlo.synchronous)).toEqual(c.monteCarlo.synchronous);
+      expect(sameKeys(mc.ftHsdp!, c.monteCarlo.ftHsdp)).toEqual(c.monteCarlo.ftHsdp);
     });
   }
 });

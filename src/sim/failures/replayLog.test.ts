@@ -3,9 +3,9 @@
  * numbers bit for bit under every policy — drawn and replayed failures go through one engine.
  */
 import { describe, expect, it } from "vitest";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { runScenario } from "../engine.ts";
 import { McStream } from "../monteCarlo/mcStream.ts";
-import { POLICY_KEYS } from "../policies/policyKeys.ts";
 import { parseScenario, type Scenario } from "../scenario/index.ts";
 import type { RunResult } from "../types.ts";
 import { generateFailureTrace } from "./failureTrace.ts";
@@ -17,7 +17,7 @@ import {
   runFailuresCsv,
 } from "./replayLog.ts";
 
-const all = [...POLICY_KEYS];
+const all = [...V3_POLICIES];
 const drawn: [string, unknown][] = [
   [
     "version 1, hangs",

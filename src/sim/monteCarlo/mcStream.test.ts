@@ -71,7 +71,7 @@ describe("the streaming Monte Carlo", () => {
     const settings = { precision: 0.003, cap: 2000 };
     const stream = drive(SMALL, settings, 2, 3);
     const snap = stream.snapshot();
-    for (const e of Object.values(snap.ettr)) expect(e.half).toBeLessThanOrEqual(settings.precision);
+    for (const e of Object.values(snap.ettr)) expect(e!.half).toBeLessThanOrEqual(settings.precision);
     // One chunk fewer did not reach it (or had fewer than the minimum runs).
     const ends: number[] = [];
     for (let k = 0, c = chunkAt(SMALL, 2000, 0); c.count > 0; c = chunkAt(SMALL, 2000, ++k))
@@ -79,7 +79,7 @@ describe("the streaming Monte Carlo", () => {
     const before = ends[ends.indexOf(snap.n) - 1]!;
     const shorter = drive(SMALL, { precision: 0, cap: before }, 1, 0).snapshot();
     const reached =
-      before >= MIN_RUNS && Object.values(shorter.ettr).every((e) => e.half <= settings.precision);
+      before >= MIN_RUNS && Object.values(shorter.ettr).every((e) => e!.half <= settings.precision);
     expect(reached).toBe(false);
   });
 

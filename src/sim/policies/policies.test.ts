@@ -7,8 +7,9 @@ import { runOnTrace } from "../engine.ts";
 import { generateFailureTrace } from "../failures/failureTrace.ts";
 import { monteCarlo } from "../monteCarlo/monteCarlo.ts";
 import { parseScenario } from "../scenario/index.ts";
-import { POLICIES, REGISTRY } from "./index.ts";
-import { DEFAULT_POLICIES, POLICY_KEYS } from "./policyKeys.ts";
+import { POLICIES, policyOf, registeredPolicies } from "./index.ts";
+import { PLUGINS } from "./pluginList.ts";
+import { DEFAULT_POLICIES } from "./policyKeys.ts";
 
 const s = parseScenario({
   cluster: { gpus: 64, gpusPerHost: 8, replicas: 4 },
@@ -21,6 +22,16 @@ describe("the policy registry", () => {
     expect(POLICIES.map((p) => p.key)).toEqual(["synchronous", "ftHsdp"]);
     expect(POLICIES.map((p) => p.csvPrefix)).toEqual(["sync", "ft_hsdp"]);
     expect(new Set(POLICIES.map((p) => p.label)).size).toBe(POLICIES.length);
+  });
+
+  it("is the plug-in list, in its order: the built-in keys first, unchanged", () => {
+    expect(registeredPolicies()).toEqual(PLUGINS);
+    expect(PLUGINS.slice(0, 4).map((p) => [p.key, p.csvPrefix])).toEqual([
+      ["synchronous", "sync"],
+      ["ftHsdp", "ft_hsdp"],
+      ["inMemory", "in_memory"],
+      ["hotSpare", "hot_spare"],
+    ]);
   });
 
   it("is what the engine and the Monte Carlo run: each policy's own run, under its key, in order", () => {
@@ -44,9 +55,9 @@ describe("the policy registry", () => {
 
   it("gives each policy beyond the default two the words of its own closed form (the results' formula text)", () => {
     const shared: readonly string[] = DEFAULT_POLICIES;
-    for (const k of POLICY_KEYS.filter((key) => !shared.includes(key))) {
-      expect(REGISTRY[k].formText?.formula, k).toMatch(/\S/);
-      expect(REGISTRY[k].formText?.assumes, k).toMatch(/\S/);
+    for (const { key: k } of registeredPolicies().filter(({ key }) => !shared.includes(key))) {
+      expect(policyOf(k).formText?.formula, k).toMatch(/\S/);
+      expect(policyOf(k).formText?.assumes, k).toMatch(/\S/);
     }
   });
 });

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeScenarioLink, encodeScenarioHash } from "../../link/scenarioLink.ts";
-import { MAX_POLICIES, POLICY_KEYS, policiesAllowed, policyKeys } from "../policies/policyKeys.ts";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
+import { MAX_POLICIES, policiesAllowed, policyKeys } from "../policies/policyKeys.ts";
 import { diffFromDefaults, parseScenario, ScenarioError } from "./index.ts";
 
 const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -42,7 +43,7 @@ describe("version-3 scenario fields", () => {
       .join(", ");
     expect(allowed).toBe(`a list of 1–${MAX_POLICIES} distinct keys of ${oneOf}`);
     expect(problemsOf({ policies: [] })[0]).toMatch(new RegExp(`^policies: .*must be ${literal(allowed)}`));
-    const tooMany = Array.from({ length: MAX_POLICIES + 1 }, (_, i) => POLICY_KEYS[i % POLICY_KEYS.length]);
+    const tooMany = [...V3_POLICIES, V3_POLICIES[0]].slice(0, MAX_POLICIES + 1);
     expect(problemsOf({ policies: tooMany })[0]).toMatch(
       new RegExp(`^policies: got a list of ${MAX_POLICIES + 1}; must be ${literal(allowed)}`),
     );

@@ -70,7 +70,7 @@ describe("slow episodes (§6)", () => {
     const a = runScenario(s, { record: true }).trace!.failures;
     const b = runScenario(slow, { record: true }).trace!.failures;
     expect(b.time).toEqual(a.time);
-    expect(runScenario(slow).synchronous.slowEpisodes).toBeGreaterThan(0);
+    expect(runScenario(slow).synchronous!.slowEpisodes).toBeGreaterThan(0);
   });
 
   it("split wall time exactly: ETTR + every badput share = 1 (1e-9) for every policy, recorded or not", {
@@ -150,9 +150,9 @@ describe("slow episodes (§6)", () => {
     // slow, so it loses only the down replica's quarter; the synchronous job restarts (540 s) and
     // is slow for the rest of the episode, 2,000 − 1,540 s at half pace.
     const struck = runOnTrace(s, withEvictions(s, failureTraceOf(s, [{ time: 1000, host: 1 }]), ep));
-    expect(struck.ftHsdp.badput.slow).toBe(0);
-    expect(struck.ftHsdp.usefulSeconds).toBeCloseTo(8640 - 1000 / 4, 6);
-    expect(struck.synchronous.badput.slow * 8640).toBeCloseTo(230, 6);
+    expect(struck.ftHsdp!.badput.slow).toBe(0);
+    expect(struck.ftHsdp!.usefulSeconds).toBeCloseTo(8640 - 1000 / 4, 6);
+    expect(struck.synchronous!.badput.slow * 8640).toBeCloseTo(230, 6);
   });
 
   it("evict a host still slow evictAfterMinutes into its episode: a failure found at once, ending it", () => {
@@ -174,14 +174,14 @@ describe("slow episodes (§6)", () => {
     expect(evicted / ep.count).toBeLessThan(0.65);
     const r = runScenario(s, { record: true });
     const inHorizon = Array.from(ep.end).filter((t, e) => ep.evicted[e] && t < 86_400).length;
-    expect(r.synchronous.evictions).toBe(inHorizon);
-    expect(r.synchronous.failures).toBe(inHorizon);
-    expect(r.ftHsdp.evictions).toBe(inHorizon);
+    expect(r.synchronous!.evictions).toBe(inHorizon);
+    expect(r.synchronous!.failures).toBe(inHorizon);
+    expect(r.ftHsdp!.evictions).toBe(inHorizon);
     const log = r.trace!.failures;
     expect(Array.from(log.evicted).every((x) => x === 1)).toBe(true);
     expect(Array.from(log.detectSeconds).every((x) => x === 0)).toBe(true);
     // An eviction is a replica failure for FT-HSDP (reconfigure, restart, rejoin): it degrades.
-    expect(r.ftHsdp.degradedSeconds).toBeGreaterThan(0);
+    expect(r.ftHsdp!.degradedSeconds).toBeGreaterThan(0);
   });
 
   it("count against the run's cost like failures, and a refusal names the expected number and the bound", () => {

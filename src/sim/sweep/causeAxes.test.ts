@@ -5,9 +5,9 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { causeTable } from "../failures/causes.ts";
 import { MONTE_CARLO_BUDGET_FAILURES, monteCarloCost } from "../monteCarlo/budget.ts";
-import { POLICY_KEYS } from "../policies/policyKeys.ts";
 import { PRESETS } from "../presets.ts";
 import {
   DEFAULT_SCENARIO,
@@ -215,7 +215,7 @@ const NOT_AN_AXIS: Record<string, string> = {
 describe("every knob is an axis (issue 19 item 3)", () => {
   it("each numeric and enumerated field of the table, and of each cause, is an axis or excluded with a reason", () => {
     const withAll = parseScenario({
-      policies: [...POLICY_KEYS],
+      policies: [...V3_POLICIES],
       failures: {
         arrivals: "weibull",
         badHosts: { share: 0.1, factor: 4 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../policies/policyKeys.ts";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { PRESETS } from "../presets.ts";
 import {
   DEFAULT_SCENARIO as D,
@@ -154,7 +154,7 @@ describe("every field is an axis", () => {
   });
 
   it("a field's axis changes that field only, over its categories or its spec's range", () => {
-    const four = parseScenario({ policies: [...POLICY_KEYS] });
+    const four = parseScenario({ policies: [...V3_POLICIES] });
     for (const axis of SWEEP_AXES) {
       const f = axis.field;
       if (!f || ["gpus", "replicas"].includes(axis.id)) continue;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { runScenario } from "../engine.ts";
 import { seedOf } from "../monteCarlo/monteCarlo.ts";
-import { POLICY_KEYS } from "../policies/policyKeys.ts";
 import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../scenario/index.ts";
 import { axisApplies, SWEEP_AXES, sweepValue } from "./index.ts";
 import {
@@ -197,7 +197,7 @@ describe("summarizeTornado", () => {
   });
 
   it("four policies: a bar each, and FT-HSDP's lead over the first other", () => {
-    const four = parseScenario({ ...small, policies: [...POLICY_KEYS] });
+    const four = parseScenario({ ...small, policies: [...V3_POLICIES] });
     const p = planTornado(four, 0.5);
     const r = summarizeTornado(
       p,

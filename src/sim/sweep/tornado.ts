@@ -14,7 +14,7 @@
  */
 
 import { t95 } from "../monteCarlo/tQuantile.ts";
-import { REGISTRY } from "../policies/index.ts";
+import { policyOf } from "../policies/index.ts";
 import type { PolicyKey } from "../policies/policyKeys.ts";
 import { FIELD_SPECS, type FieldSpec, type Scenario } from "../scenario/index.ts";
 import {
@@ -375,7 +375,7 @@ function points(v: number): string {
  * the policy it moves most.
  */
 export function tornadoSentence(result: TornadoResult, policies: readonly PolicyKey[]): string {
-  const what = policies.length === 1 ? `${REGISTRY[policies[0] as PolicyKey].label}'s ETTR` : "ETTR";
+  const what = policies.length === 1 ? `${policyOf(policies[0] as PolicyKey).label}'s ETTR` : "ETTR";
   const widest = (r: TornadoRow) =>
     r.bars
       .filter((b) => b.series !== "advantage")
@@ -387,7 +387,7 @@ export function tornadoSentence(result: TornadoResult, policies: readonly Policy
   const first = ranked[0];
   const bar = first ? widest(first) : null;
   if (!first || !bar) return `${what} moves by less than its own uncertainty whichever knob is moved.`;
-  const who = policies.length === 1 ? "" : `${REGISTRY[bar.series as PolicyKey].label} `;
+  const who = policies.length === 1 ? "" : `${policyOf(bar.series).label} `;
   const ends = bar.segments.map((s) => `${points(s.change)} at ${s.text}`).join(", ");
   const then = ranked.slice(1, 3).map((x) => x.plan.label);
   return `${what} depends most on ${first.plan.label} (${who}${ends}, from ${first.plan.baseText}; points)${

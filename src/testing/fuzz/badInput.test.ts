@@ -89,12 +89,12 @@ function expectSane(what: string): void {
   const s = appStore.getState().scenario;
   const run = runScenario(s);
   for (const m of [run.synchronous, run.ftHsdp]) {
-    for (const v of [m.ettr, m.usefulSeconds, m.stallSeconds, m.lostWorkSeconds])
+    for (const v of [m!.ettr, m!.usefulSeconds, m!.stallSeconds, m!.lostWorkSeconds])
       expect(Number.isFinite(v), what).toBe(true);
     // The page shows ETTR to 0.1 %: the engine's float excess (1 + 2e-16, kept for version-1
     // links' recorded bits) never shows above 100.0 %.
-    expect(Number((100 * m.ettr).toFixed(1)), what).toBeLessThanOrEqual(100);
-    expect(m.ettr, what).toBeGreaterThanOrEqual(0);
+    expect(Number((100 * m!.ettr).toFixed(1)), what).toBeLessThanOrEqual(100);
+    expect(m!.ettr, what).toBeGreaterThanOrEqual(0);
   }
   for (const v of Object.values(run.closedForm.fixed)) expect(Number.isFinite(v), what).toBe(true);
 }

@@ -324,7 +324,7 @@ describe("the fixed-arrival forms and Meta's model equal docs/model.md's on held
     const edge = derived(s).mtbfSeconds / derived(s).horizonSeconds;
     for (const policy of ["synchronous", "hotSpare"] as const)
       expect(
-        Math.abs(REFERENCE_POLICIES[policy](s, k, failures).ettr - form.value!),
+        Math.abs(REFERENCE_POLICIES[policy]!(s, k, failures).ettr - form.value!),
         policy,
       ).toBeLessThanOrEqual(edge);
   });
@@ -393,7 +393,7 @@ describe("the exact forms agree with the Monte Carlo (engine's and reference's) 
     const reference = meanSe(
       Array.from(
         { length: n },
-        (_, i) => REFERENCE_POLICIES[policy](s, k, referenceFailures(s, k, 104_729 * i + 3)).ettr,
+        (_, i) => REFERENCE_POLICIES[policy]!(s, k, referenceFailures(s, k, 104_729 * i + 3)).ettr,
       ),
     );
     // 4 standard errors, plus the start-up edge of a finite horizon: at most one checkpoint cycle

@@ -25,8 +25,8 @@ function compare(s: Scenario, trace: FailureTrace): { synchronous: string[]; ftH
   const engine = runOnTrace(s, trace);
   const horizon = s.training.days * 86_400;
   return {
-    synchronous: disagreements(engine.synchronous, referenceSynchronous(s, trace), horizon, V1_METRICS),
-    ftHsdp: disagreements(engine.ftHsdp, referenceFtHsdp(s, trace), horizon, V1_METRICS),
+    synchronous: disagreements(engine.synchronous!, referenceSynchronous(s, trace), horizon, V1_METRICS),
+    ftHsdp: disagreements(engine.ftHsdp!, referenceFtHsdp(s, trace), horizon, V1_METRICS),
   };
 }
 
@@ -113,7 +113,7 @@ describe("engine vs an independent reading of docs/model.md §1", () => {
         const variance = xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (seeds - 1);
         // Two independent means of `seeds` samples each: 4.5 standard errors of their difference.
         const tolerance = 4.5 * Math.sqrt((2 * variance) / seeds) + 1e-12;
-        expect(Math.abs(engine[policy][m].mean - mean), `${policy}.${m}`).toBeLessThanOrEqual(tolerance);
+        expect(Math.abs(engine[policy]![m].mean - mean), `${policy}.${m}`).toBeLessThanOrEqual(tolerance);
       }
     }
   });

@@ -27,12 +27,12 @@ function compare(s: Scenario, failures: readonly Failure[]): { synchronous: stri
   const horizon = s.training.days * 86_400;
   return {
     synchronous: disagreements(
-      engine.synchronous,
+      engine.synchronous!,
       referenceSynchronousV2(s, k, failures),
       horizon,
       V2_METRICS,
     ),
-    ftHsdp: disagreements(engine.ftHsdp, referenceFtHsdpV2(s, k, failures), horizon, V2_METRICS),
+    ftHsdp: disagreements(engine.ftHsdp!, referenceFtHsdpV2(s, k, failures), horizon, V2_METRICS),
   };
 }
 
@@ -259,13 +259,13 @@ describe("Monte Carlo means: engine vs reference with independent dice, on eight
       );
       const series: [string, number, number[]][] = MC_METRICS.map((m) => [
         m,
-        engine[policy][m].mean,
+        engine[policy]![m].mean,
         samples.map((r) => r[m]),
       ]);
       k.causes.forEach((_c, j) => {
         series.push([
           `causes[${j}].count`,
-          engine[policy].causes[j]!.count.mean,
+          engine[policy]!.causes[j]!.count.mean,
           samples.map((r) => r.perCause[j]!.count),
         ]);
       });

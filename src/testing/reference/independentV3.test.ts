@@ -31,7 +31,7 @@ function compare(s: Scenario, failures: readonly Failure[]): Record<string, stri
   const horizon = s.training.days * 86_400;
   const out: Record<string, string[]> = {};
   for (const p of s.policies) {
-    const d = disagreementsV3(engine[p] as PolicyMetrics, REFERENCE_POLICIES[p](s, k, failures), horizon);
+    const d = disagreementsV3(engine[p]! as PolicyMetrics, REFERENCE_POLICIES[p]!(s, k, failures), horizon);
     if (d.length > 0) out[p] = d;
   }
   return out;
@@ -238,7 +238,7 @@ describe("Monte Carlo means: engine vs reference with independent dice, on seven
     const engine = monteCarlo(s, seeds);
     const failures = Array.from({ length: seeds }, (_, i) => referenceFailures(s, k, 7919 * i + 1));
     for (const policy of s.policies) {
-      const samples = failures.map((f) => REFERENCE_POLICIES[policy](s, k, f));
+      const samples = failures.map((f) => REFERENCE_POLICIES[policy]!(s, k, f));
       const summary = engine[policy] as MetricsSummary;
       const H = s.training.days * 86_400;
       const series: [string, number, number[]][] = MC_METRICS.map((m) => [

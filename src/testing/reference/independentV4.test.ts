@@ -86,7 +86,7 @@ describe("Monte Carlo means: engine vs reference on §5 scenarios, independent d
     const failures = Array.from({ length: seeds }, (_, i) => referenceFailures(s, k, 7919 * i + 3));
     const H = s.training.days * 86_400;
     for (const policy of s.policies) {
-      const samples = failures.map((f) => REFERENCE_POLICIES[policy](s, k, f));
+      const samples = failures.map((f) => REFERENCE_POLICIES[policy]!(s, k, f));
       const summary = engine[policy] as MetricsSummary;
       const series: [string, number, number[]][] = METRICS.map((m) => [
         m,

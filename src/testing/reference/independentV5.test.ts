@@ -73,21 +73,21 @@ function compare(s: Scenario, failures: readonly Failure[], slow: SlowRun | null
   const engine = engineRun() as Record<PolicyKey, PolicyMetrics>;
   const out: Record<string, string[]> = {};
   for (const p of s.policies) {
-    const ref: ReferenceMetrics = REFERENCE_POLICIES[p](s, k, failures, slow);
+    const ref: ReferenceMetrics = REFERENCE_POLICIES[p]!(s, k, failures, slow);
     const e = engine[p];
     const episodes = slow?.episodes.length ?? 0;
     const evictions = failures.filter((f) => f.evicted).length;
     // An eviction has no cause (−1): a stall that an eviction and a failure share is charged to
     // the cause or to nobody depending on which owns it, which §3 leaves open (agreement.ts), so
     // with evictions the causes' total stall is not compared; each cause's count still is.
-    const d = disagreementsV3(e, ref, H).filter(
+    const d = disagreementsV3(e!, ref, H).filter(
       (x) => evictions === 0 || !x.startsWith("Σ causeStallSeconds"),
     );
-    if (e.slowEpisodes !== episodes)
-      d.push(`slowEpisodes: engine ${e.slowEpisodes} vs reference ${episodes}`);
-    if (e.evictions !== evictions) d.push(`evictions: engine ${e.evictions} vs reference ${evictions}`);
+    if (e!.slowEpisodes !== episodes)
+      d.push(`slowEpisodes: engine ${e!.slowEpisodes} vs reference ${episodes}`);
+    if (e!.evictions !== evictions) d.push(`evictions: engine ${e!.evictions} vs reference ${evictions}`);
     // §6 "ETTR + every badput share = 1": on both sides.
-    const engineSum = ettrPlusBadput(e.ettr, (c) => e.badput[c]);
+    const engineSum = ettrPlusBadput(e!.ettr, (c) => e!.badput[c]);
     const refSum = ettrPlusBadput(ref.ettr, (c) => ref.badput[c] / H);
     if (Math.abs(engineSum - 1) > 1e-9) d.push(`engine ETTR + badput = ${engineSum}`);
     if (Math.abs(refSum - 1) > 1e-9) d.push(`reference ETTR + badput = ${refSum}`);
@@ -227,7 +227,7 @@ describe("Monte Carlo means: engine vs reference on §6 scenarios, independent d
     const H = s.training.days * 86_400;
     for (const policy of s.policies) {
       const samples = runs.map((r) => {
-        const m = REFERENCE_POLICIES[policy](s, r.k, r.failures, r.slow);
+        const m = REFERENCE_POLICIES[policy]!(s, r.k, r.failures, r.slow);
         expect(
           Math.abs(ettrPlusBadput(m.ettr, (c) => m.badput[c] / H) - 1),
           `${policy}: reference ETTR + badput`,
@@ -288,7 +288,7 @@ describe("the M/G/∞ closed form where §6 calls it exact (no failures, no evic
       // With no failures and nothing written, every policy's form is §6's factor alone.
       expect(value, policy).toBeCloseTo(form, 12);
       expect(closed?.[policy]?.note, policy).toMatch(/exact in the long run/);
-      const xs = runs.map((r) => REFERENCE_POLICIES[policy](s, r.k, r.failures, r.slow).ettr);
+      const xs = runs.map((r) => REFERENCE_POLICIES[policy]!(s, r.k, r.failures, r.slow).ettr);
       const { mean, variance } = meanAndSe(xs);
       const se = Math.sqrt(variance / seeds);
       expect(Math.abs(mean - form), `${policy}: reference ${mean} ± ${se}, form ${form}`).toBeLessThan(

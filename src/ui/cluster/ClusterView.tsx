@@ -1,5 +1,5 @@
 import { Fragment } from "react";
-import { REGISTRY } from "../../sim/policies/index.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import type { Scenario } from "../../sim/scenario/index.ts";
 import { useAppStore } from "../../state/store.ts";
@@ -46,7 +46,7 @@ function PolicyIntro({ policy, scenario }: { policy: PolicyKey; scenario: Scenar
     );
   return (
     <>
-      <strong>{REGISTRY[policy].label}</strong>: {REGISTRY[policy].blurb}
+      <strong>{policyOf(policy).label}</strong>: {policyOf(policy).blurb}
     </>
   );
 }

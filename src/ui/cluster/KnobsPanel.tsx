@@ -8,7 +8,7 @@
 import { useRef } from "react";
 import { youngDalySeconds } from "../../sim/closedForms/closedForms.ts";
 import { causeTable } from "../../sim/failures/causes.ts";
-import { POLICY_KEYS, type PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { type PolicyKey, policyKeys } from "../../sim/policies/policyKeys.ts";
 import {
   derived,
   FIELD_SPECS,
@@ -178,7 +178,7 @@ const SECTIONS = knobLayout();
 
 /** A group that is one policy's own (inMemory, hotSpare): its knobs show only while it is selected. */
 const isPolicyGroup = (group: ScenarioGroup): group is ScenarioGroup & PolicyKey =>
-  (POLICY_KEYS as readonly string[]).includes(group);
+  policyKeys().includes(group);
 
 /** A knob, and beside a checkpoint interval the button that sets it to Young/Daly. */
 function FieldWithAction({ group, field }: { group: ScenarioGroup; field: string }) {

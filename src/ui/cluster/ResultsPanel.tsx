@@ -6,7 +6,7 @@
 
 import { Fragment } from "react";
 import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms/closedForms.ts";
-import { type Policy, REGISTRY, selectedPolicies } from "../../sim/policies/index.ts";
+import { type Policy, policyOf, selectedPolicies } from "../../sim/policies/index.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import { presetById } from "../../sim/presets.ts";
 import { replayIsOneRun } from "../../sim/scenario/derived.ts";
@@ -283,14 +283,14 @@ function GainLine() {
   return (
     <p className="gain" data-testid="gain">
       Over {count(scenario.training.days, 1)} days on {count(scenario.cluster.gpus)} GPUs with a failure every{" "}
-      {duration(mtbfSeconds)} on average, against {REGISTRY[ref].label}:{" "}
+      {duration(mtbfSeconds)} on average, against {policyOf(ref).label}:{" "}
       {others.map((k, i) => {
         const gain = (run[k]?.ettr ?? 0) - refRun.ettr;
         const gpuDays = gain * scenario.cluster.gpus * scenario.training.days;
         return (
           <Fragment key={k}>
             {i > 0 ? (i === others.length - 1 ? " and " : ", ") : ""}
-            {REGISTRY[k].label} {gain >= 0 ? "gains" : "loses"}{" "}
+            {policyOf(k).label} {gain >= 0 ? "gains" : "loses"}{" "}
             <strong>{(Math.abs(gain) * 100).toFixed(1)} points</strong> of ETTR ({count(Math.abs(gpuDays))}{" "}
             GPU-days of training)
           </Fragment>

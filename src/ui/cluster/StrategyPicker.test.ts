@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
 import { DEFAULT_SCENARIO, parseScenario } from "../../sim/scenario/index.ts";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { toggledPolicies, withPolicies } from "./StrategyPicker.tsx";
 
 describe("the strategy picker's selection", () => {
@@ -29,9 +29,9 @@ describe("the strategy picker's selection", () => {
   });
 
   it("writes the scenario's policies, so the choice is the scenario's (and the link's)", () => {
-    const next = withPolicies(DEFAULT_SCENARIO, [...POLICY_KEYS]);
+    const next = withPolicies(DEFAULT_SCENARIO, [...V3_POLICIES]);
     expect(typeof next).not.toBe("string");
-    expect(next).toEqual(parseScenario({ ...DEFAULT_SCENARIO, policies: [...POLICY_KEYS] }));
+    expect(next).toEqual(parseScenario({ ...DEFAULT_SCENARIO, policies: [...V3_POLICIES] }));
   });
 
   it("refuses no strategy at all by name, with the allowed values", () => {

@@ -1,15 +1,16 @@
 /**
  * Which strategies the Cluster view compares: the scenario's `policies` (docs/model.md §4), so the
- * choice is in the link. A change is the whole scenario validated again, as a knob edit is; a
- * refused one (no strategy left, or one the page cannot draw yet) changes nothing and says why,
- * in the validator's words.
+ * choice is in the link. It offers every strategy of the plug-in list (src/sim/policies/pluginList.ts),
+ * in its order. A change is the whole scenario validated again, as a knob edit is; a refused one
+ * (no strategy left, or more than fit side by side) changes nothing and says why, in the
+ * validator's words.
  */
 
 import { useState } from "react";
-import { REGISTRY } from "../../sim/policies/index.ts";
-import { MAX_POLICIES, POLICY_KEYS, type PolicyKey } from "../../sim/policies/policyKeys.ts";
+import { registeredPolicies } from "../../sim/policies/index.ts";
+import { MAX_POLICIES, type PolicyKey, policyKeys } from "../../sim/policies/policyKeys.ts";
 import { parseScenario, type Scenario, ScenarioError } from "../../sim/scenario/index.ts";
-import { appStore, pagePoliciesProblem, useAppStore } from "../../state/store.ts";
+import { appStore, useAppStore } from "../../state/store.ts";
 import { policyStyle } from "../policyColour.ts";
 
 /**
@@ -20,16 +21,16 @@ import { policyStyle } from "../policyColour.ts";
 export function toggledPolicies(current: readonly PolicyKey[], key: PolicyKey, on: boolean): PolicyKey[] {
   if (!on) return current.filter((k) => k !== key);
   if (current.includes(key)) return [...current];
-  const rank = POLICY_KEYS.indexOf(key);
-  const at = current.findIndex((k) => POLICY_KEYS.indexOf(k) > rank);
+  const order = policyKeys();
+  const rank = order.indexOf(key);
+  const at = current.findIndex((k) => order.indexOf(k) > rank);
   return at < 0 ? [...current, key] : [...current.slice(0, at), key, ...current.slice(at)];
 }
 
-/** The scenario with that selection, or why it is refused (the validator's or the page's words). */
+/** The scenario with that selection, or why it is refused (the validator's words). */
 export function withPolicies(s: Scenario, policies: readonly PolicyKey[]): Scenario | string {
   try {
-    const next = parseScenario({ ...s, policies });
-    return pagePoliciesProblem(next.policies) ?? next;
+    return parseScenario({ ...s, policies });
   } catch (e) {
     if (e instanceof ScenarioError) return e.problems.join(" ");
     throw e;
@@ -53,8 +54,8 @@ export function StrategyPicker() {
     <fieldset className="strategy-picker" data-control="cluster.strategies" data-testid="strategy-picker">
       <legend>Strategies compared (1–{MAX_POLICIES})</legend>
       <div className="strategy-options">
-        {POLICY_KEYS.map((key) => {
-          const p = REGISTRY[key];
+        {registeredPolicies().map((p) => {
+          const key = p.key;
           const on = selected.includes(key);
           return (
             <label key={key} className="strategy-option" style={policyStyle(key)} title={p.blurb}>

@@ -11,7 +11,7 @@ import { scaleLinear } from "d3-scale";
 import type { CSSProperties } from "react";
 import { useRef } from "react";
 import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
-import { REGISTRY } from "../../sim/policies/index.ts";
+import { policyOf } from "../../sim/policies/index.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import {
   TORNADO_AMOUNT,
@@ -35,8 +35,8 @@ const GAP = 3;
 const ROW_PAD = 16;
 
 function seriesName(series: TornadoBar["series"], adv: TornadoResult["advantage"]): string {
-  if (series !== "advantage") return REGISTRY[series].label;
-  return adv ? `${REGISTRY[adv.subject].label} − ${REGISTRY[adv.reference].label}` : "";
+  if (series !== "advantage") return policyOf(series).label;
+  return adv ? `${policyOf(adv.subject).label} − ${policyOf(adv.reference).label}` : "";
 }
 
 /** A series' colour as --policy: its policy's (the registry's), or the accent for an advantage. */

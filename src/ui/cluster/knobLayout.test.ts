@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { POLICY_KEYS } from "../../sim/policies/policyKeys.ts";
 import {
   DEFAULT_SCENARIO,
   type FieldSpec,
@@ -8,6 +7,7 @@ import {
   parseScenario,
   type Scenario,
 } from "../../sim/scenario/index.ts";
+import { V3_POLICIES } from "../../testing/scenario.arbitrary.ts";
 import { knobLayout, specOf } from "./knobLayout.ts";
 
 /** Every field of a scenario, as "group.field", read from the defaults (the shape the engine runs). */
@@ -72,7 +72,7 @@ describe("the knobs panel's layout (built from the field specs)", () => {
     const mix = parseScenario({ failures: { causes: [{ name: "host", share: 1, scope: "host" }] } });
     expect(enabled(mix, "failures.hangFraction")).toBe(false);
     // A §4 policy's knobs are on only while the scenario selects that policy.
-    const four = parseScenario({ policies: [...POLICY_KEYS] });
+    const four = parseScenario({ policies: [...V3_POLICIES] });
     const perPolicy = FIELDS.filter((k) => k.startsWith("inMemory.") || k.startsWith("hotSpare."));
     expect(perPolicy.length).toBe(7);
     expect(perPolicy.filter((k) => enabled(d, k))).toEqual([]);

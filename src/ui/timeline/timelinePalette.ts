@@ -1,5 +1,5 @@
 /** The timeline's colours, read from the theme's CSS variables so the canvas follows light and dark. */
-import { type Policy, REGISTRY } from "../../sim/policies/index.ts";
+import { registeredPolicies } from "../../sim/policies/index.ts";
 
 export interface Palette {
   bg: string;
@@ -47,10 +47,7 @@ export function readPalette(el: Element): Palette {
     slow: v("--st-slow", "#8d5a3b"),
     slowShade: v("--st-slow-shade", "rgba(141, 90, 59, 0.45)"),
     policies: Object.fromEntries(
-      Object.values(REGISTRY as Readonly<Record<string, Policy>>).map((q) => [
-        q.key,
-        v(q.colour.cssVar, q.colour.fallback),
-      ]),
+      registeredPolicies().map((q) => [q.key, v(q.colour.cssVar, q.colour.fallback)]),
     ),
   };
 }

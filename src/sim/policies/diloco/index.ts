@@ -3,13 +3,13 @@
  * of H inner steps each replica takes alone, then one outer sync among the round's participants;
  * Streaming DiLoCo overlaps the sync with the next τ steps.
  */
-import type { Policy } from "../index.ts";
+import type { Policy } from "../policy.ts";
 import { runDiloco } from "./diloco.ts";
 import { dilocoClosedForm } from "./dilocoForm.ts";
 
 export type { DilocoRecording } from "./diloco.ts";
 
-export const dilocoPolicy: Policy<"diloco"> = {
+export const dilocoPolicy: Policy = {
   key: "diloco",
   label: "DiLoCo",
   shortLabel: "DiLoCo",

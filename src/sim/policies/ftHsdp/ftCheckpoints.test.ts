@@ -52,10 +52,10 @@ describe("FT-HSDP stallSeconds: failures only; a write is checkpointSeconds", ()
   it("with no failures, writes stall training but count no stall", () => {
     // Writes 600–630, 1230–1260, …, the k-th ending at 630k ≤ 10,800: 17 of them.
     const m = run([]).ftHsdp;
-    expect(m.checkpoints).toBe(17);
-    expect(m.checkpointSeconds).toBe(17 * 30);
-    expect(m.stallSeconds).toBe(0);
-    expect(m.usefulSeconds).toBe(H - 17 * 30);
+    expect(m!.checkpoints).toBe(17);
+    expect(m!.checkpointSeconds).toBe(17 * 30);
+    expect(m!.stallSeconds).toBe(0);
+    expect(m!.usefulSeconds).toBe(H - 17 * 30);
   });
 
   it("a write overlapping a failure's stall: the overlap is failure stall, the rest is the write's", () => {
@@ -66,13 +66,13 @@ describe("FT-HSDP stallSeconds: failures only; a write is checkpointSeconds", ()
     // Failure stall 60 + 120 = 180 (610–630 of the write lies in it); write-only 10 + 15 × 30.
     const r = run([{ time: 610, host: 0, cause: 0 }]);
     const m = r.ftHsdp;
-    expect(m.checkpoints).toBe(16);
-    expect(m.checkpointSeconds).toBe(16 * 30);
-    expect(m.stallSeconds).toBe(180);
-    expect(Array.from(m.causeStallSeconds)).toEqual([180, 0]);
-    expect(m.degradedSeconds).toBe(420);
+    expect(m!.checkpoints).toBe(16);
+    expect(m!.checkpointSeconds).toBe(16 * 30);
+    expect(m!.stallSeconds).toBe(180);
+    expect(Array.from(m!.causeStallSeconds)).toEqual([180, 0]);
+    expect(m!.degradedSeconds).toBe(420);
     // Wall minus time stalled by anything (70 + 120 + 450) minus the degraded loss 420/4.
-    expect(m.usefulSeconds).toBe(H - 640 - 105);
+    expect(m!.usefulSeconds).toBe(H - 640 - 105);
     // The recorded stall spans are the failure's; the writes are on the job track.
     const { start, end } = legacyTrace(r.trace!).ftStalls;
     expect([Array.from(start), Array.from(end)]).toEqual([
@@ -93,11 +93,11 @@ describe("a write that ends exactly at the horizon completes", () => {
       sync: { checkpointMinutes: 10, checkpointWriteSeconds: 75 },
       ft: { checkpointWriteSeconds: 75 },
     });
-    expect(r.ftHsdp.checkpoints).toBe(16);
-    expect(r.synchronous.checkpoints).toBe(16);
-    expect(r.ftHsdp.checkpointSeconds).toBe(16 * 75);
-    expect(r.ftHsdp.stallSeconds).toBe(0);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 16 * 75);
+    expect(r.ftHsdp!.checkpoints).toBe(16);
+    expect(r.synchronous!.checkpoints).toBe(16);
+    expect(r.ftHsdp!.checkpointSeconds).toBe(16 * 75);
+    expect(r.ftHsdp!.stallSeconds).toBe(0);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 16 * 75);
     expect(writes(r).at(-1)).toEqual([H - 75, H]);
   });
 
@@ -107,15 +107,15 @@ describe("a write that ends exactly at the horizon completes", () => {
       sync: { checkpointMinutes: 10, checkpointWriteSeconds: 0 },
       ft: { checkpointWriteSeconds: 0 },
     });
-    expect(r.ftHsdp.checkpoints).toBe(18);
-    expect(r.synchronous.checkpoints).toBe(18);
+    expect(r.ftHsdp!.checkpoints).toBe(18);
+    expect(r.synchronous!.checkpoints).toBe(18);
   });
 
   it("one that would end after it does not", () => {
     // 76 s writes: the 16th starts at 15 × 676 + 600 = 10,740 and would end at 10,816 > H.
     const r = run([], { ft: { checkpointWriteSeconds: 76 } });
-    expect(r.ftHsdp.checkpoints).toBe(15);
-    expect(r.ftHsdp.checkpointSeconds).toBe(15 * 76 + 60);
+    expect(r.ftHsdp!.checkpoints).toBe(15);
+    expect(r.ftHsdp!.checkpointSeconds).toBe(15 * 76 + 60);
   });
 });
 
@@ -131,11 +131,11 @@ describe("a checkpoint due at the instant a global stall begins starts at that i
       [660, 690],
       [1380, 1410],
     ]);
-    expect(m.checkpoints).toBe(16);
-    expect(m.stallSeconds).toBe(60 + 120);
-    expect(Array.from(m.causeStallSeconds)).toEqual([180, 0]);
+    expect(m!.checkpoints).toBe(16);
+    expect(m!.stallSeconds).toBe(60 + 120);
+    expect(Array.from(m!.causeStallSeconds)).toEqual([180, 0]);
     // Wall minus stalls (180 + 15 × 30 write-only) minus the degraded loss 420/4.
-    expect(m.usefulSeconds).toBe(H - 180 - 450 - 105);
+    expect(m!.usefulSeconds).toBe(H - 180 - 450 - 105);
   });
 
   it("so a job failure after it rolls back nothing trained before the stall", () => {
@@ -147,12 +147,12 @@ describe("a checkpoint due at the instant a global stall begins starts at that i
       { time: 700, scope: "job", cause: 1 },
     ]);
     const m = r.ftHsdp;
-    expect(m.lostWorkSeconds).toBe(0);
-    expect(m.jobRestarts).toBe(1);
-    expect(m.checkpoints).toBe(16);
+    expect(m!.lostWorkSeconds).toBe(0);
+    expect(m!.jobRestarts).toBe(1);
+    expect(m!.checkpoints).toBe(16);
     // Stall: detect 60, rejoin until the job failure 40, job restart 600.
-    expect(m.stallSeconds).toBe(700);
-    expect(Array.from(m.causeStallSeconds)).toEqual([100, 600]);
-    expect(m.usefulSeconds).toBe(495 + (H - 1300 - 15 * 30));
+    expect(m!.stallSeconds).toBe(700);
+    expect(Array.from(m!.causeStallSeconds)).toEqual([100, 600]);
+    expect(m!.usefulSeconds).toBe(495 + (H - 1300 - 15 * 30));
   });
 });

@@ -61,15 +61,15 @@ describe("detection", () => {
   it("a fail-stop is detected after failStopSeconds, a hang after hangSeconds", () => {
     const failStop = run([{ time: 1000, host: 0 }]);
     // sync: 60 + 540 stopped; FT: 60 + 120 stalled, 420 s on 3 of 4 replicas.
-    expect(failStop.synchronous.stallSeconds).toBe(600);
-    expect(failStop.synchronous.usefulSeconds).toBe(H - 600);
-    expect(failStop.ftHsdp.stallSeconds).toBe(180);
-    expect(failStop.ftHsdp.usefulSeconds).toBe(H - 180 - 420 / 4);
+    expect(failStop.synchronous!.stallSeconds).toBe(600);
+    expect(failStop.synchronous!.usefulSeconds).toBe(H - 600);
+    expect(failStop.ftHsdp!.stallSeconds).toBe(180);
+    expect(failStop.ftHsdp!.usefulSeconds).toBe(H - 180 - 420 / 4);
 
     const hang = run([{ time: 1000, host: 0, hang: true }]);
-    expect(hang.synchronous.stallSeconds).toBe(1140);
-    expect(hang.ftHsdp.stallSeconds).toBe(720);
-    expect(hang.ftHsdp.usefulSeconds).toBe(H - 720 - 420 / 4);
+    expect(hang.synchronous!.stallSeconds).toBe(1140);
+    expect(hang.ftHsdp!.stallSeconds).toBe(720);
+    expect(hang.ftHsdp!.usefulSeconds).toBe(H - 720 - 420 / 4);
     expect(hang.trace!.failures.detectSeconds[0]).toBe(600);
     expect(ftRows(hang, 0)).toEqual([
       [FtPhase.detect, 1000, 1600],
@@ -80,7 +80,7 @@ describe("detection", () => {
 
   it("FTAR reconfiguration lengthens the detection stall", () => {
     const r = run([{ time: 1000, host: 0 }], { ft: { reconfigureSeconds: 30 } });
-    expect(r.ftHsdp.stallSeconds).toBe(210);
+    expect(r.ftHsdp!.stallSeconds).toBe(210);
     expect(ftRows(r, 0)[0]).toEqual([FtPhase.detect, 1000, 1090]);
   });
 });
@@ -92,8 +92,8 @@ describe("synchronous: a failure during recovery restarts the recovery", () => {
       { time: 1000, host: 0 },
       { time: 1300, host: 3 },
     ]);
-    expect(r.synchronous.stallSeconds).toBe(900);
-    expect(r.synchronous.usefulSeconds).toBe(H - 900);
+    expect(r.synchronous!.stallSeconds).toBe(900);
+    expect(r.synchronous!.usefulSeconds).toBe(H - 900);
     expect(Array.from(legacyTrace(r.trace!).failures.syncStallSeconds)).toEqual([300, 600]);
     expect(syncRows(r, SyncState.recovering)).toEqual([
       [1000, 1300],
@@ -107,7 +107,7 @@ describe("synchronous: a failure during recovery restarts the recovery", () => {
       { time: 1000, host: 0, hang: true },
       { time: 1100, host: 1 },
     ]);
-    expect(r.synchronous.stallSeconds).toBe(700);
+    expect(r.synchronous!.stallSeconds).toBe(700);
   });
 });
 
@@ -126,9 +126,9 @@ describe("FT-HSDP: a failure during a replica's recovery restarts its phase sequ
       [FtPhase.restart, 1260, 1680],
       [FtPhase.rejoin, 1680, 1800],
     ]);
-    expect(r.ftHsdp.stallSeconds).toBe(240);
-    expect(r.ftHsdp.degradedSeconds).toBe(560);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 240 - 560 / 4);
+    expect(r.ftHsdp!.stallSeconds).toBe(240);
+    expect(r.ftHsdp!.degradedSeconds).toBe(560);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 240 - 560 / 4);
   });
 
   it("during the rejoin phase", () => {
@@ -145,7 +145,7 @@ describe("FT-HSDP: a failure during a replica's recovery restarts its phase sequ
       [FtPhase.restart, 1560, 1980],
       [FtPhase.rejoin, 1980, 2100],
     ]);
-    expect(r.ftHsdp.stallSeconds).toBe(60 + 20 + 60 + 120);
+    expect(r.ftHsdp!.stallSeconds).toBe(60 + 20 + 60 + 120);
   });
 
   it("at the very instant a phase ends: the new sequence starts, and no empty phase is drawn", () => {
@@ -159,7 +159,7 @@ describe("FT-HSDP: a failure during a replica's recovery restarts its phase sequ
       [FtPhase.restart, 1120, 1540],
       [FtPhase.rejoin, 1540, 1660],
     ]);
-    expect(r.ftHsdp.stallSeconds).toBe(120 + 120);
+    expect(r.ftHsdp!.stallSeconds).toBe(120 + 120);
   });
 
   it("a failure of another replica leaves the first one's phases alone", () => {
@@ -183,11 +183,11 @@ describe("checkpoints (10 min interval, 30 s write: a 630 s cycle)", () => {
     // Restart at 2600; 8,200 s left: 13 cycles and 10 s pending, which counts at the horizon.
     const r = run([{ time: 2000, host: 0 }], ckpt);
     const m = r.synchronous;
-    expect(m.lostWorkSeconds).toBe(110);
-    expect(m.checkpoints).toBe(16);
-    expect(m.checkpointSeconds).toBe(16 * 30);
-    expect(m.usefulSeconds).toBe(3 * 600 + 13 * 600 + 10);
-    expect(m.usefulSeconds + m.lostWorkSeconds + m.stallSeconds + m.checkpointSeconds).toBe(H);
+    expect(m!.lostWorkSeconds).toBe(110);
+    expect(m!.checkpoints).toBe(16);
+    expect(m!.checkpointSeconds).toBe(16 * 30);
+    expect(m!.usefulSeconds).toBe(3 * 600 + 13 * 600 + 10);
+    expect(m!.usefulSeconds + m!.lostWorkSeconds + m!.stallSeconds + m!.checkpointSeconds).toBe(H);
     expect(syncRows(r, SyncState.rolledBack)).toEqual([[1890, 2000]]);
     expect(legacyTrace(r.trace!).failures.syncLostSeconds[0]).toBe(110);
   });
@@ -197,10 +197,10 @@ describe("checkpoints (10 min interval, 30 s write: a 630 s cycle)", () => {
     // (1260): 600 s lost. Then 8,320 s: 13 cycles, 130 s pending.
     const r = run([{ time: 1880, host: 0 }], ckpt);
     const m = r.synchronous;
-    expect(m.lostWorkSeconds).toBe(600);
-    expect(m.checkpoints).toBe(2 + 13);
-    expect(m.checkpointSeconds).toBe(2 * 30 + 20 + 13 * 30);
-    expect(m.usefulSeconds).toBe(2 * 600 + 13 * 600 + 130);
+    expect(m!.lostWorkSeconds).toBe(600);
+    expect(m!.checkpoints).toBe(2 + 13);
+    expect(m!.checkpointSeconds).toBe(2 * 30 + 20 + 13 * 30);
+    expect(m!.usefulSeconds).toBe(2 * 600 + 13 * 600 + 130);
     expect(syncRows(r, SyncState.rolledBack)).toEqual([[1260, 1860]]);
     expect(syncRows(r, SyncState.checkpointing).slice(0, 3)).toEqual([
       [600, 630],
@@ -211,9 +211,9 @@ describe("checkpoints (10 min interval, 30 s write: a 630 s cycle)", () => {
 
   it("checkpointMinutes = 0: nothing is rolled back and nothing is written", () => {
     const r = run([{ time: 2000, host: 0 }], { sync: { checkpointMinutes: 0, checkpointWriteSeconds: 300 } });
-    expect(r.synchronous.lostWorkSeconds).toBe(0);
-    expect(r.synchronous.checkpointSeconds).toBe(0);
-    expect(r.synchronous.usefulSeconds).toBe(H - 600);
+    expect(r.synchronous!.lostWorkSeconds).toBe(0);
+    expect(r.synchronous!.checkpointSeconds).toBe(0);
+    expect(r.synchronous!.usefulSeconds).toBe(H - 600);
   });
 
   it("a failure during recovery rolls nothing back (nothing was trained)", () => {
@@ -224,7 +224,7 @@ describe("checkpoints (10 min interval, 30 s write: a 630 s cycle)", () => {
       ],
       ckpt,
     );
-    expect(r.synchronous.lostWorkSeconds).toBe(110);
+    expect(r.synchronous!.lostWorkSeconds).toBe(110);
   });
 });
 
@@ -232,23 +232,23 @@ describe("catch-up", () => {
   it("non-blocking: the replica stays down, the others train; blocking: everyone waits", () => {
     const rows = [{ time: 1000, host: 0 }];
     const free = run(rows, { ft: { catchUpSeconds: 300, catchUp: "nonBlocking" } }).ftHsdp;
-    expect(free.stallSeconds).toBe(180);
-    expect(free.degradedSeconds).toBe(720);
-    expect(free.usefulSeconds).toBe(H - 180 - 720 / 4);
+    expect(free!.stallSeconds).toBe(180);
+    expect(free!.degradedSeconds).toBe(720);
+    expect(free!.usefulSeconds).toBe(H - 180 - 720 / 4);
 
     const blocking = run(rows, { ft: { catchUpSeconds: 300, catchUp: "blocking" } }).ftHsdp;
-    expect(blocking.stallSeconds).toBe(480);
-    expect(blocking.degradedSeconds).toBe(420);
-    expect(blocking.usefulSeconds).toBe(H - 480 - 420 / 4);
+    expect(blocking!.stallSeconds).toBe(480);
+    expect(blocking!.degradedSeconds).toBe(420);
+    expect(blocking!.usefulSeconds).toBe(H - 480 - 420 / 4);
   });
 });
 
 describe("minReplicas", () => {
   it("with minReplicas = R, any replica down stops training", () => {
     const r = run([{ time: 1000, host: 0 }], { ft: { minReplicas: 4 } });
-    expect(r.ftHsdp.stallSeconds).toBe(600);
-    expect(r.ftHsdp.degradedSeconds).toBe(0);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 600);
+    expect(r.ftHsdp!.stallSeconds).toBe(600);
+    expect(r.ftHsdp!.degradedSeconds).toBe(0);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 600);
   });
 
   it("training stops while fewer than minReplicas are healthy", () => {
@@ -259,15 +259,15 @@ describe("minReplicas", () => {
       { time: 1100, host: 1 },
     ];
     const three = run(rows, { ft: { minReplicas: 3 } });
-    expect(three.ftHsdp.stallSeconds).toBe(660);
-    expect(three.ftHsdp.usefulSeconds).toBe(H - 660 - 40 + 40 * (3 / 4));
+    expect(three.ftHsdp!.stallSeconds).toBe(660);
+    expect(three.ftHsdp!.usefulSeconds).toBe(H - 660 - 40 + 40 * (3 / 4));
     expect(Array.from(legacyTrace(three.trace!).ftStalls.start)).toEqual([1000, 1100]);
     expect(Array.from(legacyTrace(three.trace!).ftStalls.end)).toEqual([1060, 1700]);
 
     // minReplicas 1: stalled 1000–1060, 1100–1160, 1480–1700; 3/4 rate for 1060–1100, 2/4 for 1160–1480.
     const one = run(rows).ftHsdp;
-    expect(one.stallSeconds).toBe(340);
-    expect(one.usefulSeconds).toBe(H - 340 - 40 - 320 + 40 * (3 / 4) + 320 * (2 / 4));
+    expect(one!.stallSeconds).toBe(340);
+    expect(one!.usefulSeconds).toBe(H - 340 - 40 - 320 + 40 * (3 / 4) + 320 * (2 / 4));
   });
 });
 
@@ -277,10 +277,10 @@ describe("stalls of different replicas overlap", () => {
       { time: 1000, host: 0 },
       { time: 1000, host: 1 },
     ]);
-    expect(r.ftHsdp.stallSeconds).toBe(180);
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 180 - 420 * (2 / 4));
-    expect(r.ftHsdp.secondsWithKDown[2]).toBe(600);
-    expect(r.ftHsdp.secondsWithKDown[0]).toBe(H - 600);
+    expect(r.ftHsdp!.stallSeconds).toBe(180);
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 180 - 420 * (2 / 4));
+    expect(r.ftHsdp!.secondsWithKDown[2]).toBe(600);
+    expect(r.ftHsdp!.secondsWithKDown[0]).toBe(H - 600);
   });
 
   it("each stalled second is owed to the earliest failure stalling then", () => {
@@ -291,7 +291,7 @@ describe("stalls of different replicas overlap", () => {
       { time: 1030, host: 1 },
     ]);
     expect(Array.from(legacyTrace(r.trace!).failures.ftStallSeconds)).toEqual([180, 60]);
-    expect(r.ftHsdp.stallSeconds).toBe(240);
+    expect(r.ftHsdp!.stallSeconds).toBe(240);
   });
 });
 
@@ -300,10 +300,10 @@ describe("the horizon", () => {
     const r = run([{ time: H - 100, host: 0 }], {
       sync: { checkpointMinutes: 10, checkpointWriteSeconds: 30 },
     });
-    expect(r.synchronous.stallSeconds).toBe(100);
-    expect(r.ftHsdp.stallSeconds).toBe(60);
+    expect(r.synchronous!.stallSeconds).toBe(100);
+    expect(r.ftHsdp!.stallSeconds).toBe(60);
     // FT: 40 s on 3 of 4 replicas before the horizon.
-    expect(r.ftHsdp.usefulSeconds).toBe(H - 100 + 40 * (3 / 4));
+    expect(r.ftHsdp!.usefulSeconds).toBe(H - 100 + 40 * (3 / 4));
     expect(legacyTrace(r.trace!).ft.end.every((e) => e <= H)).toBe(true);
   });
 });
@@ -322,10 +322,10 @@ describe("recording", () => {
     const recorded = runOnTrace(s, failureTraceOf(s, rows), true);
     const plain = runOnTrace(s, failureTraceOf(s, rows), false);
     expect(recorded.synchronous).toEqual(plain.synchronous);
-    expect(recorded.synchronous.checkpoints).toBeGreaterThan(MAX_RECORDED_WRITES);
+    expect(recorded.synchronous!.checkpoints).toBeGreaterThan(MAX_RECORDED_WRITES);
     const t = legacyTrace(recorded.trace!);
     expect(t.sync.state.length).toBeLessThan(10);
     expect(t.progress.synchronous.t.length).toBeLessThan(20);
-    expect(t.progress.synchronous.useful.at(-1)).toBe(plain.synchronous.usefulSeconds);
+    expect(t.progress.synchronous.useful.at(-1)).toBe(plain.synchronous!.usefulSeconds);
   });
 });

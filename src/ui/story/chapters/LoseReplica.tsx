@@ -6,8 +6,8 @@
 import { useCallback, useRef, useState } from "react";
 import { presetById } from "../../../sim/presets.ts";
 import { replicaRecording, wholeJobRecording } from "../../../sim/recordings.ts";
-import { FtPhase, type RunResult, SyncState } from "../../../sim/types.ts";
-import { storyRun } from "../../../state/storyData.ts";
+import { FtPhase, SyncState } from "../../../sim/types.ts";
+import { type StoryRun, storyRun } from "../../../state/storyData.ts";
 import { duration, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { useWidth } from "../../useWidth.ts";
@@ -44,7 +44,7 @@ const PHASE_INFO: Record<Phase["key"], { id: number; label: string; others: stri
 };
 
 /** The first failure's phases, read from the trace (a phase of 0 s is absent there: shown as 0 s). */
-function replayOf(run: RunResult): Replay | null {
+function replayOf(run: StoryRun): Replay | null {
   const recorded = run.trace;
   // This chapter is about the synchronous job against FT-HSDP: it reads their recordings by key.
   const ftRec = recorded && replicaRecording(recorded, "ftHsdp");
@@ -299,7 +299,7 @@ function stepsOf(r: Replay): { phase: Phase | null; text: string }[] {
   ];
 }
 
-function ReplayFigure({ run }: { run: RunResult }) {
+function ReplayFigure({ run }: { run: StoryRun }) {
   const r = replayOf(run);
   const steps = r ? stepsOf(r) : [{ phase: null, text: "" }];
   const [step, setStep] = useState(0);

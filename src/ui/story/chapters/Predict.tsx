@@ -6,8 +6,7 @@
 import { useId, useState } from "react";
 import { presetById } from "../../../sim/presets.ts";
 import type { ScenarioInput } from "../../../sim/scenario/index.ts";
-import type { MonteCarloResult } from "../../../sim/types.ts";
-import { storyMonteCarlo } from "../../../state/storyData.ts";
+import { type StoryMonteCarlo, storyMonteCarlo } from "../../../state/storyData.ts";
 import { pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { Figure, Prose, Sources, SRC, WhenLoaded } from "../parts.tsx";
@@ -41,18 +40,18 @@ export const QUESTIONS: readonly Question[] = [
 ];
 
 interface Answers {
-  base: MonteCarloResult;
-  answers: MonteCarloResult[];
+  base: StoryMonteCarlo;
+  answers: StoryMonteCarlo[];
 }
 
 async function compute(): Promise<Answers> {
   const base = await storyMonteCarlo({}, SEEDS);
-  const answers: MonteCarloResult[] = [];
+  const answers: StoryMonteCarlo[] = [];
   for (const q of QUESTIONS) answers.push(await storyMonteCarlo(q.scenario, SEEDS));
   return { base, answers };
 }
 
-function Guess({ q, answer, base }: { q: Question; answer: MonteCarloResult; base: MonteCarloResult }) {
+function Guess({ q, answer, base }: { q: Question; answer: StoryMonteCarlo; base: StoryMonteCarlo }) {
   const id = useId();
   const [guess, setGuess] = useState(Math.round(base.ftHsdp.ettr.mean * 100));
   const [shown, setShown] = useState(false);
@@ -115,7 +114,7 @@ export function PredictChapter() {
           {(a) => (
             <ol className="story-questions">
               {QUESTIONS.map((q, i) => (
-                <Guess key={q.id} q={q} answer={a.answers[i] as MonteCarloResult} base={a.base} />
+                <Guess key={q.id} q={q} answer={a.answers[i] as StoryMonteCarlo} base={a.base} />
               ))}
             </ol>
           )}

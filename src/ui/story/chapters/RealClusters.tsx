@@ -7,9 +7,8 @@
  */
 
 import { parseScenario } from "../../../sim/scenario/index.ts";
-import type { RunResult } from "../../../sim/types.ts";
 import { useGpuPrice } from "../../../state/gpuPrice.ts";
-import { storyRun } from "../../../state/storyData.ts";
+import { type StoryRun, storyRun } from "../../../state/storyData.ts";
 import { BadputBars } from "../../cluster/BadputBars.tsx";
 import { strategyRows, strategySentence } from "../../cluster/badputWords.ts";
 import { count, duration } from "../../format.ts";
@@ -26,13 +25,13 @@ import {
 } from "./realClustersScenarios.ts";
 import { SLOW_SOURCES, SlowHostsFigure, SlowHostsProse } from "./SlowHosts.tsx";
 
-async function compute(): Promise<RunResult[]> {
-  const runs: RunResult[] = [];
+async function compute(): Promise<StoryRun[]> {
+  const runs: StoryRun[] = [];
   for (const c of REAL_CLUSTER_CASES) runs.push(await storyRun(c.scenario, false));
   return runs;
 }
 
-function Row({ c, run }: { c: RealClusterCase; run: RunResult }) {
+function Row({ c, run }: { c: RealClusterCase; run: StoryRun }) {
   return (
     <li className="rc-row" data-testid={`rc-${c.id}`}>
       <p className="rc-label">{c.label}</p>
@@ -43,13 +42,13 @@ function Row({ c, run }: { c: RealClusterCase; run: RunResult }) {
   );
 }
 
-async function computeStrategies(): Promise<RunResult[]> {
-  const runs: RunResult[] = [];
+async function computeStrategies(): Promise<StoryRun[]> {
+  const runs: StoryRun[] = [];
   for (const c of STRATEGY_CASES) runs.push(await storyRun(c.scenario, false));
   return runs;
 }
 
-function StrategyFigure({ c, run, hidden }: { c: StrategyCase; run: RunResult; hidden: boolean }) {
+function StrategyFigure({ c, run, hidden }: { c: StrategyCase; run: StoryRun; hidden: boolean }) {
   const price = useGpuPrice();
   const rows = strategyRows(run);
   const s = run.scenario;
@@ -130,7 +129,7 @@ export function RealClustersChapter() {
             {(runs) => (
               <ul className="rc-rows">
                 {REAL_CLUSTER_CASES.map((c, i) => (
-                  <Row key={c.id} c={c} run={runs[i] as RunResult} />
+                  <Row key={c.id} c={c} run={runs[i] as StoryRun} />
                 ))}
               </ul>
             )}
@@ -150,7 +149,7 @@ export function RealClustersChapter() {
             {(runs) => (
               <>
                 {STRATEGY_CASES.map((c, i) => (
-                  <StrategyFigure key={c.id} c={c} run={runs[i] as RunResult} hidden={!shown(c.id)} />
+                  <StrategyFigure key={c.id} c={c} run={runs[i] as StoryRun} hidden={!shown(c.id)} />
                 ))}
               </>
             )}

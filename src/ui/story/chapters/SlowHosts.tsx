@@ -6,8 +6,7 @@
  */
 import { parseScenario } from "../../../sim/scenario/index.ts";
 import { meanEpisodeSeconds, slowShare } from "../../../sim/slow/slowEpisodes.ts";
-import type { RunResult } from "../../../sim/types.ts";
-import { storyRun } from "../../../state/storyData.ts";
+import { type StoryRun, storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";
 import { Figure, Prose, WhenLoaded } from "../parts.tsx";
 import { usePromise } from "../usePromise.ts";
@@ -15,8 +14,8 @@ import { EttrBar } from "./EttrBar.tsx";
 import { EVICT_AFTER_MINUTES, SLOW_CASES } from "./realClustersScenarios.ts";
 import { slowWhy } from "./slowWords.ts";
 
-async function compute(): Promise<RunResult[]> {
-  const runs: RunResult[] = [];
+async function compute(): Promise<StoryRun[]> {
+  const runs: StoryRun[] = [];
   for (const c of SLOW_CASES) runs.push(await storyRun(c.scenario, false));
   return runs;
 }
@@ -50,7 +49,7 @@ export function SlowHostsFigure() {
         {(runs) => (
           <ul className="rc-rows">
             {SLOW_CASES.map((c, i) => {
-              const run = runs[i] as RunResult;
+              const run = runs[i] as StoryRun;
               return (
                 <li key={c.id} className="rc-row" data-testid={`slow-${c.id}`}>
                   <p className="rc-label">{c.label}</p>

@@ -9,8 +9,7 @@ import { select } from "d3-selection";
 import { line } from "d3-shape";
 import { useEffect, useMemo, useRef } from "react";
 import { DEFAULT_SCENARIO, type ScenarioInput } from "../../../sim/scenario/index.ts";
-import type { MonteCarloResult, RunResult } from "../../../sim/types.ts";
-import { storyMonteCarlo, storyRun } from "../../../state/storyData.ts";
+import { type StoryMonteCarlo, type StoryRun, storyMonteCarlo, storyRun } from "../../../state/storyData.ts";
 import { count, pct } from "../../format.ts";
 import { Term } from "../../glossary/Term.tsx";
 import { policyStyle } from "../../policyColour.ts";
@@ -25,8 +24,8 @@ export const SEEDS = 20;
 
 interface Point {
   gpus: number;
-  fixed: RunResult;
-  random: MonteCarloResult;
+  fixed: StoryRun;
+  random: StoryMonteCarlo;
 }
 
 function at(gpus: number, arrivals: "fixed" | "poisson"): ScenarioInput {

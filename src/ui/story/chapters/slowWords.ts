@@ -12,10 +12,15 @@ const ofTraining = (m: PolicyMetrics) => m.badput.slow / (m.ettr + m.badput.slow
 /** Why each row moved, read from the runs (`runs` in SLOW_CASES' order). */
 export function slowWhy(id: SlowCase["id"], runs: readonly RunResult[]): string {
   const [none, wait, evict] = runs;
-  if (!none || !wait || !evict) return "";
+  // The sentences compare the two strategies the chapter runs: without either, there is nothing to say.
+  const waitSync = wait?.synchronous;
+  const waitFt = wait?.ftHsdp;
+  const evictSync = evict?.synchronous;
+  const evictFt = evict?.ftHsdp;
+  if (!none || !evict || !waitSync || !waitFt || !evictSync || !evictFt) return "";
   if (id === "no-slow") return "The plain headline: failures only.";
   if (id === "slow-wait")
-    return `Slow stretches take ${pct(wait.synchronous.badput.slow)} of the synchronous job's time and ${pct(wait.ftHsdp.badput.slow)} of FT-HSDP's: ${pct(ofTraining(wait.synchronous), 0)} and ${pct(ofTraining(wait.ftHsdp), 0)} of the time each would otherwise have trained, since every step waits for its slowest host.`;
+    return `Slow stretches take ${pct(waitSync.badput.slow)} of the synchronous job's time and ${pct(waitFt.badput.slow)} of FT-HSDP's: ${pct(ofTraining(waitSync), 0)} and ${pct(ofTraining(waitFt), 0)} of the time each would otherwise have trained, since every step waits for its slowest host.`;
   const better = (a: number, b: number) => (a > b ? "better" : a < b ? "worse" : "no different");
-  return `${count(evict.ftHsdp.evictions)} evictions in ${count(evict.scenario.training.days)} days. Each restarts the whole synchronous job (${better(evict.synchronous.ettr, wait.synchronous.ettr)} than waiting) but only one replica of FT-HSDP (${better(evict.ftHsdp.ettr, wait.ftHsdp.ettr)} than waiting).`;
+  return `${count(evictFt.evictions)} evictions in ${count(evict.scenario.training.days)} days. Each restarts the whole synchronous job (${better(evictSync.ettr, waitSync.ettr)} than waiting) but only one replica of FT-HSDP (${better(evictFt.ettr, waitFt.ettr)} than waiting).`;
 }
