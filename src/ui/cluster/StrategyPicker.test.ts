@@ -36,7 +36,7 @@ describe("the strategy picker's selection", () => {
 
   it("refuses no strategy at all by name, with the allowed values", () => {
     const refused = withPolicies(DEFAULT_SCENARIO, []);
-    expect(refused).toMatch(/^policies: .*1–4 distinct keys/);
+    expect(refused).toMatch(/^policies: .*1–5 distinct keys/);
   });
 
   it("accepts any selection of 1-4 (the page draws each one it selects)", () => {
