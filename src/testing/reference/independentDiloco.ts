@@ -189,7 +189,8 @@ export function referenceDiloco(
         changed = true;
       }
       // Every participant done with its H steps: the round's compute ends, its sync begins.
-      if (round !== null && reps.every((x) => !x.inRound || x.work >= roundWork)) {
+      // (At the horizon itself it has not synced: its work counts as pending, below.)
+      if (round !== null && t < H && reps.every((x) => !x.inRound || x.work >= roundWork)) {
         clock += t - round.start;
         const checkpoint = interval > 0 && clock >= interval;
         const w = checkpoint ? write : 0;
@@ -203,7 +204,17 @@ export function referenceDiloco(
         round = null;
         changed = true;
       }
-      if (round === null && !jobRestart && stallEnd <= t && nextDue <= t && healthyCount() >= quorum) {
+      // A round begins once everything else at this instant has settled (zero-length recovery
+      // phases included), and never at the horizon itself: nothing of it would run.
+      if (
+        !changed &&
+        round === null &&
+        t < H &&
+        !jobRestart &&
+        stallEnd <= t &&
+        nextDue <= t &&
+        healthyCount() >= quorum
+      ) {
         round = { start: t };
         begun++;
         for (const x of reps) {

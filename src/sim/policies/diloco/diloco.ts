@@ -99,6 +99,8 @@ export function runDiloco(
   let stallEnd = 0;
   let stallFrom = 0;
   let stallOwner = -1;
+  /** A failed sync's global stall is under way (until stallEnd, processed as its own event). */
+  let stallOn = false;
   let jobOn = false;
   let jobEnd = Number.POSITIVE_INFINITY;
   let jobDetectEnd = 0;
@@ -230,7 +232,7 @@ export function runDiloco(
     const nextPhaseEnd = queue.size > 0 ? phaseEnd[queue.top()]! : H;
     const nextRequest = pool && request < pool.count ? pool.madeAt[request]! : H;
     const nextSlow = slowEv !== null && slowN < slowEv.count ? slowEv.time[slowN]! : H;
-    const stalled = stallEnd > t;
+    const stalled = stallOn;
     // The compute's next end: the common one (non-laggards), or a laggard's.
     let nextFinish = Number.POSITIVE_INFINITY;
     if (curOn) {
@@ -358,6 +360,7 @@ export function runDiloco(
       rec?.stall(stallFrom, next);
       if (stallOf && stallOwner >= 0) stallOf[stallOwner]! += next - stallFrom;
       stallOwner = -1;
+      stallOn = false;
       nextDue = next;
     } else if (commitAt === next) {
       committed += syncCount * Hs;
@@ -422,11 +425,12 @@ export function runDiloco(
         const before = discarded;
         discardSync(next);
         discardCur(next);
-        if (stallEnd > next) {
+        if (stallOn) {
           rec?.stall(stallFrom, next);
           if (stallOf && stallOwner >= 0) stallOf[stallOwner]! += next - stallFrom;
           stallEnd = next;
           stallOwner = -1;
+          stallOn = false;
         }
         const rolled = C > 0 ? committed - lastCkptWork : 0;
         if (rolled > 0) {
@@ -470,9 +474,10 @@ export function runDiloco(
           if (curOn && rec) rec.discarded.push(-1, curStart, next);
           discardCur(next);
           const end = next + detect + reconfigureSeconds;
-          if (stallEnd <= next) {
+          if (!stallOn) {
             stallFrom = next;
             stallOwner = i;
+            stallOn = true;
           }
           if (end > stallEnd) stallEnd = end;
           nextDue = stallEnd;
@@ -526,6 +531,12 @@ export function runDiloco(
   // "pending progress counts").
   if (syncOn) committed += syncCount * Hs;
   if (curOn) committed += curWork(H);
+  // A sync that ends exactly at the horizon commits (as a write ending there completes).
+  if (syncOn && commitAt <= H) {
+    roundsCommitted++;
+    if (syncCkpt) checkpoints++;
+    rec?.resolve(syncRow, H, RoundOutcome.committed);
+  }
   // The shared state as the next run expects it: no laggard, no slow replica.
   clearLaggards();
   for (let k = 0; k < slowSize; k++) {
@@ -534,10 +545,10 @@ export function runDiloco(
   }
   if (rec) {
     if (jobOn) rec.job(FtJobState.jobRestart, jobPieceStart, H);
-    if (stallEnd > H) rec.stall(stallFrom, H);
+    if (stallOn) rec.stall(stallFrom, H);
   }
   if (stallOf && jobOn && jobOwner >= 0) stallOf[jobOwner]! += H - jobPieceStart;
-  if (stallOf && stallEnd > H && stallOwner >= 0) stallOf[stallOwner]! += H - stallFrom;
+  if (stallOf && stallOn && stallOwner >= 0) stallOf[stallOwner]! += H - stallFrom;
   if (pool)
     for (let r = 0; r < R; r++)
       if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
