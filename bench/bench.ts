@@ -89,6 +89,8 @@ const llama = parseScenario({
 const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
 // §6: the default run with the Greyhound preset's slow hosts on (issue 28: at most 1.5× without).
 const slowOn = parseScenario({ slow: presetById("slow-greyhound")?.scenario.slow });
+// §7: the default run with DiLoCo added beside the default pair (target: at most 1.3× without).
+const withDiloco = parseScenario({ policies: ["synchronous", "ftHsdp", "diloco"] });
 
 // §5: a replay of a 20,000-event log (the bound), on the headline cluster with all four policies:
 // a drawn run's failures, cut to 20,000 events, replayed. Timed with the validation of the log
@@ -135,6 +137,13 @@ const cases: Case[] = [
     warmUp: 300,
     repeats: 301,
     run: () => runScenario(four),
+  },
+  {
+    name: "one run, DiLoCo added (default + diloco)",
+    failures: failuresOf(withDiloco),
+    warmUp: 300,
+    repeats: 301,
+    run: () => runScenario(withDiloco),
   },
   {
     name: "one run, slow hosts on (default + Greyhound's slow group)",
@@ -237,6 +246,12 @@ const slowRatio =
   medianOf("one run (default, 30 days)");
 console.log(
   `slow hosts on / off, default run (Greyhound's slow group, ${slowOn.slow.perHostDay} a host-day): ${slowRatio.toFixed(2)}× (target ≤ 1.5×) ${slowRatio <= 1.5 ? "✓" : "✗"}`,
+);
+
+const dilocoRatio =
+  medianOf("one run, DiLoCo added (default + diloco)") / medianOf("one run (default, 30 days)");
+console.log(
+  `DiLoCo added / the default run, same cluster and seed: ${dilocoRatio.toFixed(2)}× (target ≤ 1.3×) ${dilocoRatio <= 1.3 ? "✓" : "✗"}`,
 );
 
 const BASE = process.env.BENCH_BASE ?? "c579a6e";

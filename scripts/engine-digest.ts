@@ -92,11 +92,25 @@ function feed(h: ReturnType<typeof createHash>, v: unknown): void {
 const LATER_GROUPS = GROUPS.filter((g) =>
   Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((spec) => spec.since6),
 );
+/** Version 6's metrics and badput categories, which every version-5 policy reports as 0. */
+const LATER_METRICS = ["roundsCommitted", "roundsDiscarded", "meanParticipants"];
+const LATER_BADPUT = ["outerSync", "convergence"];
+function withoutLater(m: unknown): unknown {
+  if (m === null || typeof m !== "object" || !("badput" in m)) return m;
+  const out: Record<string, unknown> = { ...m };
+  for (const k of LATER_METRICS) if (out[k] === 0) delete out[k];
+  const badput: Record<string, unknown> = { ...(out.badput as Record<string, unknown>) };
+  for (const k of LATER_BADPUT) if (badput[k] === 0) delete badput[k];
+  out.badput = badput;
+  return out;
+}
 function withoutLaterDefaults<R extends { scenario: Scenario }>(r: R): R {
   const scenario: Record<string, unknown> = { ...r.scenario };
   for (const g of LATER_GROUPS)
     if (JSON.stringify(scenario[g]) === JSON.stringify(DEFAULT_SCENARIO[g])) delete scenario[g];
-  return { ...r, scenario };
+  const out: Record<string, unknown> = { ...r, scenario };
+  for (const k of all.policies) if (k in out) out[k] = withoutLater(out[k]);
+  return out as R;
 }
 
 const total = createHash("sha256");
@@ -113,3 +127,16 @@ for (const [name, input] of Object.entries(cases)) {
   console.log(`${name.padEnd(12)} ${d.slice(0, 16)}`);
 }
 console.log(`all          ${total.digest("hex")}`);
+
+// §7: DiLoCo beside FT-HSDP on the same scenarios, a digest of its own (its metrics and recordings).
+const dilocoTotal = createHash("sha256");
+for (const input of Object.values(cases)) {
+  const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
+  const h = createHash("sha256");
+  for (let seed = 0; seed < seeds; seed++) {
+    feed(h, runScenario(s, { seed }).diloco);
+    feed(h, runScenario(s, { seed, record: true }).diloco);
+  }
+  dilocoTotal.update(h.digest("hex"));
+}
+console.log(`diloco       ${dilocoTotal.digest("hex")}`);

@@ -258,6 +258,8 @@ const BADPUT_LABEL: Record<BadputCategory, string> = {
   degraded: "lost: degraded",
   overhead: "lost: step overhead",
   slow: "lost: slow hosts",
+  outerSync: "lost: outer sync",
+  convergence: "lost: convergence (1 − q)",
 };
 
 const ROWS: { metric: SummarizedMetric; label: string; format: (v: number) => string }[] = [

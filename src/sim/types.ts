@@ -180,6 +180,8 @@ export const BADPUT_CATEGORIES = [
   "degraded",
   "overhead",
   "slow",
+  "outerSync",
+  "convergence",
 ] as const;
 export type BadputCategory = (typeof BADPUT_CATEGORIES)[number];
 /** Index of each category in a badput array (BADPUT_CATEGORIES' order). */
@@ -193,6 +195,8 @@ export const Badput = {
   degraded: 6,
   overhead: 7,
   slow: 8,
+  outerSync: 9,
+  convergence: 10,
 } as const satisfies Record<BadputCategory, number>;
 
 /** What every policy's recording holds, whatever else it draws: the views read these generically. */
@@ -225,6 +229,40 @@ export interface ReplicaRecording extends CommonRecording {
   /** The failures' global stalls (stallSeconds); a write alone is on the job track only. */
   stalls: Spans;
   job: FtJobIntervals;
+  /** §7: a semi-synchronous policy's rounds (DiLoCo); absent for FT-HSDP. */
+  rounds?: RoundIntervals;
+}
+
+/** Spans of single replicas, columnar, in the order recorded. */
+export interface ReplicaSpans {
+  replica: Int32Array;
+  start: Float64Array;
+  end: Float64Array;
+}
+
+/** How a DiLoCo round ended (docs/model.md §7). */
+export const RoundOutcome = {
+  /** Still under way at the horizon: its steps so far count as committed. */
+  pending: 0,
+  committed: 1,
+  /** Discarded: a failure in its sync, a job restart, or every participant lost. */
+  discarded: 2,
+} as const;
+export type RoundOutcome = (typeof RoundOutcome)[keyof typeof RoundOutcome];
+
+/**
+ * §7: a recorded run's rounds, one row each in start order: its compute [start, computeEnd]
+ * (NaN while computing at the horizon), its sync until `end`, how many replicas took part and
+ * how it ended; and per replica, the work discarded and the idle waits for the next round.
+ */
+export interface RoundIntervals {
+  start: Float64Array;
+  computeEnd: Float64Array;
+  end: Float64Array;
+  participants: Int32Array;
+  outcome: Uint8Array;
+  discarded: ReplicaSpans;
+  idle: ReplicaSpans;
 }
 
 /** A policy's recording, by the shape it has: the views draw each kind with their own tracks. */
@@ -270,6 +308,12 @@ export interface PolicyMetrics {
   slowEpisodes: number;
   /** §6: of the failures, those that were evictions of a slow host (counted in `failures` too). */
   evictions: number;
+  /** §7: rounds committed (a semi-synchronous policy's; 0 for the others). */
+  roundsCommitted: number;
+  /** §7: rounds discarded (a failure in the sync, a job restart, every participant lost). */
+  roundsDiscarded: number;
+  /** §7: participants per round begun, on average (0 without rounds). */
+  meanParticipants: number;
   /**
    * Where the time went: each badput category's share of wall time (BADPUT_CATEGORIES' keys).
    * ettr + the sum of the shares is 1 (within rounding) in every run.
@@ -313,7 +357,10 @@ export type SummarizedMetric =
   | "longestSpareWaitSeconds"
   | "poolEmptySeconds"
   | "slowEpisodes"
-  | "evictions";
+  | "evictions"
+  | "roundsCommitted"
+  | "roundsDiscarded"
+  | "meanParticipants";
 
 /** Per cause of the mix, in the scenario's order: how many failures and the stall they caused. */
 export interface CauseSummary {

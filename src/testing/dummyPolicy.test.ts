@@ -95,7 +95,7 @@ afterAll(() => unregister?.());
 describe("a dummy third policy registered from outside", () => {
   it("is selected by key like a built-in one, and named among the allowed ones when refused", () => {
     expect(scenario.policies).toEqual(KEYS);
-    expect(() => parseScenario({ policies: ["nope"] })).toThrow(/"hotSpare", "noop"/);
+    expect(() => parseScenario({ policies: ["nope"] })).toThrow(/"hotSpare", "diloco", "noop"/);
   });
 
   it("reaches the CLI's JSON: its metrics under its key, in display order", async () => {

@@ -1,6 +1,7 @@
 /** The cost bound of the Monte Carlo an input can start, shared by the command line and the page. */
 import { derived } from "../scenario/derived.ts";
 import type { Scenario } from "../scenario/index.ts";
+import { expectedReplicaRounds } from "../scenario/roundWork.ts";
 
 /**
  * Failures a Monte Carlo started by one input may simulate before the person is asked (runs ×
@@ -15,8 +16,11 @@ export function monteCarloCost(s: Scenario, runs: number): number {
   return runs * expectedEventsPerRun(s);
 }
 
-/** What one run costs: its expected failures plus its expected slow episodes (§6 counts them alike), at least 1. */
+/**
+ * What one run costs: its expected failures plus its expected slow episodes (§6 counts them alike)
+ * plus the replica-rounds of a strategy that runs in rounds (§7), at least 1.
+ */
 export function expectedEventsPerRun(s: Scenario): number {
   const d = derived(s);
-  return Math.max(1, d.expectedFailures + d.expectedSlowEpisodes);
+  return Math.max(1, d.expectedFailures + d.expectedSlowEpisodes + expectedReplicaRounds(s));
 }

@@ -43,6 +43,9 @@ export const SUMMARIZED_METRICS: readonly SummarizedMetric[] = [
   "poolEmptySeconds",
   "slowEpisodes",
   "evictions",
+  "roundsCommitted",
+  "roundsDiscarded",
+  "meanParticipants",
 ];
 
 /** The seed of run i of a Monte Carlo over s: run 0 is the scenario's own run. */

@@ -10,10 +10,17 @@
  * (policy.ts: key, labels, colour, CSV prefix, run, closed form), plus its line here. Keys and CSV
  * prefixes are public contracts: never change or reorder the ones below.
  */
+import { dilocoPolicy } from "./diloco/index.ts";
 import { ftHsdpPolicy } from "./ftHsdp/index.ts";
 import { hotSparePolicy } from "./hotSpare/index.ts";
 import { inMemoryPolicy } from "./inMemory/index.ts";
 import type { Policy } from "./policy.ts";
 import { synchronousPolicy } from "./synchronous/index.ts";
 
-export const PLUGINS: readonly Policy[] = [synchronousPolicy, ftHsdpPolicy, inMemoryPolicy, hotSparePolicy];
+export const PLUGINS: readonly Policy[] = [
+  synchronousPolicy,
+  ftHsdpPolicy,
+  inMemoryPolicy,
+  hotSparePolicy,
+  dilocoPolicy,
+];

@@ -31,6 +31,8 @@ export interface RunTotals {
   causeStallSeconds: Float64Array;
   /** Seconds lost to each badput category, indexed as BADPUT_CATEGORIES. */
   badputSeconds: Float64Array;
+  /** §7: a semi-synchronous policy's rounds (absent: none). */
+  rounds?: { committed: number; discarded: number; participantSum: number; begun: number };
 }
 
 /** Failures of each cause of the mix, from the shared trace. */
@@ -84,6 +86,9 @@ export function assembleMetrics(trace: FailureTrace, t: RunTotals): PolicyMetric
     causeStallSeconds: t.causeStallSeconds,
     slowEpisodes: trace.slow ? trace.slow.count : 0,
     evictions: trace.slow ? evictionsOf(trace) : 0,
+    roundsCommitted: t.rounds ? t.rounds.committed : 0,
+    roundsDiscarded: t.rounds ? t.rounds.discarded : 0,
+    meanParticipants: t.rounds && t.rounds.begun > 0 ? t.rounds.participantSum / t.rounds.begun : 0,
     badput,
   };
 }

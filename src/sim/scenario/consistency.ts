@@ -2,6 +2,7 @@
 import { policiesAllowed } from "../policies/policyKeys.ts";
 import { fmt } from "./format.ts";
 import { logProblems } from "./logChecks.ts";
+import { expectedReplicaRounds } from "./roundWork.ts";
 import { MAX_EXPECTED_FAILURES, type Scenario } from "./types.ts";
 
 /** Checks that hold between fields; each message names the fields and what would be allowed. */
@@ -58,6 +59,12 @@ export function consistencyProblems(s: Scenario): string[] {
   if (overlapSteps >= syncEvery) {
     problems.push(
       `diloco.overlapSteps: got ${fmt(overlapSteps)}; must be an integer in [0, ${fmt(syncEvery - 1)}] (below diloco.syncEvery, ${fmt(syncEvery)}: a round's sync overlaps at most H − 1 of the next round's steps)`,
+    );
+  }
+  const replicaRounds = expectedReplicaRounds(s);
+  if (replicaRounds > MAX_EXPECTED_FAILURES) {
+    problems.push(
+      `diloco.syncEvery: ${fmt(replicaRounds)} expected replica-rounds (rounds of ${fmt(syncEvery)} steps of ${fmt(s.training.stepSeconds)} s over ${fmt(s.training.days)} days, × ${fmt(s.cluster.replicas)} replicas) is too many to simulate (at most ${fmt(MAX_EXPECTED_FAILURES)}); raise diloco.syncEvery or training.stepSeconds, or shorten training.days`,
     );
   }
   problems.push(...logProblems(s, hosts));

@@ -1,6 +1,8 @@
 /** Version 6's fields (docs/model.md §7): defaults, version, ranges and the overlap refusal by name. */
 import { describe, expect, it } from "vitest";
+import { expectedEventsPerRun } from "../monteCarlo/budget.ts";
 import { DEFAULT_SCENARIO, diffFromDefaults, parseScenario, ScenarioError } from "./index.ts";
+import { expectedReplicaRounds } from "./roundWork.ts";
 
 function problemsOf(input: unknown): string[] {
   try {
@@ -57,5 +59,27 @@ describe("scenario version 6", () => {
     expect(p).toContain("diloco.syncEvery");
     expect(problemsOf({ diloco: { syncEvery: 1, overlapSteps: 1 } })[0]).toMatch(/\[0, 0\]/);
     expect(parseScenario({ diloco: { syncEvery: 10, overlapSteps: 9 } }).diloco.overlapSteps).toBe(9);
+  });
+});
+
+describe("the cost of rounds", () => {
+  it("refuses a year of 1-step rounds by name, with the expected count and the bound", () => {
+    const input = {
+      policies: ["synchronous", "diloco"],
+      training: { days: 365, stepSeconds: 1 },
+      diloco: { syncEvery: 1 },
+    };
+    expect(() => parseScenario(input)).toThrow(
+      /diloco\.syncEvery: 378,432,000 expected replica-rounds .* is too many to simulate \(at most 1,000,000\)/,
+    );
+  });
+  it("leaves the same scenario alone where no strategy runs in rounds, and counts rounds in a run's cost", () => {
+    const plain = parseScenario({ training: { days: 365, stepSeconds: 1 }, diloco: { syncEvery: 1 } });
+    expect(expectedReplicaRounds(plain)).toBe(0);
+    const withRounds = parseScenario({ policies: ["synchronous", "diloco"] });
+    expect(expectedReplicaRounds(withRounds)).toBe(2592 * 12);
+    expect(expectedEventsPerRun(withRounds)).toBeGreaterThan(
+      expectedEventsPerRun(parseScenario({})) + 2592 * 12 - 1,
+    );
   });
 });

@@ -38,6 +38,10 @@ export interface Badput {
   overhead: number;
   /** §6: training at a slow host's pace. */
   slow: number;
+  /** §7: blocked after a round's compute until the next round (DiLoCo's outer sync). */
+  outerSync: number;
+  /** §7: (1 − q) of the committed inner steps (DiLoCo's convergence price). */
+  convergence: number;
 }
 
 export const noBadput = (): Badput => ({
@@ -50,6 +54,8 @@ export const noBadput = (): Badput => ({
   degraded: 0,
   overhead: 0,
   slow: 0,
+  outerSync: 0,
+  convergence: 0,
 });
 
 export const INF = Number.POSITIVE_INFINITY;

@@ -6,6 +6,7 @@ import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import type { Scenario } from "../../sim/scenario/index.ts";
 import type { Failure, Knobs } from "./failures.ts";
 import { type ReferenceMetrics, referenceFtHsdpV2, referenceSynchronousV2 } from "./independent.ts";
+import { referenceDiloco } from "./independentDiloco.ts";
 import { referenceHotSpare, referenceInMemory } from "./independentV3.ts";
 import type { SlowRun } from "./slow.ts";
 
@@ -17,4 +18,5 @@ export const REFERENCE_POLICIES: Record<
   ftHsdp: referenceFtHsdpV2,
   inMemory: referenceInMemory,
   hotSpare: referenceHotSpare,
+  diloco: referenceDiloco,
 };

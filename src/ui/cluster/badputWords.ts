@@ -26,6 +26,14 @@ export const SEGMENT_TEXT: Record<Segment, { name: string; what: string }> = {
   degraded: { name: "Degraded", what: "capacity lost to missing replicas while training" },
   overhead: { name: "Step overhead", what: "FT-HSDP's slower all-reduce (FTAR)" },
   slow: { name: "Slow hosts", what: "training at a slow host's pace (every step waits for the slowest)" },
+  outerSync: {
+    name: "Outer sync",
+    what: "DiLoCo's replicas blocked after their round's steps until the next round (the sync, slower participants)",
+  },
+  convergence: {
+    name: "Convergence",
+    what: "DiLoCo's inner steps worth less than synchronous ones: (1 − q) of the steps kept",
+  },
 };
 
 export const SEGMENTS: readonly Segment[] = ["useful", ...BADPUT_CATEGORIES];
