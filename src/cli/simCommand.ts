@@ -60,7 +60,7 @@ import {
 } from "../sim/types.ts";
 import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
-import { SIM_HELP, wantsHelp } from "./help.ts";
+import { simHelp, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -416,7 +416,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
+  if (wantsHelp(argv)) return { code: 0, stdout: simHelp(), stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);
