@@ -1,5 +1,6 @@
 /**
- * Scenario v2: the public contract of the explorer (DESIGN.md, docs/model.md §1 and §3).
+ * The scenario (version 5, SCENARIO_VERSION): the public contract of the explorer (docs/model.md
+ * §1, §3–§6; README.md "Scenarios").
  *
  * Every field is described once, in FIELD_SPECS: its group, kind, range, unit and a label. The
  * zod schemas, the error messages, the UI's knobs and the README's table all derive from it, so a
