@@ -36,7 +36,7 @@ import {
 
 export { hostsPerEvent } from "./consistency.ts";
 export * from "./fields.ts";
-export { describeAllowed, formatPath, inAllowedRange, ScenarioError } from "./schema.ts";
+export { clampToRange, describeAllowed, formatPath, inAllowedRange, ScenarioError } from "./schema.ts";
 export * from "./specs.ts";
 export * from "./types.ts";
 
