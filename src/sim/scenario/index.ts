@@ -111,50 +111,39 @@ const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROU
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
-/** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
-export function usesVersion2(s: Scenario): boolean {
+/** The version a field came with (its since-flag; 1 for a field of version 1). */
+function sinceOf(spec: FieldSpec): ScenarioVersion {
+  return spec.since5 ? 5 : spec.since4 ? 4 : spec.since3 ? 3 : spec.since2 ? 2 : 1;
+}
+
+/** The version an enum's value came with, or null when it is one of version 1's. */
+function valueSince(spec: FieldSpec, v: unknown): ScenarioVersion | null {
+  if (spec.kind !== "enum") return null;
+  if (spec.valuesSince2?.includes(v as string)) return 2;
+  if (spec.valuesSince4?.includes(v as string)) return 4;
+  return null;
+}
+
+/**
+ * True when the scenario uses a setting that came with `version`: a field of that version off
+ * its default, an enum value of that version, or (version 3, §4) other policies than the default.
+ */
+export function usesVersion(s: Scenario, version: ScenarioVersion): boolean {
+  if (version === 3 && !sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
   for (const { group, key, spec } of VERSIONED) {
     const v = fieldOf(s, group, key);
-    if (spec.since2 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-    if (spec.kind === "enum" && spec.valuesSince2?.includes(v as string)) return true;
+    if (sinceOf(spec) === version && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+    if (valueSince(spec, v) === version) return true;
   }
-  return false;
-}
-
-/** True when the scenario uses a §4 setting: other policies than the default, or a §4 field off its default. */
-export function usesVersion3(s: Scenario): boolean {
-  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
-  for (const { group, key, spec } of VERSIONED)
-    if (spec.since3 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-  return false;
-}
-
-/** True when the scenario uses a §5 setting: a §5 field off its default, or log arrivals. */
-export function usesVersion4(s: Scenario): boolean {
-  for (const { group, key, spec } of VERSIONED) {
-    const v = fieldOf(s, group, key);
-    if (spec.since4 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-    if (spec.kind === "enum" && spec.valuesSince4?.includes(v as string)) return true;
-  }
-  return false;
-}
-
-/** True when the scenario uses a §6 setting (a `slow` field off its default). */
-export function usesVersion5(s: Scenario): boolean {
-  for (const { group, key, spec } of VERSIONED)
-    if (spec.since5 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
   return false;
 }
 
 /**
  * The version a scenario's content needs (file comment): the newest version whose settings it
- * uses, checked newest first. A new version is one more line here, above the others.
+ * uses, checked newest first.
  */
 export function versionOf(s: Scenario): ScenarioVersion {
-  if (usesVersion5(s)) return 5;
-  if (usesVersion4(s)) return 4;
-  if (usesVersion3(s)) return 3;
-  if (usesVersion2(s)) return 2;
+  for (const version of [5, 4, 3, 2] as const) if (usesVersion(s, version)) return version;
   return 1;
 }
 
