@@ -1,6 +1,6 @@
 /**
  * `npm run bench:python`: the engine against the plain-Python model of the same cluster
- * (../shared/reference/python/clustersim.py, docs/model.md version 1), both on the headline
+ * (a Python reference outside this repository, at the path below; docs/model.md version 1), both on the headline
  * cluster (the default scenario: 98,304 GPUs, 12 replicas, 30 days, about 2,400 failures a run)
  * with both policies. Two readings, each printed with its ratio:
  *

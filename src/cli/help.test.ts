@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DISPLAY_SETTINGS, type DisplaySetting } from "../link/displaySettings.ts";
+import { PLUGINS } from "../sim/policies/pluginList.ts";
 
 /** The commands as `npm run sim` and `npm run step` run them (package.json's scripts). */
 function run(args: string[]) {
@@ -24,6 +25,12 @@ describe("--help", { timeout: 60_000 }, () => {
       for (const option of ["--seeds", "--json", "--link", "--threads", "--no-budget", ...settingFlags])
         expect(r.stdout).toContain(`  ${option}`);
     }
+  });
+
+  it("npm run sim -- --help names every strategy of the plug-in list by key, in its order", () => {
+    const r = sim("--help");
+    const listed = [...r.stdout.matchAll(/^ {2}([a-z][A-Za-z0-9]*) +[^:]+: /gm)].map((m) => m[1]);
+    expect(listed).toEqual(PLUGINS.map((p) => p.key));
   });
 
   it("npm run step -- --help does the same, and runs nothing even beside a model file", () => {

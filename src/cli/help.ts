@@ -8,6 +8,8 @@ const range = (r: { min: number; max: number }) => `[${r.min}, ${r.max}]`;
 const FACTOR = range(STEP_RANGES.slowFactor);
 
 import { DISPLAY_SETTINGS, settingAllowed } from "../link/displaySettings.ts";
+import { registeredPolicies } from "../sim/policies/index.ts";
+import { DEFAULT_POLICIES, MAX_POLICIES } from "../sim/policies/policyKeys.ts";
 
 const { mcPrecision: precision, mcCap: cap } = DISPLAY_SETTINGS;
 
@@ -16,10 +18,26 @@ export function wantsHelp(argv: readonly string[]): boolean {
   return argv.some((a) => a === "--help" || a === "-h");
 }
 
-export const SIM_HELP = `usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget] [--failures-csv FILE]
+/** The strategies a scenario may select, one line each, from the plug-in list (in its order). */
+function strategyLines(): string {
+  const policies = registeredPolicies();
+  const width = Math.max(...policies.map((p) => p.key.length)) + 2;
+  return policies.map((p) => `  ${p.key.padEnd(width)}${p.label}: ${p.blurb}`).join("\n");
+}
 
-Runs the cluster model (synchronous vs FT-HSDP on the same failures) on a scenario file or a
-share link, with the same engine and numbers as the browser.
+/** `npm run sim -- --help`: the options, and the strategies this build knows. */
+export function simHelp(): string {
+  return `${SIM_USAGE}
+Strategies: a scenario's "policies" selects 1–${MAX_POLICIES} of these keys, in display order
+(default ${DEFAULT_POLICIES.join(", ")}):
+${strategyLines()}
+`;
+}
+
+const SIM_USAGE = `usage: npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget] [--failures-csv FILE]
+
+Runs the cluster model (the scenario's strategies, below, on the same failures) on a scenario
+file or a share link, with the same engine and numbers as the browser.
 
   <scenario.json>   a scenario (JSON, versions 1–4; fields left out take their defaults)
   <share link>      an explorer link (http://…/#s=…, #s=… or s=…) instead of a file

@@ -1,8 +1,10 @@
 /**
  * The README's table of scenario fields, generated from FIELD_SPECS so it cannot drift from the
- * validator: `npm run -s docs:scenario` prints it; a test checks the README carries it verbatim,
- * and knobLayout.test.ts that every scenario field has a row.
+ * validator: `npm run -s docs:scenario` prints it, `npm run -s docs:scenario -- --write` writes it
+ * between the README's scenario-table markers; a test checks the README carries it exactly, and
+ * knobLayout.test.ts that every scenario field has a row.
  */
+import { readFileSync, writeFileSync } from "node:fs";
 
 import { registeredPolicies } from "../sim/policies/index.ts";
 import { MAX_POLICIES } from "../sim/policies/policyKeys.ts";
@@ -44,4 +46,21 @@ export function scenarioTable(): string {
   return rows.join("\n");
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(scenarioTable());
+const START =
+  "<!-- scenario-table:start (generated: `npm run -s docs:scenario -- --write`; a test keeps it in sync) -->";
+const END = "<!-- scenario-table:end -->";
+
+/** The README with its table (between the markers) replaced by `table`; refused by name without the markers. */
+export function withScenarioTable(readme: string, table: string): string {
+  const start = readme.indexOf("<!-- scenario-table:start");
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error("README.md has no scenario-table:start … end markers");
+  return `${readme.slice(0, start)}${START}\n${table}\n${readme.slice(end)}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv.includes("--write")) {
+    const path = new URL("../../README.md", import.meta.url);
+    writeFileSync(path, withScenarioTable(readFileSync(path, "utf8"), scenarioTable()));
+  } else console.log(scenarioTable());
+}

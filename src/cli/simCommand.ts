@@ -1,6 +1,6 @@
 /**
  * `npm run sim -- <scenario.json | share link> [--seeds N | --precision P --max-runs N] [--json] [--link] [--threads N] [--no-budget]`:
- * the cluster model in a terminal (DESIGN.md "Public contracts", CLI). Kept apart from the entry
+ * the cluster model in a terminal (README.md "The command line"). Kept apart from the entry
  * point (sim.ts) so tests can run it in-process; it never exits or prints, it returns what to
  * print (progress, which cannot wait, goes to the `progress` sink).
  *
@@ -60,7 +60,7 @@ import {
 } from "../sim/types.ts";
 import { describeDuplicateKey, firstDuplicateKey } from "../step/jsonSyntax.ts";
 import { echo, terminalLine, terminalText } from "./echo.ts";
-import { SIM_HELP, wantsHelp } from "./help.ts";
+import { simHelp, wantsHelp } from "./help.ts";
 import { InputFileError, readInputFile } from "./inputFile.ts";
 import { cliThreads, parallelMonteCarlo } from "./parallelMonteCarlo.ts";
 
@@ -221,7 +221,7 @@ function atMostOne(s: Summary): Summary {
 }
 
 /**
- * The --json object: the contract of DESIGN.md, keys in this order (the scenario's selected
+ * The --json object: a public contract (README.md "The command line"), keys in this order (the scenario's selected
  * policies in display order, each with `badput.<category>`; `closedForm.policies.<key>`).
  */
 export function resultJson(r: MonteCarloResult): MonteCarloResult {
@@ -418,7 +418,7 @@ export async function simCommand(
   argv: readonly string[],
   io: SimIo = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  if (wantsHelp(argv)) return { code: 0, stdout: SIM_HELP, stderr: "" };
+  if (wantsHelp(argv)) return { code: 0, stdout: simHelp(), stderr: "" };
   try {
     const opts = parseArgs(argv);
     const scenario = loadScenario(opts.input);

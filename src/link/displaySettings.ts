@@ -74,7 +74,7 @@ export const DISPLAY_SETTINGS = {
   },
   /**
    * US dollars per GPU-hour, for the lost GPU-hours' cost. The default is a placeholder:
-   * ../shared/reference/FACTS.md has no sourced price; the maximum keeps every cost finite.
+   * no public source gives a price; the maximum keeps every cost finite.
    */
   gpuPrice: {
     kind: "range",

@@ -1,5 +1,5 @@
 /**
- * Ready-made scenarios, each tied to the public figure it reproduces (../shared/reference/FACTS.md).
+ * Ready-made scenarios, each tied to the public figure it reproduces (its `source`).
  * Pure data: the UI shows `source` visibly when a preset is loaded, so every number a person sees
  * can be traced back. Figures that come from summaries rather than a paper's text say "reported".
  */
@@ -30,7 +30,7 @@ const C4_SOURCE =
   "C4 (Alibaba), arXiv 2406.04594: communication-driven detection isolates a faulty component within tens of seconds; PyTorch's NCCL watchdog declares a hung collective dead after 600 s by default. The 30 % hang share is our choice, for illustration.";
 
 /**
- * Llama 3 405B's 419 unexpected interruptions by cause (FACTS.md), each classified by us into a
+ * Llama 3 405B's 419 unexpected interruptions by cause (LLAMA3_SOURCE), each classified by us into a
  * scope, hang and newHost: a judgement, stated in the preset's description.
  */
 export const LLAMA3_CAUSES: readonly FailureCause[] = [

@@ -18,8 +18,8 @@ const GB = 1e9;
 const US = 1e-6;
 
 /**
- * Presets. Bandwidths are the bus bandwidths FACTS.md reports (nccl-tests' busbw is exactly the
- * B of the ring formula); α values follow FACTS.md's "a few µs per ring step (tens of µs for a
+ * Presets. Bandwidths are the bus bandwidths nccl-tests reports (nccl-tests' busbw is exactly the
+ * B of the ring formula); α values follow the usual "a few µs per ring step (tens of µs for a
  * small all-reduce across nodes)"; the Ethernet figures are line rate less framing, an assumption.
  */
 export const LINK_PRESETS: readonly Link[] = [
@@ -65,7 +65,7 @@ function latencySteps(algorithm: Algorithm, n: number): number {
 }
 
 /**
- * All-reduce of `bytes` over n ranks: ring `2(n−1)·α + 2(n−1)/n · S/B` (FACTS.md); halving-doubling
+ * All-reduce of `bytes` over n ranks: ring `2(n−1)·α + 2(n−1)/n · S/B` (docs/model.md §2); halving-doubling
  * (Rabenseifner: reduce-scatter by recursive halving, all-gather by recursive doubling) moves the
  * same bytes in `2⌈log2 n⌉` steps.
  */
@@ -152,7 +152,7 @@ export function bucketPhases(bytes: number, p: ParallelismConfig): Phase[] {
   ];
 }
 
-/** nccl-tests' definitions (FACTS.md): algbw = S/t; all-reduce busbw = algbw · 2(n−1)/n. */
+/** nccl-tests' definitions (its PERFORMANCE.md): algbw = S/t; all-reduce busbw = algbw · 2(n−1)/n. */
 export function allReduceBandwidths(
   bytes: number,
   seconds: number,

@@ -1,6 +1,6 @@
 /**
- * The preset models' parameters: the four lists printed from PyTorch 1.13 (shared reference,
- * FACTS.md) and Llama 3 shapes from the transformer generator. Listed in presetCatalog.ts.
+ * The preset models' parameters: the four lists printed from PyTorch 1.13 and Llama 3 shapes from
+ * the transformer generator. Listed in presetCatalog.ts.
  */
 
 import { type Param, validateModelList } from "./modelList.ts";

@@ -16,11 +16,11 @@ const scripts = Object.keys(
 const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
 
 describe("README.md", () => {
-  it("is at most 200 lines of prose, the generated field table aside (it grows with the schema)", () => {
+  it("is at most 210 lines of prose, the generated field table aside (it grows with the schema)", () => {
     const table = /<!-- scenario-table:start[\s\S]*?<!-- scenario-table:end/.exec(readme);
     expect(table).not.toBeNull();
     const prose = readme.replace(table![0], "");
-    expect(prose.split("\n").length).toBeLessThanOrEqual(200);
+    expect(prose.split("\n").length).toBeLessThanOrEqual(210);
   });
 
   it("names only npm scripts that exist", () => {

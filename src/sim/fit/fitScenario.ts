@@ -3,7 +3,15 @@
  * defaults (or, in the page, to the scenario on screen: "Use this fit" keeps its cluster). Each
  * figure is brought into the field's range, and a note says so when that changed it.
  */
-import type { FailureCause } from "../scenario/index.ts";
+import {
+  clampToRange,
+  describeAllowed,
+  type FailureCause,
+  FIELD_SPECS,
+  type FieldSpec,
+  type NumberSpec,
+  type ScalarSpec,
+} from "../scenario/index.ts";
 import type { FitNote, LogFit } from "./fitLog.ts";
 import { poolRepairLaw } from "./repairs.ts";
 
@@ -32,14 +40,22 @@ export interface FittedScenario {
   spares?: FittedSpares;
 }
 
-/** The ranges of the fields a fit sets (docs/model.md §3, §5). */
+/** A numeric field's spec, refused by name if the table gives it another kind. */
+function numberSpec(name: string, spec: ScalarSpec | FieldSpec | undefined): NumberSpec & ScalarSpec {
+  if (spec?.kind === "number" || spec?.kind === "int") return spec as NumberSpec & ScalarSpec;
+  throw new Error(`the scenario's ${name} is not a number field`);
+}
+
+const badHosts = FIELD_SPECS.failures.badHosts;
+
+/** The fields a fit sets, with the scenario's own specs: their ranges are the validator's. */
 const RANGE = {
-  perHostDay: [0, 10],
-  weibullShape: [0.2, 5],
-  factor: [1, 1000],
-  repairHours: [0.001, 8760],
-  repairSigma: [0.01, 4],
-} as const;
+  perHostDay: numberSpec("perHostDay", FIELD_SPECS.failures.perHostDay),
+  weibullShape: numberSpec("weibullShape", FIELD_SPECS.failures.weibullShape),
+  factor: numberSpec("badHosts.factor", badHosts.kind === "record" ? badHosts.fields.factor : undefined),
+  repairHours: numberSpec("repairHours", FIELD_SPECS.spares.repairHours),
+  repairSigma: numberSpec("repairSigma", FIELD_SPECS.spares.repairSigma),
+};
 
 const CAUSE_NAME_CHARS = 40;
 
@@ -49,12 +65,12 @@ const tidy = (x: number) => Number(x.toPrecision(6));
 export function fittedScenario(fit: LogFit, name: string): { scenario: FittedScenario; notes: FitNote[] } {
   const notes: FitNote[] = [];
   const within = (field: keyof typeof RANGE, x: number): number => {
-    const [lo, hi] = RANGE[field];
-    const y = Math.min(hi, Math.max(lo, x));
+    const spec = RANGE[field];
+    const y = clampToRange(spec, x);
     if (y !== x)
       notes.push({
         what: field,
-        why: `the fit gives ${tidy(x)}; the model takes ${lo}–${hi}, so the scenario says ${y}`,
+        why: `the fit gives ${tidy(x)}; the model takes ${describeAllowed(spec)}, so the scenario says ${tidy(y)}`,
       });
     return tidy(y);
   };

@@ -1,5 +1,6 @@
 /**
- * Scenario v2: the public contract of the explorer (DESIGN.md, docs/model.md §1 and §3).
+ * The scenario (version 5, SCENARIO_VERSION): the public contract of the explorer (docs/model.md
+ * §1, §3–§6; README.md "Scenarios").
  *
  * Every field is described once, in FIELD_SPECS: its group, kind, range, unit and a label. The
  * zod schemas, the error messages, the UI's knobs and the README's table all derive from it, so a
@@ -35,7 +36,7 @@ import {
 
 export { hostsPerEvent } from "./consistency.ts";
 export * from "./fields.ts";
-export { describeAllowed, formatPath, inAllowedRange, ScenarioError } from "./schema.ts";
+export { clampToRange, describeAllowed, formatPath, inAllowedRange, ScenarioError } from "./schema.ts";
 export * from "./specs.ts";
 export * from "./types.ts";
 
@@ -111,59 +112,41 @@ const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROU
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
-/** True when the scenario uses a setting version 1 does not have (a §3 field off its default). */
-export function usesVersion2(s: Scenario): boolean {
+/** The version a field came with (its since-flag; 1 for a field of version 1). */
+function sinceOf(spec: FieldSpec): ScenarioVersion {
+  return spec.since6 ? 6 : spec.since5 ? 5 : spec.since4 ? 4 : spec.since3 ? 3 : spec.since2 ? 2 : 1;
+}
+
+/** The version an enum's value came with, or null when it is one of version 1's. */
+function valueSince(spec: FieldSpec, v: unknown): ScenarioVersion | null {
+  if (spec.kind !== "enum") return null;
+  if (spec.valuesSince2?.includes(v as string)) return 2;
+  if (spec.valuesSince4?.includes(v as string)) return 4;
+  return null;
+}
+
+/**
+ * True when the scenario uses a setting that came with `version`: a field of that version off
+ * its default, an enum value of that version, or (version 3, §4) other policies than the default.
+ */
+export function usesVersion(s: Scenario, version: ScenarioVersion): boolean {
+  if (version === 3 && !sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
+  // §7: a scenario that runs DiLoCo is of version 6 even with the diloco group at its defaults.
+  if (version === 6 && (s.policies as readonly string[]).includes("diloco")) return true;
   for (const { group, key, spec } of VERSIONED) {
     const v = fieldOf(s, group, key);
-    if (spec.since2 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-    if (spec.kind === "enum" && spec.valuesSince2?.includes(v as string)) return true;
+    if (sinceOf(spec) === version && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
+    if (valueSince(spec, v) === version) return true;
   }
-  return false;
-}
-
-/** True when the scenario uses a §4 setting: other policies than the default, or a §4 field off its default. */
-export function usesVersion3(s: Scenario): boolean {
-  if (!sameValue(s.policies, DEFAULT_SCENARIO.policies)) return true;
-  for (const { group, key, spec } of VERSIONED)
-    if (spec.since3 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-  return false;
-}
-
-/** True when the scenario uses a §5 setting: a §5 field off its default, or log arrivals. */
-export function usesVersion4(s: Scenario): boolean {
-  for (const { group, key, spec } of VERSIONED) {
-    const v = fieldOf(s, group, key);
-    if (spec.since4 && !sameValue(v, fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-    if (spec.kind === "enum" && spec.valuesSince4?.includes(v as string)) return true;
-  }
-  return false;
-}
-
-/** True when the scenario uses a §6 setting (a `slow` field off its default). */
-export function usesVersion5(s: Scenario): boolean {
-  for (const { group, key, spec } of VERSIONED)
-    if (spec.since5 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
-  return false;
-}
-
-/** True when the scenario uses a §7 setting: it runs DiLoCo, or a `diloco` field is off its default. */
-export function usesVersion6(s: Scenario): boolean {
-  if ((s.policies as readonly string[]).includes("diloco")) return true;
-  for (const { group, key, spec } of VERSIONED)
-    if (spec.since6 && !sameValue(fieldOf(s, group, key), fieldOf(DEFAULT_SCENARIO, group, key))) return true;
   return false;
 }
 
 /**
  * The version a scenario's content needs (file comment): the newest version whose settings it
- * uses, checked newest first. A new version is one more line here, above the others.
+ * uses, checked newest first.
  */
 export function versionOf(s: Scenario): ScenarioVersion {
-  if (usesVersion6(s)) return 6;
-  if (usesVersion5(s)) return 5;
-  if (usesVersion4(s)) return 4;
-  if (usesVersion3(s)) return 3;
-  if (usesVersion2(s)) return 2;
+  for (const version of [6, 5, 4, 3, 2] as const) if (usesVersion(s, version)) return version;
   return 1;
 }
 

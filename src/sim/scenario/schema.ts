@@ -45,6 +45,20 @@ export function inAllowedRange(spec: NumberSpec, v: number): boolean {
   return smallest === undefined || v === min || v >= smallest;
 }
 
+/**
+ * The allowed value nearest to a finite `v` (v itself when allowed): what a tool that derives a
+ * figure (the log fit) writes instead of a value the validator would refuse. An excluded bound
+ * gives way to its `smallest` or to the nearest double inside; an integer field rounds.
+ */
+export function clampToRange(spec: NumberSpec, v: number): number {
+  const { min, max, minExclusive, maxExclusive, smallest } = spec;
+  const lo =
+    smallest ?? (minExclusive ? min + Math.max(Number.MIN_VALUE, Math.abs(min) * Number.EPSILON) : min);
+  const hi = maxExclusive ? max - Math.max(Number.MIN_VALUE, Math.abs(max) * Number.EPSILON) : max;
+  const near = v === min && !minExclusive ? v : Math.min(hi, Math.max(lo, v));
+  return spec.kind === "int" ? Math.min(Math.floor(hi), Math.max(Math.ceil(lo), Math.round(near))) : near;
+}
+
 function scalarSchema(spec: ScalarSpec | FieldSpec): z.ZodMiniType {
   // Worded when an input is refused, not when the schema is built: the number format loads ICU's
   // locale data (~20 ms), a cost every page load and every CLI run paid for messages rarely shown.

@@ -1,5 +1,5 @@
 /**
- * The reference's own reading of docs/model.md §6 (SIMULATION.md §6, "slow, not dead"): slow
+ * The reference's own reading of docs/model.md §6 ("slow, not dead"): slow
  * episodes drawn with dice of its own, their evictions as failures, and a plain walk over the
  * episodes' starts and ends that tells a policy's loop who is slow now and when that changes.
  * Written from the spec text, not from src/sim/slow/slowEpisodes.ts: a mean or a run that differs

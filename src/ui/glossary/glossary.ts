@@ -1,7 +1,7 @@
 /**
  * Every term the app leans on, defined once. Views link a term's first use to its entry with
  * <Term id="…">, so a newcomer is one keypress from the definition wherever the term appears.
- * Figures in definitions come from ../shared/reference/FACTS.md, with their source.
+ * Figures in definitions come from public sources, each named in the definition.
  */
 export interface GlossaryEntry {
   term: string;

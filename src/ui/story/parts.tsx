@@ -69,7 +69,7 @@ export function WhenLoaded<T>({ loaded, children }: { loaded: Loaded<T>; childre
   return <>{children(loaded.value)}</>;
 }
 
-/** Sources quoted by several chapters (../shared/reference/FACTS.md). */
+/** Sources quoted by several chapters, each with where it comes from. */
 export const SRC = {
   ftHsdp:
     'Salpekar, Varma, Yu et al. (Meta), "Training LLMs with Fault Tolerant HSDP on 100,000 GPUs", arXiv 2602.00277: stall per failure 10 → 3 min, effective training time 44 % → 80 %.',
