@@ -4,6 +4,8 @@
  * in a fresh browser, the tornado has a row for it that opens its sweep, and a link that names a
  * cause its scenario does not list is refused by name.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";

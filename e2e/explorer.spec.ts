@@ -1,3 +1,5 @@
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";

@@ -3,6 +3,8 @@
  * (issue 30 item 17): the "link-run:start" mark comes after the first contentful paint. How long
  * its tasks take is measured, not asserted: `npm run bench:cluster` (its link rows).
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";

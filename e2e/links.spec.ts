@@ -4,6 +4,8 @@
  * links. (The story's chapter and the training run join here with their views, through the same
  * address module: add a `test` per view that copies and reopens its link.)
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";

@@ -3,6 +3,8 @@
  * one lane group per selected policy, in the link's order, and its replay and failure log work;
  * a link selecting only in-memory checkpoints draws that one lane. No console errors.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";

@@ -2,6 +2,8 @@
  * Issue 30, items 9–18: a refusal names the key and changes nothing else; the last good state
  * stays on screen (results and link included); what is used with a correction is said.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash, encodeScenarioParam } from "../src/link/scenarioLink.ts";
 import { sweepParam } from "../src/link/sweepLink.ts";

@@ -3,6 +3,8 @@
  * and shows one value per strategy, no band; its link, copied and opened fresh, gives the same
  * numbers; "Back to drawn arrivals" returns to a Monte Carlo band.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";

@@ -8,7 +8,7 @@ import { expect, type Page, test } from "@playwright/test";
 
 const DIST = process.env.E2E_DIST ?? "dist";
 
-test("the first page load fetches under 370 KB of script: the entry, its preloads and the shell it imports", () => {
+test("the first page load fetches under 420 KB of script: the entry, its preloads and the shell it imports", () => {
   // index.html names the entry script and the shared chunks it imports (modulepreload); the entry
   // then imports the stores and the app's shell in steps (main.tsx), the chunks its
   // __vite__mapDeps list names: all of them load before any view shows. Views and workers load
@@ -45,8 +45,11 @@ test("the first page load fetches under 370 KB of script: the entry, its preload
   // the glossary's definitions now load with the first opened term: 357,217.
   // 370 KB since version 6: 363,600 bytes measured, the schema holding the diloco group's fields
   // and its checks, the address parts' one table and start, and the Papers tab; still no view,
-  // engine or policy code in the first load.
-  expect(bytes).toBeLessThan(370_000);
+  // engine or policy code in the first load. 420 KB with the plug-in list: 411,538 bytes, the
+  // registry (every strategy's code, ~48 KB) now loading in a step of its own before the address
+  // is read, since a link's `policies` is checked against the list (a link selecting in-memory
+  // checkpoints was refused when it loaded later). Keys without the policies' code would win it back.
+  expect(bytes).toBeLessThan(420_000);
 });
 
 test("a refused knob edit is applied once the other field of its rule makes it valid", async ({ page }) => {

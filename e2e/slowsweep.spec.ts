@@ -5,6 +5,8 @@
  * its curve rises towards never evicting; FT-HSDP gains most from evicting at once (a replica
  * restart ends the wait for the slowest replica), so its curve falls as the delay grows.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { presetById } from "../src/sim/presets.ts";

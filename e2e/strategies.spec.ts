@@ -4,6 +4,8 @@
  * price of a GPU-hour, load a strategy preset.
  */
 
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { decodeScenarioLink } from "../src/link/scenarioLink.ts";
 import { V3_POLICIES } from "../src/testing/scenario.arbitrary.ts";

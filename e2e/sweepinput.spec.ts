@@ -3,6 +3,8 @@
  * by name with the axis's range and changes nothing; a point loaded into the knobs reads at a
  * knob's precision, not the 17 digits of 1440 / (hosts × MTBF).
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";

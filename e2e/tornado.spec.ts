@@ -3,6 +3,8 @@
  * and the sentence), open a knob's sweep by clicking its row, cancel a long one, and send the
  * link: a fresh browser shows the same bars.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";

@@ -4,7 +4,9 @@ import "./ui/styles.css";
 /**
  * The page starts in steps, each a task of its own, so that no first-load task is long:
  *  1. this entry (React and the styles);
- *  2. the scenario's store with its schema and link codec (zod, fflate);
+ *  2. the strategies' registry (the plug-in list, src/sim/policies/pluginList.ts), so that a link's
+ *     `policies` is checked against it; then the scenario's store with its schema and link codec
+ *     (zod, fflate);
  *  3. React's renderer and the app's shell, which import the other stores; startState() then
  *     registers the first load's address parts (src/state/startState.ts), and the address is read;
  *  4. the first view, on demand (App.tsx);
@@ -16,6 +18,7 @@ import "./ui/styles.css";
 async function boot(): Promise<void> {
   const root = document.getElementById("root");
   if (!root) throw new Error("index.html has no #root element");
+  await import("./sim/policies/index.ts");
   await import("./state/store.ts");
   const [{ createRoot }, { startAddress }, { startState }, { startClusterRunner }, { App }] =
     await Promise.all([
