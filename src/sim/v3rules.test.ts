@@ -55,6 +55,8 @@ describe("inMemory", () => {
       degraded: 0,
       overhead: 0,
       slow: 0,
+      outerSync: 0,
+      convergence: 0,
     });
   });
 

@@ -71,7 +71,7 @@ describe("a sixth strategy added by one line in the plug-in list", () => {
   it("is read from a link, and a link naming an unlisted key is refused with the list's keys", () => {
     const s = m.scenario.parseScenario(input);
     expect(m.link.decodeScenarioParam(m.link.encodeScenarioParam(s)).policies).toEqual(["synchronous", KEY]);
-    expect(() => m.scenario.parseScenario({ policies: ["nope"] })).toThrow(`"hotSpare", "${KEY}"`);
+    expect(() => m.scenario.parseScenario({ policies: ["nope"] })).toThrow(`"diloco", "${KEY}"`);
   });
 
   it("is run by the worker and shown in the page's metrics table", () => {
