@@ -260,7 +260,8 @@ test("at 390 px every view's tab is on screen, whole", async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/#v=cluster");
   const tabs = page.getByRole("tab");
-  await expect(tabs).toHaveCount(5);
+  // Story, Cluster, One step, the lab, Live training and Papers.
+  await expect(tabs).toHaveCount(6);
   for (const tab of await tabs.all()) {
     const box = await tab.boundingBox();
     expect(box, (await tab.textContent()) ?? "").not.toBeNull();
