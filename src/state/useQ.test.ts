@@ -8,7 +8,10 @@ describe("Use this q", () => {
     const s = parseScenario({ cluster: { replicas: 16 }, diloco: { syncEvery: 50 } });
     const next = withStepEquivalence(s, 100 / 120);
     expect(next.diloco).toEqual({ ...s.diloco, stepEquivalence: 0.83 });
-    expect({ ...next, diloco: s.diloco, version: s.version }).toEqual(s);
+    // DiLoCo joins the strategies, so its knobs (q among them) show and q acts on its runs.
+    expect(next.policies).toEqual([...s.policies, "diloco"]);
+    expect({ ...next, diloco: s.diloco, version: s.version, policies: s.policies }).toEqual(s);
+    expect(withStepEquivalence(next, 0.5).policies).toEqual(next.policies);
   });
 
   it("refuses a q the field does not take, naming it and its range", () => {
@@ -25,6 +28,7 @@ describe("Use this q", () => {
     expect(appStore.getState().scenario).toEqual({
       ...before,
       diloco: { ...before.diloco, stepEquivalence: 0.8 },
+      policies: [...before.policies, "diloco"],
       version: appStore.getState().scenario.version,
     });
     expect(appStore.getState().scenario.cluster.replicas).toBe(16);

@@ -5,6 +5,7 @@
  */
 import { parseScenario, type Scenario, ScenarioError, withFieldValue } from "../sim/scenario/index.ts";
 import { asHistoryEntry } from "./address.ts";
+import { DILOCO_POLICY, dilocoRuns } from "./outerSyncToCluster.ts";
 import { appStore } from "./store.ts";
 
 /** q as written: to the two decimals the view shows. */
@@ -12,9 +13,16 @@ export function writtenQ(q: number): number {
   return Math.round(q * 100) / 100;
 }
 
-/** The scenario with `diloco.stepEquivalence` = q; throws ScenarioError naming the field and its range. */
-export function withStepEquivalence(s: Scenario, q: number): Scenario {
-  return parseScenario(withFieldValue(s, "diloco", "stepEquivalence", writtenQ(q)));
+/**
+ * The scenario with `diloco.stepEquivalence` = q and, where the build runs DiLoCo, DiLoCo among
+ * its strategies (a strategy's knobs show only while it is selected, and q acts only on its
+ * runs); throws ScenarioError naming the field and its range.
+ */
+export function withStepEquivalence(s: Scenario, q: number, addDiloco = dilocoRuns()): Scenario {
+  const edited = withFieldValue(s, "diloco", "stepEquivalence", writtenQ(q));
+  const shown: readonly string[] = edited.policies;
+  const policies = !addDiloco || shown.includes(DILOCO_POLICY) ? shown : [...shown, DILOCO_POLICY];
+  return parseScenario({ ...edited, policies });
 }
 
 /** Why q cannot be written into `s`, or null. */
