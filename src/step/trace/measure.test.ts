@@ -96,6 +96,27 @@ describe("HTA's figures on a hand-built GPU trace", () => {
     expect(f.worldSize).toBe(2);
   });
 
+  it("a kernel without a size takes the size of the record_param_comms op around its launch", () => {
+    // C3 (ncclDevKernel_Generic, launched at 2060) carries no size: the op [2055, 2065) has one.
+    // A second op holding the same launch, later in the trace, is not the one taken.
+    const op = (ts: number, nelems: number, dtype: string): Ev => ({
+      ph: "X",
+      cat: "cpu_op",
+      name: "record_param_comms",
+      ts,
+      dur: 10,
+      pid: 1,
+      tid: 1,
+      args: { "In msg nelems": nelems, dtype },
+    });
+    const f = measure(gpuTrace(0, 0, [op(2055, 1000, "Float"), op(2050, 7, "Half")]));
+    const c3 = f.activities.find((a) => a.name === "ncclDevKernel_Generic");
+    expect(c3?.bytes).toBe(4000);
+    // Without an op around its launch it stays unsized.
+    const bare = measure(gpuTrace(0, 0, [op(2070, 1000, "Float")]));
+    expect(bare.activities.find((a) => a.name === "ncclDevKernel_Generic")?.bytes).toBeNull();
+  });
+
   it("overlap per step: |merged comm ∩ merged compute| / |merged comm|", () => {
     const f = measure(gpuTrace(0));
     // Step 10: comm merges to [1300, 1900) = 600 µs; compute ∩ = [1300,1400) + [1500,1800) = 400.

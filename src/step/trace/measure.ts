@@ -15,6 +15,7 @@
  */
 import { canonicalDtype, elementBytes } from "../dtypes.ts";
 import { type Interval, intersectLength, mergeIntervals, sweepByMask, totalLength } from "../intervals.ts";
+import { firstEnclosing } from "./enclosingOp.ts";
 import { collectiveOf, HTA_CLASS_NAME, isGlooCollective, type KernelClass } from "./kernelClass.ts";
 import { checkRankFigures } from "./traceError.ts";
 import type { RankTrace, StepWindow } from "./traceModel.ts";
@@ -104,6 +105,20 @@ export function bytesOf(nelems: number | null, dtype: string | null): number | n
   return canon === null ? null : nelems * elementBytes(canon);
 }
 
+/** `bytesOf`, with each dtype string read once (a trace writes a handful, on every kernel). */
+function bytesPerDtype(): (nelems: number | null, dtype: string | null) => number | null {
+  const perElement = new Map<string, number | null>();
+  return (nelems, dtype) => {
+    if (nelems === null || dtype === null) return null;
+    let b = perElement.get(dtype);
+    if (b === undefined) {
+      b = bytesOf(1, dtype);
+      if (perElement.size < 256) perElement.set(dtype, b);
+    }
+    return b === null ? null : nelems * b;
+  };
+}
+
 /** The step whose window [start, end) holds t, or −1: a binary search over windows sorted by start. */
 function stepOf(windows: readonly StepWindow[], t: number): number {
   let lo = 0;
@@ -126,15 +141,18 @@ function gpuActivities(
 ): { acts: Activity[]; unlaunched: number } {
   let unlaunched = 0;
   const sizes = t.cpuComm.filter((c) => c.nelems !== null);
+  const bytes = bytesPerDtype();
   const acts: Activity[] = [];
+  // Kernels without a size, and their launches: looked up in the ops all at once, below.
+  const unsized: number[] = [];
+  const unsizedAt: number[] = [];
   for (const g of t.gpu) {
     const launch = t.launches.get(g.correlation);
     if (launch === undefined) unlaunched++;
-    let bytes = bytesOf(g.nelems, g.dtype);
-    if (bytes === null && g.cls === "comm" && launch !== undefined) {
-      // Older NCCL kernels carry no size: the record_param_comms op around the launch has it.
-      const op = sizes.find((c) => launch >= c.start && launch <= c.end);
-      if (op !== undefined) bytes = bytesOf(op.nelems, op.dtype);
+    const b = bytes(g.nelems, g.dtype);
+    if (b === null && g.cls === "comm" && launch !== undefined && sizes.length > 0) {
+      unsized.push(acts.length);
+      unsizedAt.push(launch);
     }
     const step = launch === undefined ? -2 : windows.length === 0 ? -1 : stepOf(windows, launch);
     acts.push({
@@ -144,8 +162,14 @@ function gpuActivities(
       end: g.end,
       step,
       launch: launch ?? g.start,
-      bytes,
+      bytes: b,
     });
+  }
+  // Older NCCL kernels carry no size: the record_param_comms op around the launch has it.
+  const ops = firstEnclosing(sizes, unsizedAt);
+  for (let k = 0; k < unsized.length; k++) {
+    const op = sizes[ops[k] as number];
+    if (op !== undefined) (acts[unsized[k] as number] as Activity).bytes = bytes(op.nelems, op.dtype);
   }
   return { acts, unlaunched };
 }

@@ -88,8 +88,13 @@ function record(v: unknown): Record<string, unknown> | null {
 export class RankTraceBuilder {
   readonly trace: RankTrace;
   private readonly names = new Map<string, string>();
-  /** Each distinct kernel name is classified once (HTA's regex backtracks on long C++ names). */
-  private readonly classes = new Map<string, KernelClass>();
+  /**
+   * Each distinct kernel name is classified once per category (HTA's regex backtracks on long C++
+   * names). Keyed by category, then name, so no key string is built per event.
+   */
+  private readonly classes = new Map<string, Map<string, KernelClass>>();
+  /** Each distinct category string, lower-cased once (a trace has a handful of them). */
+  private readonly lowerCats = new Map<string, string>();
 
   constructor(file: string) {
     this.trace = {
@@ -118,13 +123,28 @@ export class RankTraceBuilder {
   }
 
   private classify(name: string, cat: string): KernelClass {
-    const key = `${cat}\u0000${name}`;
-    let cls = this.classes.get(key);
+    let byName = this.classes.get(cat);
+    if (byName === undefined) {
+      byName = new Map();
+      this.classes.set(cat, byName);
+    }
+    let cls = byName.get(name);
     if (cls === undefined) {
       cls = classifyKernel(name, cat);
-      this.classes.set(key, cls);
+      byName.set(name, cls);
     }
     return cls;
+  }
+
+  private lowerCat(raw: unknown): string {
+    if (typeof raw !== "string") return "";
+    let lower = this.lowerCats.get(raw);
+    if (lower === undefined) {
+      lower = raw.toLowerCase();
+      // Bounded: a crafted trace could give every event its own category.
+      if (this.lowerCats.size < 4096) this.lowerCats.set(raw, lower);
+    }
+    return lower;
   }
 
   event(raw: unknown): void {
@@ -140,14 +160,15 @@ export class RankTraceBuilder {
       t.firstBad ??= name.slice(0, 80);
       return;
     }
-    const cat = (str(e.cat) ?? "").toLowerCase();
+    const cat = this.lowerCat(e.cat);
     const args = record(e.args);
     const correlation = num(args?.correlation) ?? -1;
     const end = ts + dur;
     if (GPU_CATS.has(cat)) {
+      const kept = this.intern(name);
       t.gpu.push({
-        name: this.intern(name),
-        cls: this.classify(name, cat),
+        name: kept,
+        cls: this.classify(kept, cat),
         start: ts,
         end,
         stream: num(args?.stream) ?? -1,
