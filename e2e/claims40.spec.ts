@@ -136,9 +136,15 @@ test("a replay says why its Failures exceed the log's events, and how long its l
   expect(all).toBe((events ?? 0) + (split ?? 0));
   // The number on the cards is the one the line explains.
   const card = page.getByRole("article", { name: "FT-HSDP results" });
-  await expect(card.locator("dt", { hasText: /^Failures$/ }).locator("+ dd")).toHaveText(
-    (shown ?? 0).toLocaleString("en-US"),
+  await expect(card.getByTestId("card-failures-ftHsdp")).toHaveText((shown ?? 0).toLocaleString("en-US"));
+  // And the card itself says why, beside the number (issue 40, item 3).
+  await expect(card.getByTestId("failures-note-ftHsdp")).toHaveText(
+    `from the log's ${(events ?? 0).toLocaleString("en-US")} events: ${(split ?? 0).toLocaleString("en-US")} struck hosts not side by side, one failure per run of adjacent hosts`,
   );
+  await expect(
+    page.getByRole("article", { name: "Synchronous results" }).getByTestId("failures-note-synchronous"),
+  ).toBeVisible();
+  await shot(page, "replay-card", "card-failures-ftHsdp");
   await shot(page, "replay-count", "replay-failure-count");
   // Its link is long, and says how long: the scenario's characters in the address.
   const note = page.getByTestId("replay-link-long");

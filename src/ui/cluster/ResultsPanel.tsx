@@ -4,7 +4,7 @@
  * beside them as cross-checks.
  */
 
-import { Fragment } from "react";
+import { Fragment, useMemo } from "react";
 import { LONG_RUN_MIN_FAILURES, META_MAX_LOAD } from "../../sim/closedForms/closedForms.ts";
 import { replayFailureCounts } from "../../sim/failures/replayLog.ts";
 import { type Policy, policyOf, selectedPolicies } from "../../sim/policies/index.ts";
@@ -40,6 +40,7 @@ function PolicyCard({
 }) {
   const seed = useAppStore((s) => s.scenario.seed);
   const oneRun = useAppStore((s) => replayIsOneRun(s.scenario));
+  const replayCounts = useReplayCounts();
   const key = policy.key;
   return (
     <article className="policy-card" style={policyStyle(key)} aria-label={`${policy.label} results`}>
@@ -74,7 +75,16 @@ function PolicyCard({
             return (
               <Fragment key={metric}>
                 <dt>{r.label}</dt>
-                <dd>{run ? r.fmt(run[metric]) : "…"}</dd>
+                <dd>
+                  <span data-testid={`card-${metric}-${key}`}>{run ? r.fmt(run[metric]) : "…"}</span>
+                  {metric === "failures" && run && replayCounts && replayCounts.split > 0 ? (
+                    // Said where the number is: why a replay counts more failures than its log has events.
+                    <span className="muted small card-note" data-testid={`failures-note-${key}`}>
+                      from the log's {count(replayCounts.events)} events: {count(replayCounts.split)} struck
+                      hosts not side by side, one failure per run of adjacent hosts
+                    </span>
+                  ) : null}
+                </dd>
               </Fragment>
             );
           },
@@ -82,6 +92,12 @@ function PolicyCard({
       </dl>
     </article>
   );
+}
+
+/** How the replay on screen counts its log's events as failures (null when it is no replay). */
+function useReplayCounts() {
+  const run = useShownRun();
+  return useMemo(() => (run ? replayFailureCounts(run.scenario) : null), [run]);
 }
 
 /** A closed form: its value and what it is, or "—" and why it does not apply here. */
