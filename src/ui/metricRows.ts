@@ -3,7 +3,7 @@
  * (every row) and the results cards (a few rows, and each policy's cardMetric), so a metric reads
  * the same everywhere.
  */
-import type { SummarizedMetric } from "../sim/types.ts";
+import type { PolicyMetrics, SummarizedMetric } from "../sim/types.ts";
 import { count, duration, pct } from "./format.ts";
 
 export interface MetricRow {
@@ -12,6 +12,8 @@ export interface MetricRow {
   /** A short note beside the label ("" for none). */
   help: string;
   fmt: (v: number) => string;
+  /** §7: a round's metric, shown only when a strategy on screen trains in rounds (DiLoCo). */
+  rounds?: true;
 }
 
 const whole = (v: number) => count(v);
@@ -41,9 +43,33 @@ export const METRIC_ROWS: readonly MetricRow[] = [
   row("poolEmptySeconds", "Pool empty", duration, "time with no spare host"),
   row("slowEpisodes", "Slow episodes", whole, "hosts alive but slow (same for every policy)"),
   row("evictions", "Evictions", whole, "slow hosts dropped, counted among the failures"),
+  { ...row("roundsCommitted", "Rounds committed", whole, "DiLoCo: outer syncs that landed"), rounds: true },
+  {
+    ...row(
+      "roundsDiscarded",
+      "Rounds discarded",
+      whole,
+      "DiLoCo: a failure in the sync, a job restart, or every participant lost",
+    ),
+    rounds: true,
+  },
+  {
+    ...row(
+      "meanParticipants",
+      "Participants per round",
+      (v) => count(v, 2),
+      "DiLoCo: mean over rounds begun",
+    ),
+    rounds: true,
+  },
 ];
 
-/** The row of one metric (every SummarizedMetric the views show has one). */
+/** Whether a run has rounds: a strategy on screen trains semi-synchronously. */
+export function hasRounds(metrics: readonly (PolicyMetrics | undefined)[]): boolean {
+  return metrics.some((m) => m !== undefined && m.roundsCommitted + m.roundsDiscarded > 0);
+}
+
+/** The row of one metric (every SummarizedMetric has one: metricRows.test.ts). */
 export function metricRow(metric: SummarizedMetric): MetricRow {
   const r = METRIC_ROWS.find((x) => x.metric === metric);
   if (!r) throw new RangeError(`no row for metric ${metric}`);

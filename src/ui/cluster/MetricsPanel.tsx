@@ -7,7 +7,7 @@ import type { ReactNode } from "react";
 import { type Policy, selectedPolicies } from "../../sim/policies/index.ts";
 import type { MetricsSummary, MonteCarloResult, PolicyMetrics, RunResult } from "../../sim/types.ts";
 import { count, duration } from "../format.ts";
-import { METRIC_ROWS, type MetricRow } from "../metricRows.ts";
+import { hasRounds, METRIC_ROWS, type MetricRow } from "../metricRows.ts";
 
 /** What a row shows in each policy's cell: this run's value, and the band when the Monte Carlo fits. */
 interface RowSpec {
@@ -65,7 +65,8 @@ function metricSpec(r: MetricRow): RowSpec {
   };
 }
 
-const METRIC_SPECS: readonly RowSpec[] = METRIC_ROWS.map(metricSpec);
+const METRIC_SPECS: readonly RowSpec[] = METRIC_ROWS.filter((r) => !r.rounds).map(metricSpec);
+const ROUND_SPECS: readonly RowSpec[] = METRIC_ROWS.filter((r) => r.rounds).map(metricSpec);
 
 /** Per-cause rows (count and stall), only when the scenario lists a cause mix. */
 function causeSpecs(run: RunResult): RowSpec[] {
@@ -121,7 +122,11 @@ export function MetricsPanel({ run, mc }: { run: RunResult; mc: MonteCarloResult
           </tr>
         </thead>
         <tbody>
-          {[...METRIC_SPECS, ...causeSpecs(run)].map((spec) => (
+          {[
+            ...METRIC_SPECS,
+            ...(hasRounds(policies.map((p) => run[p.key])) ? ROUND_SPECS : []),
+            ...causeSpecs(run),
+          ].map((spec) => (
             <PolicyRow key={spec.key} spec={spec} run={run} mc={mcFits ? mc : null} policies={policies} />
           ))}
         </tbody>
