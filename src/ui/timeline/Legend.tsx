@@ -21,8 +21,14 @@ const ITEMS = [
 
 export function Legend({ trace }: { trace?: Trace | undefined }) {
   // One pass over the failure log per trace, not per render.
-  const { job, racks, spares, slow, evictions } = useMemo(
+  const { job, racks, spares, slow, evictions, rounds } = useMemo(
     () => ({
+      // §7: a semi-synchronous policy's rounds lane and its shade over the replica lanes.
+      rounds:
+        trace?.policies.filter((k) => {
+          const r = trace.recordings[k];
+          return r?.kind === "replicas" && (r.rounds?.start.length ?? 0) > 0;
+        }) ?? [],
       slow: trace !== undefined && hasSlowEpisodes(trace),
       // An eviction inside the run is a failure row marked evicted (one past the horizon never happened).
       evictions: trace?.failures.evicted.includes(1) ?? false,
@@ -62,6 +68,22 @@ export function Legend({ trace }: { trace?: Trace | undefined }) {
           <span className="swatch sw-catchup" aria-hidden="true" />
           <span className="swatch sw-rolledback" aria-hidden="true" />
           FT-HSDP job lane: job restart · FT checkpoint write · rolled back
+        </li>
+      )}
+      {rounds.length > 0 && (
+        <li data-testid="legend-rounds">
+          <span className="swatch sw-training" aria-hidden="true" />
+          <span className="swatch sw-outersync" aria-hidden="true" />
+          <span className="swatch sw-rolledback" aria-hidden="true" />
+          {rounds.map((k) => policyOf(k).label).join(", ")} rounds lane: inner steps · outer sync · round
+          discarded
+        </li>
+      )}
+      {rounds.length > 0 && (
+        <li data-testid="legend-round-work">
+          <span className="swatch sw-idle" aria-hidden="true" />
+          <span className="swatch sw-rolledback" aria-hidden="true" />
+          Replica lane: idle, waiting for the next round · its round's work discarded
         </li>
       )}
       {slow && (

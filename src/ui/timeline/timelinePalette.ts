@@ -21,6 +21,9 @@ export interface Palette {
   /** §6: slow hosts (the slow track's bars), and their shade over a replica lane (translucent). */
   slow: string;
   slowShade: string;
+  /** §7: a DiLoCo round's outer sync, and a replica's idle wait for the next round (translucent). */
+  outerSync: string;
+  idle: string;
   /** Each registered policy's colour, by key (its registry entry's theme variable, read from the theme). */
   policies: Readonly<Record<string, string>>;
 }
@@ -46,6 +49,8 @@ export function readPalette(el: Element): Palette {
     waitSpare: v("--st-waitspare", "#e07b39"),
     slow: v("--st-slow", "#8d5a3b"),
     slowShade: v("--st-slow-shade", "rgba(141, 90, 59, 0.45)"),
+    outerSync: v("--st-outersync", "#8a5cc7"),
+    idle: v("--st-idle", "rgba(120, 120, 120, 0.55)"),
     policies: Object.fromEntries(
       registeredPolicies().map((q) => [q.key, v(q.colour.cssVar, q.colour.fallback)]),
     ),

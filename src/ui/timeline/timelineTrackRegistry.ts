@@ -15,6 +15,7 @@ import { axisTrack } from "./axisTrack.ts";
 import { ftTrack } from "./ftTrack.ts";
 import { jobTrack } from "./jobTrack.ts";
 import { rackTrack } from "./rackTrack.ts";
+import { roundsTrack, roundWorkTrack } from "./roundsTrack.ts";
 import { slowHostsTrack } from "./slowHostsTrack.ts";
 import { slowTrack } from "./slowTrack.ts";
 import { spareTrack } from "./spareTrack.ts";
@@ -23,7 +24,7 @@ import type { PolicyLane, PolicyTrackType, Track, TrackInput, TrackType } from "
 
 const byKind: { [K in RecordingKind]: PolicyTrackType<K>[] } = {
   wholeJob: [wholeJobTrack],
-  replicas: [jobTrack, ftTrack, rackTrack, slowHostsTrack],
+  replicas: [jobTrack, roundsTrack, ftTrack, roundWorkTrack, rackTrack, slowHostsTrack],
 };
 
 /** Each selected policy's lanes, in display order, by its recording's kind. */

@@ -1,0 +1,102 @@
+/**
+ * DiLoCo in the Cluster view (issue 36, item 2): picked in the strategy picker, it gets a rounds
+ * lane (inner steps, outer syncs, discarded rounds) and its replicas' idle waits and discarded
+ * work over their lanes, entries in the legend, an outer-sync segment in "Where the time goes",
+ * and its link opens fresh to the same numbers. What the page should show is computed here by the
+ * engine, on the scenario the page's own link carries.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { decodeScenarioParam } from "../src/link/scenarioLink.ts";
+import { runScenario } from "../src/sim/engine.ts";
+import type { ReplicaRecording } from "../src/sim/types.ts";
+import { roundCounts } from "../src/ui/timeline/roundsTrack.ts";
+
+const GUTTER = 128;
+/** Set SHOTS=<dir> to keep screenshots of the timeline at 1280 and 390 px. */
+const SHOTS = process.env.SHOTS;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  const size = page.viewportSize();
+  for (const [w, h] of [
+    [1280, 720],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.getByTestId("timeline-canvas").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/${name}-${w}.png` });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
+function pageScenario(page: Page) {
+  const s = new URL(page.url()).hash.match(/[#&]s=([^&]*)/)?.[1];
+  if (!s) throw new Error("the page's link has no scenario");
+  return decodeScenarioParam(decodeURIComponent(s));
+}
+
+test("DiLoCo picked: its rounds lane, its replicas' idle waits, its outer-sync badput, and its link", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/#v=cluster");
+  await expect(page.getByTestId("ettr-ftHsdp")).not.toHaveText("…");
+  await page.getByTestId("strategy-diloco").check();
+  await expect(page.getByTestId("ettr-diloco")).toHaveText(/%$/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/[#&]s=/);
+
+  const scenario = pageScenario(page);
+  expect(scenario.policies).toContain("diloco");
+  const run = runScenario(scenario, { record: true });
+  const rec = run.trace?.recordings.diloco as ReplicaRecording;
+  const rounds = rec.rounds;
+  if (!rounds) throw new Error("the engine recorded no rounds");
+  const c = roundCounts(rounds);
+  expect(c.committed).toBeGreaterThan(0);
+
+  const canvas = page.getByTestId("timeline-canvas");
+  await expect(canvas).toHaveAttribute(
+    "aria-label",
+    new RegExp(`DiLoCo rounds lane \\(${c.committed} rounds committed, ${c.discarded} discarded\\)`),
+    { timeout: 30_000 },
+  );
+  await expect(page.getByTestId("legend-rounds")).toHaveText(
+    "DiLoCo rounds lane: inner steps · outer sync · round discarded",
+  );
+  if (rounds.idle.replica.length > 0) await expect(page.getByTestId("legend-round-work")).toBeVisible();
+  await shot(page, "diloco-timeline");
+
+  // Zoomed onto the first committed round, the lane's middle is that round: the tooltip names it.
+  const k = Array.from(rounds.outcome).indexOf(1);
+  const a = rounds.start[k] as number;
+  const b = rounds.end[k] as number;
+  await page.goto(`/${new URL(page.url()).hash}&w=${a.toFixed(1)},${b.toFixed(1)}`);
+  await expect(page.getByTestId("timeline-window")).toHaveText(/^Showing /);
+  await expect(canvas).toHaveAttribute("data-rounds-lane-diloco", /^[\d.]+,[\d.]+$/, { timeout: 30_000 });
+  const [y, h] = ((await canvas.getAttribute("data-rounds-lane-diloco")) ?? "").split(",").map(Number);
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error("no canvas");
+  // Early in the window: inside the round's inner steps (its sync is its last part).
+  const plotWidth = box.width - GUTTER - 8;
+  await page.mouse.move(box.x + GUTTER + plotWidth * 0.25, box.y + (y as number) + (h as number) / 2);
+  const tip = page.getByTestId("timeline-tooltip");
+  await expect(tip).toContainText(`DiLoCo — round ${k + 1}`);
+  await expect(tip).toContainText(`committed, ${rounds.participants[k]} participants`);
+  await shot(page, "diloco-round");
+
+  // Where the time goes: DiLoCo's outer sync, the seed run's share.
+  const seg = page.getByTestId("badput-seg-diloco-outerSync");
+  const seedRun = runScenario(scenario);
+  const share = seedRun.diloco?.badput.outerSync ?? 0;
+  expect(share).toBeGreaterThan(0);
+  await expect(seg).toHaveAttribute("data-share", String(share));
+
+  // The link, opened fresh: the same ETTR for DiLoCo.
+  const shown = await page.getByTestId("ettr-diloco").textContent();
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("ettr-diloco")).toHaveText(shown ?? "", { timeout: 30_000 });
+  await fresh.close();
+});
