@@ -61,7 +61,7 @@ export interface AddressPart {
    * having changed nothing: a refusal keeps the last good state (issue 30). Return a sentence
    * when a value was used with a correction the person should know of (a widened window, say).
    */
-  read(values: ReadonlyMap<string, string>): string | undefined | void;
+  read(values: ReadonlyMap<string, string>): string | undefined;
   /** The part's keys as they should be in the address now; "" leaves a key out. */
   write(): Partial<Record<AddressKey, string>>;
 }

@@ -310,7 +310,9 @@ export function startExplorerAddress(): void {
   });
   registerAddressPart({
     keys: ["fl"],
-    read: (values) => explorerStore.setState({ logKinds: decodeLogKindsParam(values.get("fl")) }),
+    read: (values) => {
+      explorerStore.setState({ logKinds: decodeLogKindsParam(values.get("fl")) });
+    },
     write: () => ({ fl: logKindsParam(explorerStore.getState().logKinds) }),
   });
   explorerStore.subscribe((s, prev) => {

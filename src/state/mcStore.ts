@@ -69,12 +69,16 @@ export function startMcAddress(): void {
   // Two parts, judged apart: a bad mcn= keeps a good mcp= and back (issue 30).
   registerAddressPart({
     keys: ["mcp"],
-    read: (values) => mcStore.setState({ precision: parsePrecisionParam(values.get("mcp")) }),
+    read: (values) => {
+      mcStore.setState({ precision: parsePrecisionParam(values.get("mcp")) });
+    },
     write: () => ({ mcp: precisionParam(mcStore.getState().precision) }),
   });
   registerAddressPart({
     keys: ["mcn"],
-    read: (values) => mcStore.setState({ cap: parseCapParam(values.get("mcn")) }),
+    read: (values) => {
+      mcStore.setState({ cap: parseCapParam(values.get("mcn")) });
+    },
     write: () => {
       const { cap } = mcStore.getState();
       return { mcn: settingParam("mcCap", cap) };
@@ -82,7 +86,9 @@ export function startMcAddress(): void {
   });
   registerAddressPart({
     keys: ["base"],
-    read: (values) => mcStore.setState({ baseline: parseBaselineParam(values.get("base")) }),
+    read: (values) => {
+      mcStore.setState({ baseline: parseBaselineParam(values.get("base")) });
+    },
     write: () => {
       const { baseline } = mcStore.getState();
       return { base: baseline ? encodeScenarioParam(baseline) : "" };

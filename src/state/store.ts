@@ -124,7 +124,9 @@ export function startAppAddress(): void {
   });
   registerAddressPart({
     keys: ["ch"],
-    read: (values) => appStore.setState({ chapter: parseChapter(values.get("ch")) }),
+    read: (values) => {
+      appStore.setState({ chapter: parseChapter(values.get("ch")) });
+    },
     write: () => {
       const { tab, chapter } = appStore.getState();
       return { ch: tab === "story" ? chapter : "" };
@@ -132,7 +134,9 @@ export function startAppAddress(): void {
   });
   registerAddressPart({
     keys: ["hide"],
-    read: (values) => appStore.setState({ hidden: parseHideParam(values.get("hide")) }),
+    read: (values) => {
+      appStore.setState({ hidden: parseHideParam(values.get("hide")) });
+    },
     write: () => ({ hide: hideParam(appStore.getState().hidden) }),
   });
   appStore.subscribe((s, prev) => {

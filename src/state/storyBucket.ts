@@ -20,7 +20,9 @@ export function parseStoryCap(v: string | undefined): StoryCap {
 
 registerAddressPart({
   keys: ["bk"],
-  read: (values) => storyBucketStore.setState({ cap: parseStoryCap(values.get("bk")) }),
+  read: (values) => {
+    storyBucketStore.setState({ cap: parseStoryCap(values.get("bk")) });
+  },
   write: () => {
     const { cap } = storyBucketStore.getState();
     return { bk: settingParam("storyBucket", cap) };

@@ -342,7 +342,7 @@ class ReplicaLanes implements Track {
     const pm = r.moment.policies.find((m) => m.key === this.lane.key);
     const rec = this.lane.recording;
     const out: ReplayMarks = { boxes: [], dashed: [] };
-    if (!pm || pm.kind !== "replicas") return out;
+    if (pm?.kind !== "replicas") return out;
     const ft = rec.intervals;
     const rows = pm.ft.rows;
     for (let k = 0; k < rows.length && k < MAX_REPLAY_OUTLINES; k++) {
