@@ -8,7 +8,11 @@
 import { expect, type Page, test } from "@playwright/test";
 import { decodeScenarioParam } from "../src/link/scenarioLink.ts";
 import { runScenario } from "../src/sim/engine.ts";
+import type { PolicyKey } from "../src/sim/policies/policyKeys.ts";
+import { presetById } from "../src/sim/presets.ts";
+import { parseScenario } from "../src/sim/scenario/index.ts";
 import type { ReplicaRecording } from "../src/sim/types.ts";
+import { pct } from "../src/ui/format.ts";
 import { roundCounts } from "../src/ui/timeline/roundsTrack.ts";
 
 const GUTTER = 128;
@@ -99,4 +103,38 @@ test("DiLoCo picked: its rounds lane, its replicas' idle waits, its outer-sync b
   await other.goto(page.url());
   await expect(other.getByTestId("ettr-diloco")).toHaveText(shown ?? "", { timeout: 30_000 });
   await fresh.close();
+});
+
+test("the Story's last chapter opens the DiLoCo presets; across four sites DiLoCo keeps far more than FT-HSDP", async ({
+  page,
+}) => {
+  /** The cards show the engine's seed run of the preset, once that run is in. */
+  async function cards(id: string, keys: readonly PolicyKey[]): Promise<number[]> {
+    const s = parseScenario(presetById(id)?.scenario);
+    const run = runScenario(s);
+    for (const key of keys)
+      await expect(page.getByTestId(`ettr-${key}`)).toHaveText(pct(run[key]?.ettr ?? Number.NaN), {
+        timeout: 30_000,
+      });
+    return keys.map((key) => run[key]?.ettr ?? Number.NaN);
+  }
+  await page.goto("/#v=story&ch=your-cluster");
+  await expect(page.getByTestId("story-diloco")).toContainText("DiLoCo lets each replica take H steps alone");
+  await page.getByTestId("open-diloco-four-sites").click();
+  await expect(page).toHaveURL(/v=cluster/);
+  const source = page.getByTestId("preset-source");
+  await expect(source).toContainText("Across four datacenters: DiLoCo against FT-HSDP.");
+  await expect(source).toContainText("16.85 s");
+  const [ft, diloco] = await cards("diloco-four-sites", ["ftHsdp", "diloco"]);
+  expect(diloco).toBeGreaterThan((ft ?? 1) + 0.3);
+  await shot(page, "diloco-four-sites");
+
+  await page.goto("/#v=story&ch=your-cluster");
+  await page.getByTestId("open-diloco-failures-minutes").click();
+  await expect(page.getByTestId("preset-source")).toContainText(
+    "Failures every few minutes: DiLoCo's regime.",
+  );
+  const [sync, ft2, diloco2] = await cards("diloco-failures-minutes", ["synchronous", "ftHsdp", "diloco"]);
+  expect(sync).toBeLessThan(ft2 ?? 0);
+  expect(ft2).toBeLessThan(diloco2 ?? 0);
 });

@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { outerSyncSeconds } from "../step/outerSync.ts";
 import { V3_POLICIES } from "../testing/scenario.arbitrary.ts";
 import { runScenario } from "./engine.ts";
 import { seedOf } from "./monteCarlo/mcSummary.ts";
-import { PRESETS, presetById } from "./presets.ts";
+import { ACROSS_SITES, acrossSitesSyncSeconds, PRESETS, presetById } from "./presets.ts";
 import { derived, parseScenario, type Scenario } from "./scenario/index.ts";
 import { buildSweep } from "./sweep/index.ts";
 
@@ -203,5 +204,49 @@ describe("slow hosts, few replicas: when to evict (issue 28)", () => {
     expect(base.ft.replicaRestartSeconds).toBe(1200);
     expect(base.ft.rejoinSeconds).toBe(120);
     expect(base.sync.restartSeconds).toBe(540);
+  });
+});
+
+describe("the DiLoCo presets (issue 36 item 5)", () => {
+  /** Mean ETTR per policy over seeds 1..n (independent runs, as the Monte Carlo's). */
+  function meanEttr(s: Scenario, n: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (let k = 0; k < n; k++) {
+      const r = runScenario(s, { seed: seedOf(s, k) });
+      for (const key of s.policies) out[key] = (out[key] ?? 0) + (r[key]?.ettr ?? 0) / n;
+    }
+    return out;
+  }
+
+  it("four sites: the sync the description states is One step's outer-sync formula on the stated link", () => {
+    const s = parseScenario(presetById("diloco-four-sites")?.scenario);
+    const T = outerSyncSeconds(ACROSS_SITES.bytes, ACROSS_SITES.sites, {
+      bandwidth: ACROSS_SITES.bandwidthBytesPerSecond,
+      alpha: ACROSS_SITES.alphaSeconds,
+    });
+    expect(s.diloco.syncSeconds).toBeCloseTo(T, 2);
+    expect(acrossSitesSyncSeconds()).toBeCloseTo(T, 9);
+    expect(s.cluster.replicas).toBe(4);
+    // FT-HSDP's step pays what of T the backward pass does not hide.
+    expect(s.ft.stepOverheadPercent).toBeCloseTo((100 * (T - (2 / 3) * 6)) / 6, 1);
+    const p = presetById("diloco-four-sites");
+    expect(p?.description).toContain(`${T.toFixed(2)} s`);
+    expect(p?.description).toContain(`${s.ft.stepOverheadPercent} % slower`);
+  });
+
+  it("four sites: DiLoCo keeps far more of the time than FT-HSDP paying the link every step", () => {
+    const m = meanEttr(parseScenario(presetById("diloco-four-sites")?.scenario), 4);
+    expect(m.diloco).toBeGreaterThan((m.ftHsdp ?? 0) + 0.3);
+  });
+
+  it("failures every few minutes: about every 3 min; synchronous < FT-HSDP < DiLoCo", () => {
+    const s = parseScenario(presetById("diloco-failures-minutes")?.scenario);
+    expect(s.cluster.gpus).toBe(98_304);
+    expect(derived(s).mtbfSeconds / 60).toBeGreaterThan(2.5);
+    expect(derived(s).mtbfSeconds / 60).toBeLessThan(3.5);
+    const m = meanEttr(s, 4);
+    expect(m.synchronous).toBeLessThan(0.1);
+    expect(m.ftHsdp).toBeGreaterThan((m.synchronous ?? 0) + 0.1);
+    expect(m.diloco).toBeGreaterThan((m.ftHsdp ?? 0) + 0.1);
   });
 });

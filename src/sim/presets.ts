@@ -114,6 +114,76 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
   },
 ];
 
+/**
+ * "Across four datacenters" (issue 36 item 5): the link between sites, and what it costs each
+ * strategy, computed from stated assumptions (presets.test.ts checks them against One step's
+ * outer-sync formula, src/step/outerSync.ts).
+ */
+export const ACROSS_SITES = {
+  sites: 4,
+  /** A 70B-parameter model's pseudo-gradients (or gradients) in bf16: 2 bytes each. */
+  bytes: 70e9 * 2,
+  /** Between sites: 100 Gb/s, our assumption (see the preset's source). */
+  bandwidthBytesPerSecond: 100e9 / 8,
+  alphaSeconds: 0.05,
+  stepSeconds: 6,
+  /** The share of a step the all-reduce can hide behind (the backward pass, ~2/3 of the step). */
+  hiddenShare: 2 / 3,
+  syncEvery: 100,
+} as const;
+
+/** One all-reduce of the model's bytes among the sites: 2·bytes·(p − 1)/p / bandwidth + α. */
+export function acrossSitesSyncSeconds(a = ACROSS_SITES): number {
+  return (2 * a.bytes * (a.sites - 1)) / a.sites / a.bandwidthBytesPerSecond + a.alphaSeconds;
+}
+
+/** FT-HSDP all-reduces across the same link every step: what is not hidden behind backward, as a step overhead (%). */
+export function acrossSitesStepOverheadPercent(a = ACROSS_SITES): number {
+  const exposed = Math.max(0, acrossSitesSyncSeconds(a) - a.hiddenShare * a.stepSeconds);
+  return Math.round((1000 * exposed) / a.stepSeconds) / 10;
+}
+
+const DILOCO_SOURCE =
+  "DiLoCo (Douillard et al., arXiv 2311.08105): 8 workers match synchronous training with 500× less communication. Decoupled DiLoCo (arXiv 2604.21428, as press summaries report it): 88 % goodput against 27 % for data parallelism under high simulated failure rates; the bandwidth needed between 8 sites falls from 198 Gb/s to 0.84 Gb/s. torchft's DiLoCo: a round's local steps are discarded on any error (FACTS: pytorch/torchft local_sgd.py).";
+
+/** §7's presets: DiLoCo beside FT-HSDP (issue 36 item 5). */
+export const DILOCO_PRESETS: readonly Preset[] = [
+  {
+    id: "diloco-four-sites",
+    title: "Across four datacenters: DiLoCo against FT-HSDP",
+    description: `A 70B-parameter model trained on 16,384 GPUs in four sites, one replica each, at Llama 3's failure rate. Between sites a 100 Gb/s link (our assumption: between the 0.84 Gb/s DiLoCo needs and the 198 Gb/s data parallelism needs over 8 sites, as reported). One all-reduce of the bf16 gradients among the sites takes 2·140 GB·3/4 ÷ 12.5 GB/s + 50 ms = ${acrossSitesSyncSeconds().toFixed(2)} s. FT-HSDP pays it on every 6 s step, less the two-thirds of the step it hides behind the backward pass: a step ${acrossSitesStepOverheadPercent()} % slower. DiLoCo pays it once per ${ACROSS_SITES.syncEvery} steps, and a failure costs the struck replica its round. Step equivalence q = 1: the price in convergence is not charged here (measure q in Live training).`,
+    source: `${DILOCO_SOURCE} The model size, the 100 Gb/s link, the 6 s step, the hidden share and H = ${ACROSS_SITES.syncEvery} are our assumptions.`,
+    scenario: {
+      name: "Across four datacenters (DiLoCo vs FT-HSDP)",
+      policies: ["ftHsdp", "diloco"],
+      cluster: { gpus: 16_384, gpusPerHost: 8, replicas: ACROSS_SITES.sites },
+      training: { days: 30, stepSeconds: ACROSS_SITES.stepSeconds },
+      failures: { perHostDay: 0.0038, arrivals: "poisson" },
+      ft: { stepOverheadPercent: acrossSitesStepOverheadPercent() },
+      diloco: {
+        syncEvery: ACROSS_SITES.syncEvery,
+        syncSeconds: Math.round(acrossSitesSyncSeconds() * 100) / 100,
+        overlapSteps: 0,
+        stepEquivalence: 1,
+      },
+    },
+  },
+  {
+    id: "diloco-failures-minutes",
+    title: "Failures every few minutes: DiLoCo's regime",
+    description:
+      "The headline cluster (98,304 GPUs, 12 replicas) failing about every 3 minutes (0.039 per host-day, Poisson), the regime of the Decoupled DiLoCo claim. The synchronous job barely trains; FT-HSDP's survivors stall while each failure is detected and each replica rejoins; DiLoCo (rounds of 20 steps of 10 s, a 30 s outer sync) loses only the struck replica's round and heals the replica at the next round. Our numbers, not the paper's: step equivalence q = 1 (no price in convergence charged), recoveries as FT-HSDP's headline ones.",
+    source: `${DILOCO_SOURCE} The failure rate, H = 20, the 30 s sync and q = 1 are our assumptions.`,
+    scenario: {
+      name: "Failures every few minutes (DiLoCo)",
+      policies: ["synchronous", "ftHsdp", "diloco"],
+      training: { days: 7 },
+      failures: { perHostDay: 0.039, arrivals: "poisson" },
+      diloco: { syncEvery: 20, syncSeconds: 30, overlapSteps: 0, stepEquivalence: 1 },
+    },
+  },
+];
+
 export const PRESETS: readonly Preset[] = [
   {
     id: "teaching",
@@ -311,6 +381,7 @@ export const PRESETS: readonly Preset[] = [
     },
   },
   ...STRATEGY_PRESETS,
+  ...DILOCO_PRESETS,
 ];
 
 export function presetById(id: string): Preset | undefined {

@@ -1,4 +1,5 @@
 /** Chapter 8: hand the reader the explorer, opened on the story's scenario. */
+import { presetById } from "../../../sim/presets.ts";
 import { DEFAULT_SCENARIO, parseScenario, type ScenarioInput } from "../../../sim/scenario/index.ts";
 import { appStore } from "../../../state/store.ts";
 import { storyRun } from "../../../state/storyData.ts";
@@ -15,6 +16,12 @@ function openCluster(input: ScenarioInput): void {
   const { setScenario, setTab } = appStore.getState();
   setScenario(parseScenario(input));
   setTab("cluster");
+}
+
+/** The Cluster view on one of the presets (its source is shown there, as when picked from the list). */
+function openPreset(id: string): void {
+  const p = presetById(id);
+  if (p) openCluster(p.scenario);
 }
 
 /** The Cluster view, scrolled to its Failure log panel once it is drawn (a second at most). */
@@ -59,6 +66,30 @@ export function YourClusterChapter() {
           </button>{" "}
           (the last of that view) fits the model to it (how often, how bursty, which causes, how long repairs
           take) and puts the fit on the scenario.
+        </p>
+        <p data-testid="story-diloco">
+          One choice the strategies above leave open: keeping every step synchronous across replicas. DiLoCo
+          lets each replica take H steps alone and average with the others once per round, so the link between
+          replicas carries one sync per H steps and a failure costs only the struck replica its round; the
+          price is convergence (q, which Live training measures). Weigh it against FT-HSDP on{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => openPreset("diloco-four-sites")}
+            data-testid="open-diloco-four-sites"
+          >
+            four datacenters on a slow link
+          </button>{" "}
+          or with{" "}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => openPreset("diloco-failures-minutes")}
+            data-testid="open-diloco-failures-minutes"
+          >
+            failures every few minutes
+          </button>
+          .
         </p>
         <p data-testid="story-papers">
           How far to trust it? The <a href="#v=papers">Papers</a> view puts published figures (the FT-HSDP
