@@ -299,7 +299,9 @@ describe("the fixed-arrival forms and Meta's model equal docs/model.md's on held
           }
         } else expect(m.value, m.note).toBeNull();
       }),
-      { numRuns: 400 },
+      // Seeded: the branch counts below are then the same on every run (unseeded, FT-HSDP's branch
+      // was reached exactly 5 times in one of CI's runs and the suite failed on chance).
+      { numRuns: 400, seed: 20261207 },
     );
     // The generator reaches every branch (not a pass on nothing).
     for (const [branch, n] of Object.entries(seen)) expect(n, branch).toBeGreaterThan(5);
