@@ -5,7 +5,9 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
+import { monteCarlo } from "../src/sim/monteCarlo/monteCarlo.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { shareText } from "../src/ui/cluster/badputPairs.ts";
 
 const SMALL = { cluster: { gpus: 4096, replicas: 8 }, training: { days: 3 }, seed: 11 };
 const A = parseScenario(SMALL);
@@ -70,16 +72,28 @@ test("paste a link into Compare with…: the differing knobs, both ETTRs as the 
   }
   // A restart of 900 s instead of 540 s costs the synchronous strategy ETTR.
   await expect(page.getByTestId("compare-delta-synchronous")).toHaveText(/^−\d/);
+  // Where the time goes, side by side: each category's mean over the same 40 seeds, as the engine gives it.
+  const [mcA, mcB] = [monteCarlo(A, 40), monteCarlo(B, 40)];
+  for (const p of POLICIES)
+    await expect(page.getByTestId(`compare-badput-${p}-recovery`)).toHaveText(
+      shareText(mcA[p]?.badput.recovery.mean ?? Number.NaN, mcB[p]?.badput.recovery.mean ?? Number.NaN),
+      { timeout: 30_000 },
+    );
+  await expect(page.getByTestId("compare-badput-synchronous-recovery")).toContainText("(+");
   const numbers = await panelNumbers(page);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByTestId("compare-ettr").scrollIntoViewIfNeeded();
   await page.screenshot({ path: "/tmp/compare-scn/compare-1280.png" });
+  await page.getByTestId("compare-badput").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/compare-scn/compare-badput-1280.png" });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId("compare-diff").scrollIntoViewIfNeeded();
   await page.screenshot({ path: "/tmp/compare-scn/compare-390.png", fullPage: false });
   await page.getByTestId("compare-ettr").scrollIntoViewIfNeeded();
   await page.screenshot({ path: "/tmp/compare-scn/compare-390-ettr.png", fullPage: false });
+  await page.getByTestId("compare-badput").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/compare-scn/compare-390-badput.png", fullPage: false });
 
   // Opened fresh, the page's link shows the same comparison and the same numbers.
   const fresh = await browser.newContext({ viewport: { width: 1400, height: 900 } });

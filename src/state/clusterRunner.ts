@@ -194,10 +194,21 @@ function startBase(): void {
   const from = baseline ? resumable(baseJob, baseline) : undefined;
   baseJob?.cancel();
   baseJob = null;
-  mcStore.setState({ base: null, baseError: null });
+  mcStore.setState({ base: null, baseResult: null, baseError: null });
   if (!baseline) return;
-  const onMerged = throttled((stream) => {
-    if (baseJob === job) mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
+  const onMerged = throttled((stream, final) => {
+    if (baseJob !== job) return;
+    mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
+    // Once stopped, the full summary too: the comparison's badput side by side reads it.
+    if (final)
+      closedFormsLater(baseline).then(
+        (cf) => {
+          if (baseJob === job) mcStore.setState({ baseResult: stream.result(cf) });
+        },
+        (e: unknown) => {
+          if (baseJob === job) mcStore.setState({ baseError: String(e) });
+        },
+      );
   });
   const job = streamMonteCarlo(
     baseline,

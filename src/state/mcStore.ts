@@ -19,6 +19,7 @@ import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
 import type { McSnapshot } from "../sim/monteCarlo/mcStream.ts";
 import type { Scenario } from "../sim/scenario/index.ts";
+import type { MonteCarloResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
 import { appStore } from "./store.ts";
 
@@ -42,6 +43,8 @@ export interface McState {
   current: Band | null;
   /** The baseline's band, as far as it has run. */
   base: Band | null;
+  /** The baseline's full summary (every metric, the badput shares), once its Monte Carlo has stopped. */
+  baseResult: MonteCarloResult | null;
   /** Why the baseline's Monte Carlo failed, if it did. */
   baseError: string | null;
   setPrecision(precision: number): void;
@@ -57,11 +60,12 @@ export const mcStore = createStore<McState>()((set) => ({
   baseline: null,
   current: null,
   base: null,
+  baseResult: null,
   baseError: null,
   setPrecision: (precision) => set({ precision: checkPrecision(precision) }),
   setCap: (cap) => set({ cap: checkSetting("mcCap", cap) }),
   pin: () => set({ baseline: appStore.getState().scenario }),
-  unpin: () => set({ baseline: null, base: null, baseError: null }),
+  unpin: () => set({ baseline: null, base: null, baseResult: null, baseError: null }),
 }));
 
 /** Registers the Monte Carlo's parts (mcp=, mcn=, base=) and writes the address on their changes (startState.ts). */

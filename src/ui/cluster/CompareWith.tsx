@@ -14,6 +14,9 @@ import { scenarioDiff } from "../../sim/scenario/scenarioDiff.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
+import { count } from "../format.ts";
+import { badputPairs, sharedPolicies, shareText } from "./badputPairs.ts";
+import { SEGMENT_TEXT } from "./badputWords.ts";
 import { bandPair } from "./bandPair.ts";
 import { ciText, deltaBasis, deltaText } from "./McBand.tsx";
 import "./compare.css";
@@ -142,6 +145,57 @@ function EttrTable({ baseline, scenario }: { baseline: Scenario; scenario: Scena
   );
 }
 
+/** Each strategy's badput, baseline → this, once both Monte Carlos have stopped on what is on screen. */
+function BadputTable({ scenario }: { scenario: Scenario }) {
+  const baseResult = useMcStore((s) => s.baseResult);
+  const baseline = useMcStore((s) => s.baseline);
+  const mc = useAppStore((s) => s.mc);
+  const current = mc && JSON.stringify(mc.scenario) === JSON.stringify(scenario) ? mc : null;
+  const base =
+    baseResult && JSON.stringify(baseResult.scenario) === JSON.stringify(baseline) ? baseResult : null;
+  if (!current || !base)
+    return (
+      <p className="muted small" data-testid="compare-badput-waiting">
+        Where the time goes, side by side: once both Monte Carlos have stopped.
+      </p>
+    );
+  const keys = sharedPolicies(base, current);
+  const rows = badputPairs(base, current);
+  return (
+    <table className="compare-ettr" data-testid="compare-badput">
+      <caption>
+        Where the time goes: each category&apos;s mean share of wall time, baseline → this (
+        {count(base.seeds)} and {count(current.seeds)} runs)
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Lost to</th>
+          {keys.map((k) => (
+            <th key={k} scope="col">
+              {policyOf(k).label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.category} data-category={r.category}>
+            <th scope="row">{SEGMENT_TEXT[r.category].name}</th>
+            {keys.map((k) => {
+              const c = r.cells[k];
+              return (
+                <td key={k} data-testid={`compare-badput-${k}-${r.category}`}>
+                  {c ? shareText(c.base, c.current) : "—"}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function CompareWith() {
   const scenario = useAppStore((s) => s.scenario);
   const baseline = useMcStore((s) => s.baseline);
@@ -213,6 +267,7 @@ export function CompareWith() {
         <>
           <Differences baseline={baseline} scenario={scenario} />
           <EttrTable baseline={baseline} scenario={scenario} />
+          <BadputTable scenario={scenario} />
           {baseError ? (
             <p className="error-text">The baseline&apos;s Monte Carlo failed: {baseError}.</p>
           ) : null}
