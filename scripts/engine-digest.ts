@@ -6,6 +6,7 @@
  * must match. Doubles are written by their bits, so -0, NaN and the last ulp count.
  */
 import { createHash } from "node:crypto";
+import { feedBits } from "../src/sim/compat/bitDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
 import { presetById } from "../src/sim/presets.ts";
 import {
@@ -60,29 +61,7 @@ const cases: Record<string, unknown> = {
   },
 };
 
-const bits = new DataView(new ArrayBuffer(8));
-function feed(h: ReturnType<typeof createHash>, v: unknown): void {
-  if (typeof v === "number") {
-    bits.setFloat64(0, v);
-    h.update(`n${bits.getBigUint64(0).toString(16)};`);
-  } else if (v === null || v === undefined || typeof v !== "object") h.update(`${typeof v}:${String(v)};`);
-  else if (ArrayBuffer.isView(v)) {
-    const a = v as unknown as ArrayLike<number>;
-    h.update(`[${a.length}`);
-    for (let i = 0; i < a.length; i++) feed(h, a[i]);
-    h.update("]");
-  } else if (Array.isArray(v)) {
-    h.update(`[${v.length}`);
-    for (const x of v) feed(h, x);
-    h.update("]");
-  } else {
-    for (const k of Object.keys(v).sort()) {
-      h.update(`${k}=`);
-      feed(h, (v as Record<string, unknown>)[k]);
-    }
-    h.update("}");
-  }
-}
+const feed = feedBits;
 
 /**
  * The result's echo of its scenario without the groups that came whole with version 6 while they
@@ -140,3 +119,33 @@ for (const input of Object.values(cases)) {
   dilocoTotal.update(h.digest("hex"));
 }
 console.log(`diloco       ${dilocoTotal.digest("hex")}`);
+
+// §7's own knobs, which the line above leaves at their defaults: the two DiLoCo presets, a
+// streaming overlap, one-step rounds, a sync longer than the round, and those with slow hosts,
+// checkpoints, spares and a quorum.
+const dilocoKnobs: Record<string, unknown> = {
+  fourSites: presetById("diloco-four-sites")!.scenario,
+  minutes: presetById("diloco-failures-minutes")!.scenario,
+  streaming: { diloco: { syncEvery: 50, syncSeconds: 120, overlapSteps: 20, stepEquivalence: 0.9 } },
+  everyStep: { diloco: { syncEvery: 1, syncSeconds: 3 }, training: { days: 3 } },
+  longSync: { diloco: { syncEvery: 5, syncSeconds: 400, overlapSteps: 4 } },
+  mixed: {
+    ...(cases.everything as object),
+    diloco: { syncEvery: 30, syncSeconds: 90, overlapSteps: 10, stepEquivalence: 0.8 },
+  },
+  slowStreaming: {
+    slow: { ...slow, perHostDay: 0.05 },
+    diloco: { syncEvery: 40, syncSeconds: 200, overlapSteps: 15 },
+  },
+};
+const knobsTotal = createHash("sha256");
+for (const input of Object.values(dilocoKnobs)) {
+  const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
+  const h = createHash("sha256");
+  for (let seed = 0; seed < seeds; seed++) {
+    feed(h, runScenario(s, { seed }).diloco);
+    feed(h, runScenario(s, { seed, record: true }).diloco);
+  }
+  knobsTotal.update(h.digest("hex"));
+}
+console.log(`diloco knobs ${knobsTotal.digest("hex")}`);

@@ -173,3 +173,28 @@ export const v3Scenario: fc.Arbitrary<Scenario> = fc
       hotSpare: { standbys: r.standbys, migrateSeconds: r.migrate, refillMinutes: r.refillMinutes },
     }),
   );
+
+/** A generated version-2 scenario running DiLoCo beside FT-HSDP, every diloco field varied, slow hosts sometimes. */
+export const dilocoScenario: fc.Arbitrary<Scenario> = fc
+  .record({
+    base: v2Scenario,
+    syncEvery: fc.constantFrom(1, 3, 20, 100, 500),
+    syncSeconds: fc.constantFrom(0, 5, 60, 900),
+    overlap: fc.double({ min: 0, max: 1, noNaN: true }),
+    q: fc.constantFrom(1, 0.9, 0.5),
+    slow: fc.constantFrom(0, 0, 0.2, 2),
+    evict: fc.constantFrom(0, 0, 5),
+  })
+  .map((r) =>
+    parseScenario({
+      ...r.base,
+      policies: ["ftHsdp", "diloco"],
+      diloco: {
+        syncEvery: r.syncEvery,
+        syncSeconds: r.syncSeconds,
+        overlapSteps: Math.floor(r.overlap * (r.syncEvery - 1)),
+        stepEquivalence: r.q,
+      },
+      slow: { perHostDay: r.slow, medianMinutes: 20, sigma: 0.5, factor: 2, evictAfterMinutes: r.evict },
+    }),
+  );

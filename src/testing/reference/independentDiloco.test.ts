@@ -17,7 +17,7 @@ import { monteCarlo } from "../../sim/monteCarlo/monteCarlo.ts";
 import { parseScenario, type Scenario, type ScenarioInput } from "../../sim/scenario/index.ts";
 import { drawSlowEpisodes, withEvictions } from "../../sim/slow/slowEpisodes.ts";
 import { BADPUT_CATEGORIES, type MetricsSummary, type PolicyMetrics } from "../../sim/types.ts";
-import { v2Scenario } from "../scenario.arbitrary.ts";
+import { dilocoScenario } from "../scenario.arbitrary.ts";
 import { disagreementsV3 } from "./agreement.ts";
 import { referenceFailures } from "./failures.ts";
 import { type DilocoReferenceMetrics, referenceDiloco } from "./independentDiloco.ts";
@@ -26,31 +26,6 @@ import { referenceSlowRun, withReferenceEvictions } from "./slow.ts";
 import { fromEngineEpisodes, fromEngineTrace } from "./traces.ts";
 
 const LONG = { timeout: 240_000 };
-
-/** A generated version-2 scenario running DiLoCo beside FT-HSDP, every diloco field varied, slow hosts sometimes. */
-const dilocoScenario: fc.Arbitrary<Scenario> = fc
-  .record({
-    base: v2Scenario,
-    syncEvery: fc.constantFrom(1, 3, 20, 100, 500),
-    syncSeconds: fc.constantFrom(0, 5, 60, 900),
-    overlap: fc.double({ min: 0, max: 1, noNaN: true }),
-    q: fc.constantFrom(1, 0.9, 0.5),
-    slow: fc.constantFrom(0, 0, 0.2, 2),
-    evict: fc.constantFrom(0, 0, 5),
-  })
-  .map((r) =>
-    parseScenario({
-      ...r.base,
-      policies: ["ftHsdp", "diloco"],
-      diloco: {
-        syncEvery: r.syncEvery,
-        syncSeconds: r.syncSeconds,
-        overlapSteps: Math.floor(r.overlap * (r.syncEvery - 1)),
-        stepEquivalence: r.q,
-      },
-      slow: { perHostDay: r.slow, medianMinutes: 20, sigma: 0.5, factor: 2, evictAfterMinutes: r.evict },
-    }),
-  );
 
 const ROUND_METRICS = ["roundsCommitted", "roundsDiscarded", "meanParticipants"] as const;
 
