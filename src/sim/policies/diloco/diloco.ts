@@ -25,17 +25,6 @@ import { DONE, dilocoState, HEALTHY, NEXT_PHASE } from "./dilocoState.ts";
 
 export type { DilocoRecording };
 
-/** Badput category of each recovery phase (indexed by FtPhase code). */
-const PHASE_BADPUT = Int8Array.of(
-  -1,
-  Badput.detection,
-  Badput.recovery,
-  Badput.rejoin,
-  -1,
-  Badput.spareWait,
-  -1,
-);
-
 export function runDiloco(
   s: Scenario,
   trace: FailureTrace,
@@ -127,37 +116,33 @@ export function runDiloco(
   let roundsBegun = 0;
   let participantSum = 0;
 
-  /** A participant's inner-step work so far in the current round, at time now. */
-  const workOf = (r: number, now: number): number => {
-    const k = lagSlot[r]!;
-    if (k < 0) return Math.min(Hs, now - curStart);
+  // The helpers below read only constants and arrays: a closure over one of the loop's mutable
+  // counters would move it from a register into a heap context for the whole run (the loop runs
+  // ~14,000 times on the default scenario), so the counters are updated by the callers.
+  /** Laggard slot k's inner-step work so far in the current round, at time now. */
+  const lagWork = (k: number, now: number): number => {
     if (lagDone[k]) return Hs;
     return Hs - (lagRem[k]! - (now - lagAt[k]!) * (lagSlow[k] ? slowMul : 1));
   };
-  /** Every current participant's work so far. */
-  const curWork = (now: number): number => {
-    let w = nonLag * Math.min(Hs, now - curStart);
-    for (let k = 0; k < lagN; k++) if (lagSlot[lagId[k]!] === k) w += workOf(lagId[k]!, now);
+  /** Every current participant's work so far: nonLag of them at the common pace, the laggards one by one. */
+  const roundWork = (now: number, start: number, nonLagging: number, lagging: number): number => {
+    let w = nonLagging * Math.min(Hs, now - start);
+    for (let k = 0; k < lagging; k++) if (lagSlot[lagId[k]!] === k) w += lagWork(k, now);
     return w;
   };
-  const clearLaggards = () => {
-    for (let k = 0; k < lagN; k++) lagSlot[lagId[k]!] = -1;
-    lagN = 0;
-    lagLeft = 0;
-    lagSlowLeft = 0;
+  /** Frees the round's laggard slots 0 .. lagging (the caller zeroes its counts). */
+  const freeLaggards = (lagging: number) => {
+    for (let k = 0; k < lagging; k++) lagSlot[lagId[k]!] = -1;
   };
-  const isCurMember = (r: number) => curOn && phase[r] === HEALTHY && healthySince[r]! <= curStart;
-  const addLaggard = (r: number, now: number, remaining: number) => {
-    const k = lagN++;
+  /** Makes replica r laggard slot k; returns 1 when its host is slow now. */
+  const makeLaggard = (k: number, r: number, now: number, remaining: number): number => {
     lagId[k] = r;
     lagSlot[r] = k;
     lagRem[k] = remaining;
     lagAt[k] = now;
     lagDone[k] = 0;
     lagSlow[k] = slowCount[r]! > 0 ? 1 : 0;
-    lagLeft++;
-    lagSlowLeft += lagSlow[k]!;
-    nonLag--;
+    return lagSlow[k]!;
   };
   const idleAll = (now: number) => {
     if (!rec) return;
@@ -165,16 +150,18 @@ export function runDiloco(
       if (phase[r] === HEALTHY && Number.isNaN(rec.idleSince[r]!)) rec.idleFrom(r, now);
   };
 
-  /** Enter phase p at now (its end in phaseEnd[r] is set here); zero-length phases pass through. */
-  const enter = (r: number, p: number, now: number, detect: number) => {
+  /**
+   * Enter phase p at now (its end in phaseEnd[r] is set here); zero-length phases pass through.
+   * Returns 1 when the replica is healthy again (the caller counts it up).
+   */
+  const enter = (r: number, p: number, now: number, detect: number): number => {
     for (;;) {
       if (p === DONE) {
         phase[r] = HEALTHY;
-        down--;
         healthySince[r] = now;
         queue.remove(r);
         rec?.idleFrom(r, now);
-        return;
+        return 1;
       }
       const end =
         p === FtPhase.detect
@@ -191,39 +178,17 @@ export function runDiloco(
         queue.upsert(r);
         if (p === FtPhase.waitSpare) waitStart[r] = now;
         rec?.enter(r, p, now, end);
-        return;
+        return 0;
       }
       p = NEXT_PHASE[p]!;
     }
   };
-  const leave = (r: number, now: number) => {
+  /** Leaves r's phase at now; returns how long it waited for a spare (−1: it was not waiting). */
+  const leave = (r: number, now: number): number => {
     const p = phase[r]!;
     inPhase[p]!--;
-    if (p === FtPhase.waitSpare) longestWait = Math.max(longestWait, now - waitStart[r]!);
     rec?.leave(r, now);
-  };
-  /** A healthy replica goes down now, at the start of its recovery. */
-  const strikeHealthy = (r: number, now: number, detect: number) => {
-    down++;
-    rec?.idleTo(r, now);
-    enter(r, FtPhase.detect, now, detect);
-  };
-  const discardCur = (now: number) => {
-    if (!curOn) return;
-    discarded += curWork(now);
-    roundsDiscarded++;
-    rec?.resolve(curRow, now, RoundOutcome.discarded);
-    curOn = false;
-    clearLaggards();
-  };
-  const discardSync = (now: number) => {
-    if (!syncOn) return;
-    discarded += syncCount * Hs;
-    roundsDiscarded++;
-    rec?.resolve(syncRow, now, RoundOutcome.discarded);
-    syncOn = false;
-    commitAt = Number.POSITIVE_INFINITY;
-    ckptFrom = Number.POSITIVE_INFINITY;
+    return p === FtPhase.waitSpare ? now - waitStart[r]! : -1;
   };
 
   rec?.curve.point(0, 0);
@@ -271,8 +236,17 @@ export function runDiloco(
         bad[Badput.recovery]! += R * (dt - detecting);
       } else {
         if (down > 0) {
-          for (let p = 1; p < 6; p++) if (inPhase[p]! > 0) bad[PHASE_BADPUT[p]!]! += inPhase[p]! * dt;
-          spareWait += inPhase[FtPhase.waitSpare]! * dt;
+          // Each recovery phase's badput category (catch-up is charged as rejoin; the rejoin phase
+          // itself is never entered here: its duration is 0).
+          const nDetect = inPhase[FtPhase.detect]!;
+          const nRestart = inPhase[FtPhase.restart]!;
+          const nCatchUp = inPhase[FtPhase.catchUp]!;
+          const nWait = inPhase[FtPhase.waitSpare]!;
+          if (nDetect > 0) bad[Badput.detection]! += nDetect * dt;
+          if (nRestart > 0) bad[Badput.recovery]! += nRestart * dt;
+          if (nCatchUp > 0) bad[Badput.rejoin]! += nCatchUp * dt;
+          if (nWait > 0) bad[Badput.spareWait]! += nWait * dt;
+          spareWait += nWait * dt;
         }
         if (stalled) {
           stall += dt;
@@ -295,6 +269,7 @@ export function runDiloco(
       t = next;
     }
     if (next >= H) break;
+    let startNow = false;
 
     if (nextSlow === next && slowEv !== null && slowN < slowEv.count) {
       const r = slowEv.replica[slowN]!;
@@ -312,10 +287,14 @@ export function runDiloco(
         slowPos[last] = at;
         slowPos[r] = -1;
       }
-      if (before > 0 !== after > 0 && isCurMember(r)) {
+      if (before > 0 !== after > 0 && curOn && phase[r] === HEALTHY && healthySince[r]! <= curStart) {
         const k = lagSlot[r]!;
         if (k < 0) {
-          if (curStart + Hs > t) addLaggard(r, t, curStart + Hs - t);
+          if (curStart + Hs > t) {
+            lagSlowLeft += makeLaggard(lagN++, r, t, curStart + Hs - t);
+            lagLeft++;
+            nonLag--;
+          }
         } else if (!lagDone[k]) {
           lagRem[k] = lagRem[k]! - (t - lagAt[k]!) * (lagSlow[k] ? slowMul : 1);
           lagAt[k] = t;
@@ -335,8 +314,8 @@ export function runDiloco(
     } else if (nextPhaseEnd === next && queue.size > 0) {
       const r = queue.top();
       const p = phase[r]!;
-      leave(r, next);
-      enter(r, NEXT_PHASE[p]!, next, 0);
+      longestWait = Math.max(longestWait, leave(r, next));
+      down -= enter(r, NEXT_PHASE[p]!, next, 0);
     } else if (jobOn && jobEnd === next) {
       rec?.job(FtJobState.jobRestart, jobPieceStart, next);
       if (stallOf && jobOwner >= 0) stallOf[jobOwner]! += next - jobPieceStart;
@@ -353,7 +332,7 @@ export function runDiloco(
           const r = owed.at(k);
           down++;
           rec?.idleTo(r, next);
-          enter(r, FtPhase.waitSpare, next, 0);
+          down -= enter(r, FtPhase.waitSpare, next, 0);
         }
       }
     } else if (stalled && stallEnd === next) {
@@ -381,6 +360,10 @@ export function runDiloco(
       syncOn = false;
       commitAt = Number.POSITIVE_INFINITY;
       if (!curOn) ckptFrom = Number.POSITIVE_INFINITY;
+      // The next round starts at this same instant when nothing holds it (a sync without overlap
+      // ends as the blocked time does): the events that come before a start at one instant were
+      // all taken before this commit, so it starts here rather than one pass of the loop later.
+      startNow = !curOn && !jobOn && !stallOn && R - down >= minR && nextDue <= next;
     } else if (nextFinish === next && curOn) {
       // Laggards whose compute ends now; the common end needs nothing but the clock.
       for (let k = 0; k < lagN; k++) {
@@ -393,21 +376,7 @@ export function runDiloco(
         }
       }
     } else if (nextStart === next && canStart) {
-      curOn = true;
-      curStart = next;
-      curCount = R - down;
-      nonLag = curCount;
-      roundsBegun++;
-      participantSum += curCount;
-      if (rec) {
-        curRow = rec.round(next, curCount);
-        for (let r = 0; r < R; r++) if (phase[r] === HEALTHY) rec.idleTo(r, next);
-      }
-      ckptFrom = Number.POSITIVE_INFINITY;
-      for (let k = 0; k < slowSize; k++) {
-        const r = slowList[k]!;
-        if (phase[r] === HEALTHY) addLaggard(r, next, Hs);
-      }
+      startNow = true;
     } else if (next === nextCkpt) {
       // Only the category of the blocked time changes (outer sync → checkpoint write).
     } else if (trace.scope[i] === ScopeCode.job || jobOn) {
@@ -416,15 +385,31 @@ export function runDiloco(
         // the last checkpoint rolls back (checkpointMinutes 0: nothing committed rolls back).
         while (queue.size > 0) {
           const r = queue.top();
-          leave(r, next);
+          longestWait = Math.max(longestWait, leave(r, next));
           phase[r] = HEALTHY;
           queue.remove(r);
         }
         down = 0;
         if (rec) for (let r = 0; r < R; r++) rec.idleTo(r, next);
         const before = discarded;
-        discardSync(next);
-        discardCur(next);
+        if (syncOn) {
+          discarded += syncCount * Hs;
+          roundsDiscarded++;
+          rec?.resolve(syncRow, next, RoundOutcome.discarded);
+          syncOn = false;
+          commitAt = Number.POSITIVE_INFINITY;
+          ckptFrom = Number.POSITIVE_INFINITY;
+        }
+        if (curOn) {
+          discarded += roundWork(next, curStart, nonLag, lagN);
+          roundsDiscarded++;
+          rec?.resolve(curRow, next, RoundOutcome.discarded);
+          curOn = false;
+          freeLaggards(lagN);
+          lagN = 0;
+          lagLeft = 0;
+          lagSlowLeft = 0;
+        }
         if (stallOn) {
           rec?.stall(stallFrom, next);
           if (stallOf && stallOwner >= 0) stallOf[stallOwner]! += next - stallFrom;
@@ -462,17 +447,33 @@ export function runDiloco(
       for (let j = 0; j < count; j++) {
         const r = first + j < R ? first + j : (first + j) % R;
         if (phase[r] !== HEALTHY) {
-          leave(r, next);
-          enter(r, FtPhase.detect, next, detect);
+          longestWait = Math.max(longestWait, leave(r, next));
+          down -= enter(r, FtPhase.detect, next, detect);
           continue;
         }
         if (syncOn && next < commitAt && healthySince[r]! <= syncStart) {
           // In the sync window: the all-reduce fails on every participant (and the next round's
           // steps taken inside the window go too); a global stall follows.
           if (rec) rec.discarded.push(-1, syncStart, next);
-          discardSync(next);
+          if (syncOn) {
+            discarded += syncCount * Hs;
+            roundsDiscarded++;
+            rec?.resolve(syncRow, next, RoundOutcome.discarded);
+            syncOn = false;
+            commitAt = Number.POSITIVE_INFINITY;
+            ckptFrom = Number.POSITIVE_INFINITY;
+          }
           if (curOn && rec) rec.discarded.push(-1, curStart, next);
-          discardCur(next);
+          if (curOn) {
+            discarded += roundWork(next, curStart, nonLag, lagN);
+            roundsDiscarded++;
+            rec?.resolve(curRow, next, RoundOutcome.discarded);
+            curOn = false;
+            freeLaggards(lagN);
+            lagN = 0;
+            lagLeft = 0;
+            lagSlowLeft = 0;
+          }
           const end = next + detect + reconfigureSeconds;
           if (!stallOn) {
             stallFrom = next;
@@ -481,8 +482,9 @@ export function runDiloco(
           }
           if (end > stallEnd) stallEnd = end;
           nextDue = stallEnd;
-        } else if (isCurMember(r)) {
-          const w = workOf(r, next);
+        } else if (curOn && healthySince[r]! <= curStart) {
+          const k0 = lagSlot[r]!;
+          const w = k0 < 0 ? Math.min(Hs, next - curStart) : lagWork(k0, next);
           discarded += w;
           if (rec && w > 0) rec.discarded.push(r, curStart, next);
           const k = lagSlot[r]!;
@@ -499,14 +501,41 @@ export function runDiloco(
             roundsDiscarded++;
             rec?.resolve(curRow, next, RoundOutcome.discarded);
             curOn = false;
-            clearLaggards();
+            freeLaggards(lagN);
+            lagN = 0;
+            lagLeft = 0;
+            lagSlowLeft = 0;
             nextDue = next;
           }
         }
-        strikeHealthy(r, next, detect);
+        down++;
+        rec?.idleTo(r, next);
+        down -= enter(r, FtPhase.detect, next, detect);
       }
       if (rec) rec.lostPerFailure[i] = (discarded - before) / R;
       i++;
+    }
+
+    if (startNow) {
+      curOn = true;
+      curStart = next;
+      curCount = R - down;
+      nonLag = curCount;
+      roundsBegun++;
+      participantSum += curCount;
+      if (rec) {
+        curRow = rec.round(next, curCount);
+        for (let r = 0; r < R; r++) if (phase[r] === HEALTHY) rec.idleTo(r, next);
+      }
+      ckptFrom = Number.POSITIVE_INFINITY;
+      for (let k = 0; k < slowSize; k++) {
+        const r = slowList[k]!;
+        if (phase[r] === HEALTHY) {
+          lagSlowLeft += makeLaggard(lagN++, r, next, Hs);
+          lagLeft++;
+          nonLag--;
+        }
+      }
     }
 
     // A round whose every participant has finished its compute reaches its compute end now.
@@ -523,14 +552,17 @@ export function runDiloco(
       ckptFrom = syncCkpt ? t + B : Number.POSITIVE_INFINITY;
       rec?.computeEnd(curRow, t);
       curOn = false;
-      clearLaggards();
+      freeLaggards(lagN);
+      lagN = 0;
+      lagLeft = 0;
+      lagSlowLeft = 0;
     }
   }
 
   // The horizon: rounds under way count their participants' steps so far as committed (§1's
   // "pending progress counts").
   if (syncOn) committed += syncCount * Hs;
-  if (curOn) committed += curWork(H);
+  if (curOn) committed += roundWork(H, curStart, nonLag, lagN);
   // A sync that ends exactly at the horizon commits (as a write ending there completes).
   if (syncOn && commitAt <= H) {
     roundsCommitted++;
@@ -538,7 +570,7 @@ export function runDiloco(
     rec?.resolve(syncRow, H, RoundOutcome.committed);
   }
   // The shared state as the next run expects it: no laggard, no slow replica.
-  clearLaggards();
+  freeLaggards(lagN);
   for (let k = 0; k < slowSize; k++) {
     slowCount[slowList[k]!] = 0;
     slowPos[slowList[k]!] = -1;
