@@ -3,7 +3,8 @@
  * page asks by (src/state/linkRunCost.ts). Each sweep is the preset's, 20 points × 200 seeds as a
  * link carries them by default; each point's runs are timed the way a sweep's worker runs them
  * (runChunk), SAMPLE seeds per point, scaled to 200. The estimate should be at least the time
- * measured (ratio ≥ 1): a link that under-estimates starts a long sweep without asking.
+ * measured (ratio ≥ 1): a link that under-estimates starts a long sweep without asking; DiLoCo's
+ * sweeps show its rounds, the part of the estimate SECONDS_PER_ROUND prices.
  */
 import { loadavg } from "node:os";
 import { runChunk } from "../src/sim/monteCarlo/monteCarlo.ts";
@@ -23,6 +24,10 @@ const CASES: [string, SweepAxisId][] = [
   ["llama3-405b-causes", "gpus"],
   ["racks-striped", "gpus"],
   ["spares-dry", "gpus"],
+  ["diloco-failures-minutes", "diloco.syncEvery" as SweepAxisId],
+  ["diloco-failures-minutes", "gpus"],
+  ["diloco-four-sites", "diloco.syncEvery" as SweepAxisId],
+  ["diloco-four-sites", "diloco.overlapSteps" as SweepAxisId],
 ];
 
 for (let i = 0; i < 300; i++) runChunk(DEFAULT_SCENARIO, { start: i, count: 1 });

@@ -2,15 +2,19 @@
  * DiLoCo in the Cluster view (issue 36, item 2): picked in the strategy picker, it gets a rounds
  * lane (inner steps, outer syncs, discarded rounds) and its replicas' idle waits and discarded
  * work over their lanes, entries in the legend, an outer-sync segment in "Where the time goes",
- * and its link opens fresh to the same numbers. What the page should show is computed here by the
+ * and its link opens fresh to the same numbers; a sweep of its round length shows the trade. What the page should show is computed here by the
  * engine, on the scenario the page's own link carries.
  */
+// The test realm validates scenarios against the plug-in list, as the page and the CLI do.
+import "../src/testing/registerPlugins.ts";
 import { expect, type Page, test } from "@playwright/test";
-import { decodeScenarioParam } from "../src/link/scenarioLink.ts";
+import { decodeScenarioParam, encodeScenarioHash } from "../src/link/scenarioLink.ts";
 import { runScenario } from "../src/sim/engine.ts";
+import { monteCarlo } from "../src/sim/monteCarlo/monteCarlo.ts";
 import type { PolicyKey } from "../src/sim/policies/policyKeys.ts";
 import { presetById } from "../src/sim/presets.ts";
 import { parseScenario } from "../src/sim/scenario/index.ts";
+import { buildSweep } from "../src/sim/sweep/index.ts";
 import type { ReplicaRecording } from "../src/sim/types.ts";
 import { pct } from "../src/ui/format.ts";
 import { roundCounts } from "../src/ui/timeline/roundsTrack.ts";
@@ -19,7 +23,7 @@ const GUTTER = 128;
 /** Set SHOTS=<dir> to keep screenshots of the timeline at 1280 and 390 px. */
 const SHOTS = process.env.SHOTS;
 
-async function shot(page: Page, name: string): Promise<void> {
+async function shot(page: Page, name: string, target = "timeline-canvas"): Promise<void> {
   if (!SHOTS) return;
   const size = page.viewportSize();
   for (const [w, h] of [
@@ -27,7 +31,7 @@ async function shot(page: Page, name: string): Promise<void> {
     [390, 844],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.getByTestId("timeline-canvas").scrollIntoViewIfNeeded();
+    await page.getByTestId(target).scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/${name}-${w}.png` });
   }
   if (size) await page.setViewportSize(size);
@@ -137,4 +141,69 @@ test("the Story's last chapter opens the DiLoCo presets; across four sites DiLoC
   const [sync, ft2, diloco2] = await cards("diloco-failures-minutes", ["synchronous", "ftHsdp", "diloco"]);
   expect(sync).toBeLessThan(ft2 ?? 0);
   expect(ft2).toBeLessThan(diloco2 ?? 0);
+});
+
+test("a sweep of Sync every (H) on 'Failures every few minutes' shows DiLoCo's trade, and its link reruns it", async ({
+  page,
+  browser,
+}) => {
+  const preset = presetById("diloco-failures-minutes");
+  if (!preset) throw new Error("no DiLoCo failures preset");
+  const base = parseScenario(preset.scenario);
+  await page.goto(`/${encodeScenarioHash(base)}&v=cluster`);
+  const picker = page.getByLabel("Sweep axis");
+  await expect(picker.locator("option[value='diloco.syncEvery']")).toHaveText("Sync every (H) (steps)");
+  await picker.selectOption("diloco.syncEvery");
+  await page.getByRole("spinbutton", { name: "Points", exact: true }).fill("5");
+  await page.getByRole("spinbutton", { name: "Seeds per point" }).fill("10");
+  await page.getByRole("button", { name: "Run sweep" }).click();
+  const status = page.getByTestId("sweep-status");
+  await expect(status).toHaveText(/^Done: 5 points × 10 seeds/, { timeout: 90_000 });
+
+  // Each point is the engine's Monte Carlo of that point's scenario over the same 10 seeds.
+  const points = buildSweep(base, "diloco.syncEvery", 5);
+  const means = points.map((p) => monteCarlo(p.scenario, 10).diloco?.ettr.mean ?? Number.NaN);
+  const label = (p: Page, i: number) => p.getByTestId(`sweep-point-${i}-diloco`);
+  for (const i of points.keys())
+    await expect(label(page, i)).toHaveAttribute(
+      "aria-label",
+      new RegExp(
+        `^DiLoCo at Sync every \\(H\\)( \\(steps\\))? [\\d,.]+: ETTR ${pct(means[i] ?? Number.NaN).replace(".", "\\.")} `,
+      ),
+    );
+  // The trade: syncing every step pays the sync on every step, syncing rarely loses whole rounds
+  // to the failures; the best cadence lies between the ends (15 % at H = 1, 55 % at 32, 1 % at 1,000).
+  const best = means.indexOf(Math.max(...means));
+  expect(points[0]?.x).toBe(1);
+  expect(points.at(-1)?.x).toBe(1000);
+  expect(best).toBeGreaterThan(0);
+  expect(best).toBeLessThan(points.length - 1);
+  expect(means[best] as number).toBeGreaterThan((means[0] as number) + 0.2);
+  expect(means[best] as number).toBeGreaterThan((means.at(-1) as number) + 0.2);
+  // The sentences under the chart: DiLoCo's best inside the range, the synchronous strategies
+  // untouched by a knob of DiLoCo's.
+  await expect(page.getByTestId("sweep-peak-diloco")).toHaveText(
+    new RegExp(
+      `^DiLoCo is best at ${points[best]?.x} steps: ${pct(means[best] ?? 0)
+        .replace(".", "\\.")
+        .replace("%", " %")}, above both ends`,
+    ),
+  );
+  for (const key of ["synchronous", "ftHsdp"])
+    await expect(page.getByTestId(`sweep-peak-${key}`)).toContainText("does not move along this axis");
+  await shot(page, "diloco-sweep", "sweep-chart");
+
+  // The sweep is part of the link: opened fresh, it runs again to the same points.
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await other.goto(page.url());
+  await expect(other.getByTestId("sweep-status")).toHaveText(/^Done: 5 points × 10 seeds/, {
+    timeout: 90_000,
+  });
+  for (const i of points.keys())
+    await expect(label(other, i)).toHaveAttribute(
+      "aria-label",
+      (await label(page, i).getAttribute("aria-label")) ?? "",
+    );
+  await fresh.close();
 });

@@ -5,6 +5,7 @@ import { DEFAULT_SCENARIO, parseScenario, type Scenario } from "../sim/scenario/
 import { buildSweep, type SweepAxisId } from "../sim/sweep/index.ts";
 import {
   addCosts,
+  costWords,
   LINK_RUN_ASK_SECONDS,
   type LinkRunCost,
   linkRunAsks,
@@ -46,5 +47,28 @@ describe("a link's run on open asks past a stated time", () => {
     );
     expect(four.failures).toBe(two.failures);
     expect(four.seconds).toBeCloseTo(2 * two.seconds, 9);
+  });
+
+  it("prices DiLoCo's rounds once a round (not per replica and policy), and still budgets them per replica", () => {
+    const minutes = parseScenario(presetById("diloco-failures-minutes")?.scenario);
+    const everyStep = { ...minutes, diloco: { ...minutes.diloco, syncEvery: 1 } };
+    const roundsPerRun = Math.ceil((minutes.training.days * 86_400) / minutes.training.stepSeconds);
+    const cost = runsCost(everyStep, 10);
+    expect(cost.rounds).toBe(10 * roundsPerRun);
+    expect(cost.budget).toBe(10 * (cost.failures / 10 + roundsPerRun * minutes.cluster.replicas));
+    const alone = runsCost({ ...everyStep, policies: ["diloco"] }, 10);
+    expect(alone.rounds).toBe(cost.rounds);
+    const noRounds = runsCost({ ...everyStep, policies: ["synchronous", "ftHsdp"] }, 10);
+    expect(noRounds.rounds).toBe(0);
+    expect(costWords(cost)).toMatch(/^[\d,]+ failures and [\d,]+ DiLoCo rounds$/);
+    expect(costWords(noRounds)).toMatch(/^[\d,]+ failures$/);
+    // The sweep of its round length (5 points × 10 seeds, 1.6 s on 2 workers in the page) runs
+    // without asking; counted per replica and policy it was estimated at 27 s and asked.
+    const sweep = buildSweep(minutes, "diloco.syncEvery" as SweepAxisId, 5, null).reduce(
+      (sum, p) => addCosts(sum, runsCost(p.scenario, 10)),
+      NO_COST,
+    );
+    expect(sweep.seconds).toBeLessThan(LINK_RUN_ASK_SECONDS);
+    expect(linkRunAsks(sweep)).toBe(false);
   });
 });

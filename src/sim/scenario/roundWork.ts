@@ -10,7 +10,11 @@ import type { Scenario } from "./types.ts";
 const ROUND_STRATEGY = "diloco";
 
 export function expectedReplicaRounds(s: Scenario): number {
+  return expectedRounds(s) * s.cluster.replicas;
+}
+
+/** The rounds one run holds at most (a round is at least H·s long), 0 without a strategy in rounds. */
+export function expectedRounds(s: Scenario): number {
   if (!s.policies.includes(ROUND_STRATEGY)) return 0;
-  const rounds = (s.training.days * 86_400) / (s.diloco.syncEvery * s.training.stepSeconds);
-  return Math.ceil(rounds) * s.cluster.replicas;
+  return Math.ceil((s.training.days * 86_400) / (s.diloco.syncEvery * s.training.stepSeconds));
 }

@@ -28,7 +28,7 @@ import {
 import type { Summary } from "../../sim/types.ts";
 import { explorerStore, type SweepResultPoint, useExplorerStore } from "../../state/explorerStore.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";
-import { LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
+import { costWords, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { NARROW_SPAN, sweepEttrs, sweepZoomed } from "../../state/sweepZoom.ts";
@@ -36,7 +36,7 @@ import { NumberField } from "../form/NumberField.tsx";
 import { count, duration, pct } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
-import { sweepPartialWords, sweepPeakWords } from "./sweepPeak.ts";
+import { inSentence, sweepPartialWords, sweepPeakWords } from "./sweepPeak.ts";
 
 /**
  * Where each legend entry sits: swatch, gap, about 7 px a character of its name, and a gap, on as
@@ -186,9 +186,8 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
       {sweep.confirm && (
         <p className="sweep-confirm" role="alert" data-testid="sweep-confirm">
           This link runs its sweep: {sweep.points} points × {sweep.seeds.toLocaleString("en-US")} seeds, about{" "}
-          {sweep.confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate,
-          about {duration(sweep.confirm.seconds)} on one core.{" "}
-          {sweep.confirm.failures > MONTE_CARLO_BUDGET_FAILURES
+          {costWords(sweep.confirm)} to simulate, about {duration(sweep.confirm.seconds)} on one core.{" "}
+          {sweep.confirm.budget > MONTE_CARLO_BUDGET_FAILURES
             ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
             : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
           <button type="button" onClick={() => answerSweep(true)}>
@@ -258,10 +257,11 @@ function SweepChart({
   // A cause's axis reads with the cause's name in the scenario it swept.
   const swept = results[0]?.scenario ?? current;
   const info = axisInfo(axisId, swept);
-  // In a sentence: a knob's label in lower case, but a cause's name as it was typed.
+  // In a sentence: a knob's label with its first letter in lower case (only that: "(H)", "GPUs"
+  // and "FT-HSDP" keep theirs), a cause's name as it was typed.
   const causeName = info.cause && swept.failures.causes[info.cause.index]?.name;
   const what =
-    info.cause && causeName ? `the ${info.cause.key} of the cause “${causeName}”` : info.label.toLowerCase();
+    info.cause && causeName ? `the ${info.cause.key} of the cause “${causeName}”` : inSentence(info.label);
   const cats = info.categories;
   const innerW = Math.max(50, width - M.left - M.right);
   const policies = selectedPolicies(results[0]?.scenario ?? current);
@@ -333,13 +333,14 @@ function SweepChart({
   const paths = cats ? [] : policies.map(({ key }) => ({ key, ...series(key) }));
   // Categories: the policies side by side within a category, so their bars do not hide each other.
   const dx = (j: number) => (cats ? (j - (policies.length - 1) / 2) * 10 : 0);
-  // Below 0.1 two decimals would read a small cause's share (0.0048) as 0.00: three significant digits.
+  // Below 0.1 two decimals would read a small cause's share (0.0048) as 0.00: three significant
+  // digits. A whole number reads whole (1 step, not 1.00 steps).
   const xLabel = (v: number) =>
     cats
       ? (cats[v]?.label ?? String(v))
       : v !== 0 && Math.abs(v) < 0.1
         ? String(Number(v.toPrecision(3)))
-        : count(v, v < 10 ? 2 : 0);
+        : count(v, v < 10 && !Number.isInteger(v) ? 2 : 0);
   const currentX = sweepValue(current, axisId);
   // Where each curve peaks, read from the means drawn: a policy missing at any point says nothing.
   const at = (v: number) => (cats || !info.unit ? xLabel(v) : `${xLabel(v)} ${info.unit}`);

@@ -23,7 +23,7 @@ import {
   tornadoSentence,
 } from "../../sim/sweep/tornado.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";
-import { LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
+import { costWords, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { duration } from "../format.ts";
@@ -116,10 +116,9 @@ export function Tornado() {
       {confirm && (
         <p className="sweep-confirm" role="alert" data-testid="tornado-confirm">
           This link runs its tornado: {plan?.scenarios.length ?? "its"} scenarios × up to{" "}
-          {settings.maxSeeds.toLocaleString("en-US")} seeds, about{" "}
-          {confirm.failures.toLocaleString("en-US", { maximumFractionDigits: 0 })} failures to simulate, up to{" "}
+          {settings.maxSeeds.toLocaleString("en-US")} seeds, about {costWords(confirm)} to simulate, up to{" "}
           {duration(confirm.seconds)} on one core (the precision stop may end it sooner).{" "}
-          {confirm.failures > MONTE_CARLO_BUDGET_FAILURES
+          {confirm.budget > MONTE_CARLO_BUDGET_FAILURES
             ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
             : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
           <button type="button" onClick={() => answer(true)}>

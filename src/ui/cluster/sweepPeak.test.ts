@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sweepPartialWords, sweepPeak, sweepPeakWords } from "./sweepPeak.ts";
+import { inSentence, sweepPartialWords, sweepPeak, sweepPeakWords } from "./sweepPeak.ts";
 
 const at = (x: number) => `${x} min`;
 const xs = [1, 6.787, 17.68, 120];
@@ -34,6 +34,19 @@ describe("where a sweep's curve peaks (issue 28)", () => {
     );
   });
 
+  it("names no best for a curve the axis does not move (Synchronous along DiLoCo's round length)", () => {
+    expect(sweepPeakWords("Synchronous", [0.036, 0.036, 0.036], [1, 32, 1000], at, false)).toBe(
+      "Synchronous does not move along this axis: 3.6 % at every point.",
+    );
+    expect(sweepPeakWords("Synchronous", [0.036, 0.036], [1, 32], at, false, true)).toBe(
+      "Synchronous does not move along this axis: 3.6 % at every point done.",
+    );
+    // One ulp apart is a difference the sentence reports as it always did.
+    expect(sweepPeakWords("FT-HSDP", [0.5, 0.5 + 2 ** -53], [1, 2], at, false)).toMatch(
+      /^FT-HSDP is best at 2 min/,
+    );
+  });
+
   it("on a category axis names the best category only; nothing for one point or a missing mean", () => {
     expect(sweepPeakWords("FT-HSDP", [0.6, 0.7], [0, 1], (i) => ["packed", "striped"][i] ?? "", true)).toBe(
       "FT-HSDP is best at striped: 70.0 %.",
@@ -59,5 +72,15 @@ describe("a sweep's peak while it runs or after Cancel", () => {
     );
     expect(sweepPartialWords(12, 20, "cancelled")).toContain("the sweep was cancelled");
     expect(sweepPartialWords(20, 20, "done")).toBeNull();
+  });
+});
+
+describe("a knob's label inside a sentence", () => {
+  it("lowers the first letter only, and keeps an acronym whole", () => {
+    expect(inSentence("Sync every (H)")).toBe("sync every (H)");
+    expect(inSentence("Cluster size (GPUs)")).toBe("cluster size (GPUs)");
+    expect(inSentence("FT-HSDP: Replica restart")).toBe("FT-HSDP: Replica restart");
+    expect(inSentence("MTBF")).toBe("MTBF");
+    expect(inSentence("")).toBe("");
   });
 });

@@ -49,6 +49,10 @@ export function sweepPeakWords(
 ): string | null {
   const p = sweepPeak(means);
   if (!p) return null;
+  // Every point the same to the bit: the knob does not reach this strategy (same seeds, same
+  // failures), so there is no best to name.
+  if (means.every((m) => m === means[0]))
+    return `${name} does not move along this axis: ${pct(means[0] as number)} at every point${partial ? " done" : ""}.`;
   const x = xs[p.best] as number;
   const head = `${name} is best${partial ? " so far" : ""} at ${at(x)}: ${pct(means[p.best] as number)}`;
   if (categories) return `${head}.`;
@@ -77,4 +81,15 @@ export function sweepPartialWords(done: number, total: number, status: string): 
         ? "the sweep was cancelled"
         : "the sweep stopped";
   return `Of the ${done} point${done === 1 ? "" : "s"} done out of ${total} (${why}), not the whole range:`;
+}
+
+/**
+ * A knob's label inside a sentence: its first letter in lower case unless the first word is an
+ * acronym ("Sync every (H)" → "sync every (H)", "FT-HSDP: Replica restart" unchanged); the rest as
+ * written, so symbols and units keep their case.
+ */
+export function inSentence(label: string): string {
+  const [a, b] = label;
+  if (a === undefined || (b !== undefined && b !== b.toLowerCase())) return label;
+  return a.toLowerCase() + label.slice(1);
 }
