@@ -107,18 +107,23 @@ for (const [name, input] of Object.entries(cases)) {
 }
 console.log(`all          ${total.digest("hex")}`);
 
-// §7: DiLoCo beside FT-HSDP on the same scenarios, a digest of its own (its metrics and recordings).
-const dilocoTotal = createHash("sha256");
-for (const input of Object.values(cases)) {
-  const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
-  const h = createHash("sha256");
-  for (let seed = 0; seed < seeds; seed++) {
-    feed(h, runScenario(s, { seed }).diloco);
-    feed(h, runScenario(s, { seed, record: true }).diloco);
+/** DiLoCo beside FT-HSDP on each input: one digest of its metrics and recordings over every seed. */
+function dilocoDigest(inputs: readonly unknown[]): string {
+  const total = createHash("sha256");
+  for (const input of inputs) {
+    const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
+    const h = createHash("sha256");
+    for (let seed = 0; seed < seeds; seed++) {
+      feed(h, runScenario(s, { seed }).diloco);
+      feed(h, runScenario(s, { seed, record: true }).diloco);
+    }
+    total.update(h.digest("hex"));
   }
-  dilocoTotal.update(h.digest("hex"));
+  return total.digest("hex");
 }
-console.log(`diloco       ${dilocoTotal.digest("hex")}`);
+
+// §7: DiLoCo on the same scenarios, a digest of its own.
+console.log(`diloco       ${dilocoDigest(Object.values(cases))}`);
 
 // §7's own knobs, which the line above leaves at their defaults: the two DiLoCo presets, a
 // streaming overlap, one-step rounds, a sync longer than the round, and those with slow hosts,
@@ -138,14 +143,4 @@ const dilocoKnobs: Record<string, unknown> = {
     diloco: { syncEvery: 40, syncSeconds: 200, overlapSteps: 15 },
   },
 };
-const knobsTotal = createHash("sha256");
-for (const input of Object.values(dilocoKnobs)) {
-  const s = parseScenario({ ...(input as object), policies: ["ftHsdp", "diloco"] });
-  const h = createHash("sha256");
-  for (let seed = 0; seed < seeds; seed++) {
-    feed(h, runScenario(s, { seed }).diloco);
-    feed(h, runScenario(s, { seed, record: true }).diloco);
-  }
-  knobsTotal.update(h.digest("hex"));
-}
-console.log(`diloco knobs ${knobsTotal.digest("hex")}`);
+console.log(`diloco knobs ${dilocoDigest(Object.values(dilocoKnobs))}`);
