@@ -6,7 +6,6 @@
  * must match. Doubles are written by their bits, so -0, NaN and the last ulp count.
  */
 import { createHash } from "node:crypto";
-import { feedBits } from "../src/sim/compat/bitDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
 import { presetById } from "../src/sim/presets.ts";
 import {
@@ -17,6 +16,7 @@ import {
   parseScenario,
   type Scenario,
 } from "../src/sim/scenario/index.ts";
+import { feedBits } from "../src/testing/bitDigest.ts";
 
 // The four policies of scenario version 3, by key: fixed, so that the digest covers the same runs
 // whatever strategies the plug-in list adds.

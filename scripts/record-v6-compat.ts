@@ -10,11 +10,11 @@
  */
 import fc from "fast-check";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { bitDigest } from "../src/sim/compat/bitDigest.ts";
 import { runScenario } from "../src/sim/engine.ts";
 import { monteCarlo } from "../src/sim/monteCarlo/monteCarlo.ts";
 import { DILOCO_PRESETS, presetById } from "../src/sim/presets.ts";
 import { parseScenario, type Scenario } from "../src/sim/scenario/index.ts";
+import { bitDigest } from "../src/testing/bitDigest.ts";
 import { dilocoScenario } from "../src/testing/scenario.arbitrary.ts";
 
 const MC_SEEDS = 8;

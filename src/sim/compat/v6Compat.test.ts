@@ -9,9 +9,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { decodeScenarioLink } from "../../link/scenarioLink.ts";
+import { bitDigest } from "../../testing/bitDigest.ts";
 import { runScenario } from "../engine.ts";
 import { monteCarlo } from "../monteCarlo/monteCarlo.ts";
-import { bitDigest } from "./bitDigest.ts";
 
 interface RecordedCase {
   label: string;
