@@ -87,6 +87,30 @@ async function recordedRun(scenario: AppState["scenario"]): Promise<void> {
   }
 }
 
+let baseRequest = 0;
+
+/**
+ * The pinned baseline's recorded run, for its timeline under the one on screen: asked for once per
+ * baseline (the settings change its Monte Carlo, not this run), in the same worker, after the
+ * scenario's own run when both are asked at once (the worker answers in order). A newer baseline,
+ * or none, drops a late answer.
+ */
+async function recordedBaseRun(baseline: Scenario | null): Promise<void> {
+  const mine = ++baseRequest;
+  mcStore.setState({ baseRun: null, baseRunError: null });
+  if (!baseline) return;
+  try {
+    const run = await simWorker().call((api) => api.clusterRun(baseline, true), {
+      onRestart,
+      silenceMs: recordedRunSilenceMs(baseline),
+    });
+    if (mine === baseRequest && mcStore.getState().baseline === baseline)
+      mcStore.setState({ baseRun: { scenario: baseline, run } });
+  } catch (e) {
+    if (mine === baseRequest) mcStore.setState({ baseRunError: (e as Error).message ?? String(e) });
+  }
+}
+
 /** Shows a stream's snapshots at most every BAND_EVERY_MS, the first and the last at once. */
 function throttled(show: (stream: McStream, final: boolean) => void): (stream: McStream) => void {
   let last = Number.NEGATIVE_INFINITY;
@@ -233,6 +257,7 @@ export function startClusterRunner(): () => void {
   void recordedRun(appStore.getState().scenario);
   startCurrent(appStore.getState().scenario);
   startBase();
+  void recordedBaseRun(mcStore.getState().baseline);
   const unsubscribe = appStore.subscribe((s, prev) => {
     if (s.scenario !== prev.scenario) {
       // The band at once (the pool drops the older stream's chunks; a small first chunk goes out
@@ -248,6 +273,7 @@ export function startClusterRunner(): () => void {
     const settings = s.precision !== prev.precision || s.cap !== prev.cap;
     if (settings) startCurrent(appStore.getState().scenario);
     if (settings || s.baseline !== prev.baseline) startBase();
+    if (s.baseline !== prev.baseline) void recordedBaseRun(s.baseline);
   });
   return () => {
     clearTimeout(timer);
@@ -256,5 +282,6 @@ export function startClusterRunner(): () => void {
     unsubscribeMc();
     currentJob?.cancel();
     baseJob?.cancel();
+    baseRequest++;
   };
 }

@@ -21,7 +21,7 @@ import type { McSnapshot } from "../sim/monteCarlo/mcStream.ts";
 import type { Scenario } from "../sim/scenario/index.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
-import { appStore } from "./store.ts";
+import { type AppState, appStore } from "./store.ts";
 
 /** The default precision (a fraction) and cap: the display settings' table's (src/link/displaySettings.ts). */
 export const DEFAULT_PRECISION = storedDefault("mcPrecision");
@@ -47,6 +47,13 @@ export interface McState {
   baseResult: MonteCarloResult | null;
   /** Why the baseline's Monte Carlo failed, if it did. */
   baseError: string | null;
+  /**
+   * The baseline's run at its own seed, with its trace, for the timeline stacked under the one on
+   * screen (clusterRunner.ts): tagged with the very baseline it was asked for, never shown for another.
+   */
+  baseRun: { scenario: Scenario; run: NonNullable<AppState["run"]> } | null;
+  /** Why the baseline's recorded run failed, if it did (its Monte Carlo may still stand). */
+  baseRunError: string | null;
   setPrecision(precision: number): void;
   setCap(cap: number): void;
   /** Pin the scenario on screen as the baseline. */
@@ -62,10 +69,13 @@ export const mcStore = createStore<McState>()((set) => ({
   base: null,
   baseResult: null,
   baseError: null,
+  baseRun: null,
+  baseRunError: null,
   setPrecision: (precision) => set({ precision: checkPrecision(precision) }),
   setCap: (cap) => set({ cap: checkSetting("mcCap", cap) }),
   pin: () => set({ baseline: appStore.getState().scenario }),
-  unpin: () => set({ baseline: null, base: null, baseResult: null, baseError: null }),
+  unpin: () =>
+    set({ baseline: null, base: null, baseResult: null, baseError: null, baseRun: null, baseRunError: null }),
 }));
 
 /** Registers the Monte Carlo's parts (mcp=, mcn=, base=) and writes the address on their changes (startState.ts). */

@@ -23,6 +23,7 @@ import { everyStrategyWords, strategiesWords, strategyList } from "../strategyWo
 import { Legend } from "../timeline/Legend.tsx";
 import { Timeline } from "../timeline/Timeline.tsx";
 import { useShownRun } from "../useShownRun.ts";
+import { BaselineTimeline } from "./BaselineTimeline.tsx";
 import { FailureLog } from "./FailureLog.tsx";
 import { GoodputChart } from "./GoodputChart.tsx";
 import { MetricsPanel } from "./MetricsPanel.tsx";
@@ -170,6 +171,7 @@ export function Explorer() {
         ) : (
           <p className="muted placeholder">Simulating…</p>
         )}
+        {run ? <BaselineTimeline scenario={run.scenario} /> : null}
         <Legend trace={trace} />
       </Panel>
 

@@ -31,6 +31,14 @@ interface Props {
   trace: Trace;
   /** Hands the canvas to the panel's PNG export. */
   canvasRef: React.RefObject<HTMLCanvasElement | null>;
+  /**
+   * The pinned baseline's timeline, stacked under the one on screen (BaselineTimeline.tsx): it
+   * follows the shared window (zoom and pan on either move both), has no toolbar or replay controls
+   * of its own, and selects no failure (the selection indexes the scenario on screen's failures).
+   */
+  baseline?: boolean;
+  /** The time axis's length in seconds, when it is not this scenario's own horizon (a baseline drawn on the scenario on screen's axis). */
+  horizon?: number;
 }
 
 interface Tip extends HoverInfo {
@@ -51,7 +59,7 @@ export function lanesInWords(scenario: Scenario, trace: Trace): string {
   return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
 
-export function Timeline({ scenario, trace, canvasRef }: Props) {
+export function Timeline({ scenario, trace, canvasRef, baseline = false, horizon }: Props) {
   const wrapRef = useRef<HTMLDivElement>(null);
   const [tip, setTip] = useState<Tip | null>(null);
   const theme = useExplorerStore((s) => s.theme);
@@ -94,7 +102,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       container: wrap,
       minWidth: 320,
       minWindowSeconds: MIN_WINDOW_SECONDS,
-      measureName: "timeline-draw",
+      measureName: baseline ? "timeline-draw-baseline" : "timeline-draw",
       pointer,
       storedWindow: () => explorerStore.getState().window,
       onWindowSettled: (w) => explorerStore.getState().setWindow(w),
@@ -151,7 +159,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
           const r = build.renderer();
           renderer = r;
           palette.current = readPalette(canvas);
-          return sceneOf(r, palette);
+          return sceneOf(r, palette, horizon, baseline);
         },
       };
     });
@@ -159,7 +167,7 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
       c.dispose();
       if (ctl.current === c) ctl.current = null;
     };
-  }, [scenario, trace, canvasRef, hoverAtPointer, throwToBoundary]);
+  }, [scenario, trace, canvasRef, hoverAtPointer, throwToBoundary, baseline, horizon]);
 
   // The theme changes the palette.
   useEffect(() => {
@@ -232,40 +240,45 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   };
 
   const onClick = () => {
-    if (tip?.failure != null) explorerStore.setState({ selectedFailure: tip.failure });
+    if (!baseline && tip?.failure != null) explorerStore.setState({ selectedFailure: tip.failure });
   };
 
   const wrapWidth = wrapRef.current?.clientWidth ?? 800;
   const parts = useMemo(() => tracksSummary(tracksFor(scenario, trace)), [scenario, trace]);
+  const lanes = `${lanesInWords(scenario, trace)}${parts}`;
   return (
-    <div className="timeline">
-      <div className="timeline-tools" role="toolbar" aria-label="Timeline zoom">
-        <button type="button" onClick={() => zoomBy(2)} aria-label="Zoom in">
-          Zoom in (+)
-        </button>
-        <button type="button" onClick={() => zoomBy(0.5)} aria-label="Zoom out">
-          Zoom out (−)
-        </button>
-        <button type="button" onClick={() => panBy(-0.5)} aria-label="Pan earlier">
-          ←
-        </button>
-        <button type="button" onClick={() => panBy(0.5)} aria-label="Pan later">
-          →
-        </button>
-        <button type="button" onClick={reset}>
-          Whole run
-        </button>
-        <WindowText />
-      </div>
-      <ReplayControls />
-      <ReplayReadout trace={trace} replicas={scenario.cluster.replicas} />
+    <div className={baseline ? "timeline timeline-baseline" : "timeline"}>
+      {baseline ? null : (
+        <>
+          <div className="timeline-tools" role="toolbar" aria-label="Timeline zoom">
+            <button type="button" onClick={() => zoomBy(2)} aria-label="Zoom in">
+              Zoom in (+)
+            </button>
+            <button type="button" onClick={() => zoomBy(0.5)} aria-label="Zoom out">
+              Zoom out (−)
+            </button>
+            <button type="button" onClick={() => panBy(-0.5)} aria-label="Pan earlier">
+              ←
+            </button>
+            <button type="button" onClick={() => panBy(0.5)} aria-label="Pan later">
+              →
+            </button>
+            <button type="button" onClick={reset}>
+              Whole run
+            </button>
+            <WindowText />
+          </div>
+          <ReplayControls />
+          <ReplayReadout trace={trace} replicas={scenario.cluster.replicas} />
+        </>
+      )}
       <div className="timeline-canvas-wrap" ref={wrapRef}>
         <canvas
           ref={canvasRef}
           tabIndex={0}
           role="img"
-          data-testid="timeline-canvas"
-          aria-label={`Timeline of ${lanesInWords(scenario, trace)}${parts}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
+          data-testid={baseline ? "timeline-canvas-baseline" : "timeline-canvas"}
+          aria-label={`${baseline ? "The pinned baseline's timeline" : "Timeline"} of ${lanes}. Scroll or press + and − to zoom, drag or use the arrow keys to pan, 0 for the whole run. Space or k plays and pauses the replay; period and comma step to the next and previous change.`}
           onKeyDown={onKeyDown}
           onPointerMove={onPointerMove}
           onPointerLeave={onPointerLeave}
@@ -291,17 +304,26 @@ export function Timeline({ scenario, trace, canvasRef }: Props) {
   );
 }
 
-/** The renderer as the controller's scene: drawn with the current palette and selected failure. */
-function sceneOf(r: TimelineRenderer, palette: { current: Palette | null }): Scene<HoverInfo> {
+/**
+ * The renderer as the controller's scene: drawn with the current palette and selected failure (none
+ * on a baseline's), over `horizon` seconds when given (the scenario on screen's, for a baseline).
+ */
+function sceneOf(
+  r: TimelineRenderer,
+  palette: { current: Palette | null },
+  horizon: number | undefined,
+  baseline: boolean,
+): Scene<HoverInfo> {
   return {
     get plot() {
       return r.currentLayout;
     },
-    horizon: r.horizonSeconds,
+    horizon: horizon ?? r.horizonSeconds,
     resize: (width) => r.resize(width),
     drawSteps: (ctx, t0, t1) => {
       const p = palette.current;
-      return p ? r.drawSteps(ctx, t0, t1, p, explorerStore.getState().selectedFailure) : [];
+      const selected = baseline ? null : explorerStore.getState().selectedFailure;
+      return p ? r.drawSteps(ctx, t0, t1, p, selected) : [];
     },
     hover: (x, y, t0, t1) => r.hover(x, y, t0, t1),
   };

@@ -386,6 +386,9 @@ export class TimelineController<H> {
         ctx.clearRect(0, 0, canvas.width, canvas.height);
         ctx.drawImage(this.back, 0, 0);
       }
+      // The window this frame shows, on the canvas (seconds, to 0.1 s): two timelines that share a
+      // window (a pinned baseline's under the one on screen) can be seen to show the same span.
+      canvas.dataset.window = `${t0.toFixed(1)},${t1.toFixed(1)}`;
       this.loading?.();
       this.loading = null;
       // The frame is new under a pointer that has not moved: say what is under it now (a zoom or
