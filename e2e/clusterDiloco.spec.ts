@@ -189,6 +189,9 @@ test("a sweep of Sync every (H) on 'Failures every few minutes' shows DiLoCo's t
         .replace("%", " %")}, above both ends`,
     ),
   );
+  // The low end is one step: the unit is singular there ("at 1 step", not "at 1 steps").
+  expect(points[0]?.x).toBe(1);
+  await expect(page.getByTestId("sweep-peak-diloco")).toContainText(" points at 1 step, by ");
   for (const key of ["synchronous", "ftHsdp"])
     await expect(page.getByTestId(`sweep-peak-${key}`)).toContainText("does not move along this axis");
   await shot(page, "diloco-sweep", "sweep-chart");

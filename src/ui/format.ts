@@ -26,3 +26,21 @@ export function count(n: number, digits = 0): string {
   }
   return f.format(n);
 }
+
+/** Plural units written out as words, and their singular: "1 step", "1 day" (symbols such as s, min, h are left as they are). */
+const SINGULAR: Readonly<Record<string, string>> = {
+  steps: "step",
+  days: "day",
+  hours: "hour",
+  minutes: "minute",
+  seconds: "second",
+  runs: "run",
+  GPUs: "GPU",
+  replicas: "replica",
+  hosts: "host",
+};
+
+/** A unit after a value: its singular for exactly 1 where the unit is a plural word ("1 step", "2 steps", "1 s"). */
+export function unitAfter(v: number, unit: string): string {
+  return v === 1 ? (SINGULAR[unit] ?? unit) : unit;
+}

@@ -33,7 +33,7 @@ import { appStore, useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { NARROW_SPAN, sweepEttrs, sweepZoomed } from "../../state/sweepZoom.ts";
 import { NumberField } from "../form/NumberField.tsx";
-import { count, duration, pct } from "../format.ts";
+import { count, duration, pct, unitAfter } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
 import { inSentence, sweepPartialWords, sweepPeakWords } from "./sweepPeak.ts";
@@ -343,7 +343,7 @@ function SweepChart({
         : count(v, v < 10 && !Number.isInteger(v) ? 2 : 0);
   const currentX = sweepValue(current, axisId);
   // Where each curve peaks, read from the means drawn: a policy missing at any point says nothing.
-  const at = (v: number) => (cats || !info.unit ? xLabel(v) : `${xLabel(v)} ${info.unit}`);
+  const at = (v: number) => (cats || !info.unit ? xLabel(v) : `${xLabel(v)} ${unitAfter(v, info.unit)}`);
   const peaks = policies.flatMap(({ key, label }) => {
     const means = done.map((r) => ettrOf(r, key)?.mean ?? Number.NaN);
     const words = sweepPeakWords(
