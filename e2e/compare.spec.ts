@@ -5,14 +5,40 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import { encodeScenarioHash } from "../src/link/scenarioLink.ts";
-import { monteCarlo } from "../src/sim/monteCarlo/monteCarlo.ts";
-import { parseScenario } from "../src/sim/scenario/index.ts";
+import { runScenario } from "../src/sim/engine.ts";
+import { seedOf } from "../src/sim/monteCarlo/mcSummary.ts";
+import { parseScenario, type Scenario } from "../src/sim/scenario/index.ts";
+import { BADPUT_CATEGORIES, type BadputCategory } from "../src/sim/types.ts";
 import { shareText } from "../src/ui/cluster/badputPairs.ts";
 
 const SMALL = { cluster: { gpus: 4096, replicas: 8 }, training: { days: 3 }, seed: 11 };
 const A = parseScenario(SMALL);
 const B = parseScenario({ ...SMALL, sync: { restartSeconds: 900 } });
 const POLICIES = B.policies;
+/** Where the panel's screenshots go (SHOTS=folder to keep them elsewhere). */
+const SHOTS = process.env.SHOTS ?? "/tmp/compare-scn";
+
+/** Each of the first n seeds' badput shares, one engine run a seed: [policy][category][run]. */
+function perSeedBadput(s: Scenario, n: number): Record<string, Record<BadputCategory, number[]>> {
+  const out: Record<string, Record<BadputCategory, number[]>> = {};
+  for (const p of s.policies)
+    out[p] = Object.fromEntries(BADPUT_CATEGORIES.map((c) => [c, [] as number[]])) as Record<
+      BadputCategory,
+      number[]
+    >;
+  for (let i = 0; i < n; i++) {
+    const run = runScenario(s, { seed: seedOf(s, i) });
+    for (const p of s.policies) for (const c of BADPUT_CATEGORIES) out[p]![c].push(run[p]!.badput[c]);
+  }
+  return out;
+}
+
+/** Mean and 95 % half-width, 1.96·sd/√n, written out here. */
+function meanHalf(xs: number[]): { mean: number; half: number } {
+  const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
+  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+  return { mean, half: (1.96 * sd) / Math.sqrt(xs.length) };
+}
 
 /** Both bands stopped at 40 runs (the cap, and the least a precision stop runs to): the numbers no longer move. */
 async function settled(page: Page): Promise<void> {
@@ -72,28 +98,54 @@ test("paste a link into Compare with…: the differing knobs, both ETTRs as the 
   }
   // A restart of 900 s instead of 540 s costs the synchronous strategy ETTR.
   await expect(page.getByTestId("compare-delta-synchronous")).toHaveText(/^−\d/);
-  // Where the time goes, side by side: each category's mean over the same 40 seeds, as the engine gives it.
-  const [mcA, mcB] = [monteCarlo(A, 40), monteCarlo(B, 40)];
-  for (const p of POLICIES)
-    await expect(page.getByTestId(`compare-badput-${p}-recovery`)).toHaveText(
-      shareText(mcA[p]?.badput.recovery.mean ?? Number.NaN, mcB[p]?.badput.recovery.mean ?? Number.NaN),
-      { timeout: 30_000 },
-    );
-  await expect(page.getByTestId("compare-badput-synchronous-recovery")).toContainText("(+");
+  // Where the time goes, side by side: each category's share over the same 40 seeds, seed by seed
+  // from the engine, and the difference paired by seed with its 95 % half-width.
+  const [inA, inB] = [perSeedBadput(A, 40), perSeedBadput(B, 40)];
+  await expect(page.getByTestId("compare-badput-basis")).toHaveText("(paired by seed, 40 runs)", {
+    timeout: 30_000,
+  });
+  for (const c of BADPUT_CATEGORIES) {
+    const lost = POLICIES.some((p) => [...inA[p]![c], ...inB[p]![c]].some((x) => x > 0));
+    const row = page.getByTestId("compare-badput").locator(`tr[data-category="${c}"]`);
+    if (!lost) {
+      await expect(row).toHaveCount(0);
+      continue;
+    }
+    for (const p of POLICIES) {
+      const a = inA[p]![c];
+      const b = inB[p]![c];
+      const base = meanHalf(a).mean;
+      const current = meanHalf(b).mean;
+      const d = {
+        kind: "paired" as const,
+        n: 40,
+        firstSeed: 11,
+        aMean: current,
+        bMean: base,
+        ...meanHalf(b.map((x, i) => x - a[i]!)),
+      };
+      await expect(page.getByTestId(`compare-badput-${p}-${c}`)).toHaveText(shareText({ base, current, d }));
+    }
+  }
+  // The slower restart costs the synchronous job recovery time, well beyond the error.
+  await expect(page.getByTestId("compare-badput-synchronous-recovery")).toHaveText(
+    /^1\.\d% → 3\.\d% \(\+1\.\d ± 0\.\d points\)$/,
+  );
+  await expect(page.getByTestId("compare-badput-ftHsdp-recovery")).toHaveText("none in either");
   const numbers = await panelNumbers(page);
 
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByTestId("compare-ettr").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/compare-scn/compare-1280.png" });
+  await page.screenshot({ path: `${SHOTS}/compare-1280.png` });
   await page.getByTestId("compare-badput").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/compare-scn/compare-badput-1280.png" });
+  await page.screenshot({ path: `${SHOTS}/compare-badput-1280.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId("compare-diff").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/compare-scn/compare-390.png", fullPage: false });
+  await page.screenshot({ path: `${SHOTS}/compare-390.png`, fullPage: false });
   await page.getByTestId("compare-ettr").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/compare-scn/compare-390-ettr.png", fullPage: false });
+  await page.screenshot({ path: `${SHOTS}/compare-390-ettr.png`, fullPage: false });
   await page.getByTestId("compare-badput").scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "/tmp/compare-scn/compare-390-badput.png", fullPage: false });
+  await page.screenshot({ path: `${SHOTS}/compare-390-badput.png`, fullPage: false });
 
   // Opened fresh, the page's link shows the same comparison and the same numbers.
   const fresh = await browser.newContext({ viewport: { width: 1400, height: 900 } });

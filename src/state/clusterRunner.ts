@@ -160,7 +160,7 @@ function startCurrent(scenario: Scenario): void {
   currentJob?.cancel();
   const { precision, cap } = mcStore.getState();
   appStore.setState({ mc: null, mcProgress: { done: 0, total: cap }, mcSoFar: null });
-  mcStore.setState({ current: null });
+  mcStore.setState({ current: null, currentBadput: null });
   let soFarAt = Number.NEGATIVE_INFINITY;
   // Computed once per job, on the first full result; every result waits on this one promise, so
   // they apply in the order they were asked for (the final one last).
@@ -183,7 +183,11 @@ function startCurrent(scenario: Scenario): void {
     if (!mcStore.getState().current) performance.mark("mc-first-chunk");
     mcStore.setState({ current: { scenario, snapshot: stream.snapshot() } });
     if (final) {
-      whenForms((cf) => appStore.setState({ mc: stream.result(cf), mcProgress: null, mcSoFar: null }));
+      whenForms((cf) => {
+        // With the result, its per-run badput shares: the comparison pairs them by seed.
+        mcStore.setState({ currentBadput: { scenario, samples: stream.badputSamples() } });
+        appStore.setState({ mc: stream.result(cf), mcProgress: null, mcSoFar: null });
+      });
       return;
     }
     appStore.setState({ mcProgress: { done: stream.runs, total: cap } });
@@ -218,16 +222,21 @@ function startBase(): void {
   const from = baseline ? resumable(baseJob, baseline) : undefined;
   baseJob?.cancel();
   baseJob = null;
-  mcStore.setState({ base: null, baseResult: null, baseError: null });
+  mcStore.setState({ base: null, baseResult: null, baseBadput: null, baseError: null });
   if (!baseline) return;
   const onMerged = throttled((stream, final) => {
     if (baseJob !== job) return;
     mcStore.setState({ base: { scenario: baseline, snapshot: stream.snapshot() } });
-    // Once stopped, the full summary too: the comparison's badput side by side reads it.
+    // Once stopped, the full summary too, and the per-run badput shares: the comparison's badput
+    // side by side reads both (its differences are paired by seed).
     if (final)
       closedFormsLater(baseline).then(
         (cf) => {
-          if (baseJob === job) mcStore.setState({ baseResult: stream.result(cf) });
+          if (baseJob === job)
+            mcStore.setState({
+              baseResult: stream.result(cf),
+              baseBadput: { scenario: baseline, samples: stream.badputSamples() },
+            });
         },
         (e: unknown) => {
           if (baseJob === job) mcStore.setState({ baseError: String(e) });

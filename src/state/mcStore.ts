@@ -17,7 +17,7 @@ import {
 } from "../link/displaySettings.ts";
 import { LinkError } from "../link/linkError.ts";
 import { decodeScenarioParam, encodeScenarioParam } from "../link/scenarioLink.ts";
-import type { McSnapshot } from "../sim/monteCarlo/mcStream.ts";
+import type { BadputSamples, McSnapshot } from "../sim/monteCarlo/mcStream.ts";
 import type { Scenario } from "../sim/scenario/index.ts";
 import type { MonteCarloResult } from "../sim/types.ts";
 import { registerAddressPart, requestAddressWrite } from "./address.ts";
@@ -26,6 +26,17 @@ import { type AppState, appStore } from "./store.ts";
 /** The default precision (a fraction) and cap: the display settings' table's (src/link/displaySettings.ts). */
 export const DEFAULT_PRECISION = storedDefault("mcPrecision");
 export const DEFAULT_CAP = storedDefault("mcCap");
+
+/**
+ * A stopped Monte Carlo's per-run badput shares and the scenario they are for (its run i is seed
+ * (scenario.seed + i) >>> 0): what the comparison pairs by seed. Views into the stream's columns
+ * (McStream.badputSamples: at most cap × categories × policies doubles, which the stream holds
+ * anyway), kept only while that stream is the job's.
+ */
+export interface BadputRuns {
+  scenario: Scenario;
+  samples: BadputSamples;
+}
 
 /** A band as it streams in: the snapshot and the scenario it is for (never shown for another). */
 export interface Band {
@@ -45,6 +56,10 @@ export interface McState {
   base: Band | null;
   /** The baseline's full summary (every metric, the badput shares), once its Monte Carlo has stopped. */
   baseResult: MonteCarloResult | null;
+  /** The baseline's per-run badput shares, set with baseResult (the comparison's badput errors). */
+  baseBadput: BadputRuns | null;
+  /** The per-run badput shares of the scenario on screen, set with appStore's mc once its Monte Carlo has stopped. */
+  currentBadput: BadputRuns | null;
   /** Why the baseline's Monte Carlo failed, if it did. */
   baseError: string | null;
   /**
@@ -68,6 +83,8 @@ export const mcStore = createStore<McState>()((set) => ({
   current: null,
   base: null,
   baseResult: null,
+  baseBadput: null,
+  currentBadput: null,
   baseError: null,
   baseRun: null,
   baseRunError: null,
@@ -75,7 +92,15 @@ export const mcStore = createStore<McState>()((set) => ({
   setCap: (cap) => set({ cap: checkSetting("mcCap", cap) }),
   pin: () => set({ baseline: appStore.getState().scenario }),
   unpin: () =>
-    set({ baseline: null, base: null, baseResult: null, baseError: null, baseRun: null, baseRunError: null }),
+    set({
+      baseline: null,
+      base: null,
+      baseResult: null,
+      baseBadput: null,
+      baseError: null,
+      baseRun: null,
+      baseRunError: null,
+    }),
 }));
 
 /** Registers the Monte Carlo's parts (mcp=, mcn=, base=) and writes the address on their changes (startState.ts). */

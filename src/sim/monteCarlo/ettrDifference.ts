@@ -1,32 +1,37 @@
 /**
  * The difference of two Monte Carlos' ETTR, as a pinned baseline's card shows it (issue 30): paired
- * by seed over the seeds both ran, or unpaired when they share none. Apart from mcStream.ts, which
- * is in the page's first-load script: only the Cluster view's cards need this.
+ * by seed over the seeds both ran, or unpaired when they share none. The same function gives the
+ * comparison's badput differences (issue 39), one category's per-run shares at a time: nothing in
+ * it is particular to ETTR, hence its neutral name, pairedDifference; ettrDifference is the same
+ * function under the name its first callers use. Apart from mcStream.ts, which is in the page's
+ * first-load script: only the Cluster view's cards and comparison need this.
  */
 import { meanAndHalf } from "./mcStream.ts";
 
-/** A Monte Carlo's ETTR samples with the seed of its run 0 (run i is seed (seed + i) >>> 0). */
+/** A Monte Carlo's per-run values of one metric (ETTR, a badput share) with the seed of its run 0 (run i is seed (seed + i) >>> 0). */
 export interface SeededSamples {
   samples: Float64Array;
   seed: number;
 }
 
 /**
- * The difference a − b of two Monte Carlos' ETTR with its 95 % half-width. Paired by seed over the
+ * The difference a − b of two Monte Carlos' means of one metric with its 95 % half-width. Paired by seed over the
  * seeds both ran (a Monte Carlo's run i is seed (s.seed + i) >>> 0; two scenarios with the same
  * seed and cluster draw the same failures): its n, first seed, and each side's mean over those
  * runs, which differ from the means of all their runs when the two ran different seeds or counts.
  * Two Monte Carlos that share no seed are compared unpaired: the difference of their means, with
  * the error of two independent samples. Null when either has no run.
  */
-export type EttrDifference =
+export type PairedDifference =
   | { kind: "paired"; n: number; firstSeed: number; mean: number; half: number; aMean: number; bMean: number }
   | { kind: "unpaired"; mean: number; half: number };
+/** The difference of two Monte Carlos' ETTR (a PairedDifference of their ETTR samples). */
+export type EttrDifference = PairedDifference;
 
 /** Runs [from, from + n) of x, as a view. */
 const runsOf = (x: Float64Array, from: number, n: number) => x.subarray(from, from + n);
 
-export function ettrDifference(a: SeededSamples, b: SeededSamples): EttrDifference | null {
+export function pairedDifference(a: SeededSamples, b: SeededSamples): PairedDifference | null {
   const na = a.samples.length;
   const nb = b.samples.length;
   if (na === 0 || nb === 0) return null;
@@ -57,3 +62,6 @@ export function ettrDifference(a: SeededSamples, b: SeededSamples): EttrDifferen
   // Independent samples: the half-widths (each 1.96·sd/√n) add in quadrature.
   return { kind: "unpaired", mean: ma.mean - mb.mean, half: Math.hypot(ma.half, mb.half) };
 }
+
+/** The difference of two Monte Carlos' ETTR: pairedDifference of their ETTR samples (the cards' name). */
+export const ettrDifference: (a: SeededSamples, b: SeededSamples) => EttrDifference | null = pairedDifference;

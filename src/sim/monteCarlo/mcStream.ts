@@ -23,7 +23,7 @@
 import type { PolicyKey } from "../policies/policyKeys.ts";
 import { replayIsOneRun } from "../scenario/derived.ts";
 import type { Scenario } from "../scenario/index.ts";
-import type { ClosedForms, MonteCarloResult } from "../types.ts";
+import { BADPUT_CATEGORIES, type BadputCategory, type ClosedForms, type MonteCarloResult } from "../types.ts";
 import { RunAccumulator, runsPerSlice, type SummarizedRun } from "./mcSummary.ts";
 
 /** z for a two-sided 95 % normal interval. */
@@ -126,6 +126,12 @@ export function ettrEstimate(samples: Float64Array): EttrEstimate {
 }
 
 export type McStop = "precision" | "cap";
+
+/**
+ * Per selected policy, each badput category's share of wall time in runs 0..n−1, in seed order
+ * (for paired differences: the comparison's badput, issue 39). Read only.
+ */
+export type BadputSamples = Partial<Record<PolicyKey, Record<BadputCategory, Float64Array>>>;
 
 export interface McSnapshot {
   /** Runs merged so far (a prefix: seeds 0..n−1). */
@@ -246,6 +252,24 @@ export class McStream {
     const ettr: McSnapshot["ettr"] = {};
     for (const key of this.keys) ettr[key] = ettrEstimate(this.acc.column(key, "ettr"));
     return { n: this.acc.added, ettr, stop: this.stopped, kept: this.kept };
+  }
+
+  /**
+   * Every selected policy's badput shares of the runs merged so far (badputSamples()'s type says
+   * what). Views into the accumulator, not copies: later merges write past them, and a stream that
+   * goes on from this one copies the runs it keeps into its own. Whoever keeps them keeps the
+   * accumulator's badput columns alive: cap × BADPUT_CATEGORIES.length × policies doubles at most
+   * (the cap is mcn=, at most 20,000 by displaySettings.ts, and MAX_POLICIES 5: 11 categories ×
+   * 5 × 20,000 × 8 bytes is 8.8 MB a stream), which the stream held anyway.
+   */
+  badputSamples(): BadputSamples {
+    const out: BadputSamples = {};
+    for (const key of this.keys) {
+      const byCategory = {} as Record<BadputCategory, Float64Array>;
+      for (const c of BADPUT_CATEGORIES) byCategory[c] = this.acc.badputColumn(key, c);
+      out[key] = byCategory;
+    }
+    return out;
   }
 
   /**

@@ -133,6 +133,11 @@ class Samples {
     return this.columns[name].subarray(0, n);
   }
 
+  /** Shares 0..n−1 of one badput category, in seed order (a view, not a copy). */
+  badputColumn(category: BadputCategory, n: number): Float64Array {
+    return this.badput[BADPUT_CATEGORIES.indexOf(category)]!.subarray(0, n);
+  }
+
   summary(n: number): MetricsSummary {
     const out = Object.fromEntries(
       SUMMARIZED_METRICS.map((name) => [name, summarize(this.columns[name].subarray(0, n))]),
@@ -228,6 +233,17 @@ export class RunAccumulator {
     const p = this.keys.indexOf(key);
     if (p < 0) throw new RangeError(`policy ${key} is not selected`);
     return this.samples[p]!.column(name, this.count);
+  }
+
+  /**
+   * One policy's share of wall time lost to one badput category for the runs added so far, in
+   * seed order: a view as column() gives, that later add()s never change.
+   */
+  badputColumn(key: PolicyKey, category: BadputCategory): Float64Array {
+    const p = this.keys.indexOf(key);
+    if (p < 0) throw new RangeError(`policy ${key} is not selected`);
+    if (!BADPUT_CATEGORIES.includes(category)) throw new RangeError(`no badput category ${category}`);
+    return this.samples[p]!.badputColumn(category, this.count);
   }
 
   /**

@@ -3,7 +3,8 @@
  * a scenario file, or the scenario on screen pinned before editing it; it becomes the pinned
  * baseline (mcStore.ts), so the page's link (s= and base=) reopens the same comparison. The panel
  * lists every field that differs (baseline → this, scenarioDiff.ts) and, per selected strategy,
- * both ETTR bands and their difference with its error: the numbers the cards show (bandPair.ts).
+ * both ETTR bands and their difference with its error: the numbers the cards show (bandPair.ts);
+ * and each badput category's share both ways, its difference with its error found the same way.
  * A refused link or file is named and changes nothing.
  */
 import { useState } from "react";
@@ -14,11 +15,11 @@ import { scenarioDiff } from "../../sim/scenario/scenarioDiff.ts";
 import { mcStore, useMcStore } from "../../state/mcStore.ts";
 import { useAppStore } from "../../state/store.ts";
 import { Panel } from "../boundary/Panel.tsx";
-import { count } from "../format.ts";
-import { badputPairs, sharedPolicies, shareText } from "./badputPairs.ts";
+import { type BadputCell, badputBasis, badputPairs, sharedPolicies, shareParts } from "./badputPairs.ts";
 import { SEGMENT_TEXT } from "./badputWords.ts";
 import { bandPair } from "./bandPair.ts";
-import { ciText, deltaBasis, deltaText } from "./McBand.tsx";
+import { deltaText } from "./deltaWords.ts";
+import { ciText, deltaBasis } from "./McBand.tsx";
 import "./compare.css";
 
 /** The largest scenario file read: a scenario with the longest replayed log fits well inside. */
@@ -145,27 +146,60 @@ function EttrTable({ baseline, scenario }: { baseline: Scenario; scenario: Scena
   );
 }
 
-/** Each strategy's badput, baseline → this, once both Monte Carlos have stopped on what is on screen. */
+/** A badput cell, shareText's words: the shares, then what changed (its own line on a phone: compare.css). */
+function ShareCell({ cell }: { cell: BadputCell }) {
+  const [shares, change] = shareParts(cell);
+  return (
+    <>
+      <span className="compare-shares">{shares}</span>
+      {change ? (
+        <>
+          {" "}
+          <span className="compare-change">({change})</span>
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * Each strategy's badput, baseline → this, with the difference and its error, once both Monte
+ * Carlos have stopped on what is on screen (their summaries and per-run shares: mcStore.ts).
+ */
 function BadputTable({ scenario }: { scenario: Scenario }) {
   const baseResult = useMcStore((s) => s.baseResult);
+  const baseBadput = useMcStore((s) => s.baseBadput);
+  const currentBadput = useMcStore((s) => s.currentBadput);
   const baseline = useMcStore((s) => s.baseline);
   const mc = useAppStore((s) => s.mc);
-  const current = mc && JSON.stringify(mc.scenario) === JSON.stringify(scenario) ? mc : null;
+  const current =
+    mc && currentBadput?.scenario === mc.scenario && JSON.stringify(mc.scenario) === JSON.stringify(scenario)
+      ? { result: mc, samples: currentBadput.samples }
+      : null;
   const base =
-    baseResult && JSON.stringify(baseResult.scenario) === JSON.stringify(baseline) ? baseResult : null;
+    baseResult &&
+    baseBadput?.scenario === baseResult.scenario &&
+    JSON.stringify(baseResult.scenario) === JSON.stringify(baseline)
+      ? { result: baseResult, samples: baseBadput.samples }
+      : null;
   if (!current || !base)
     return (
       <p className="muted small" data-testid="compare-badput-waiting">
         Where the time goes, side by side: once both Monte Carlos have stopped.
       </p>
     );
-  const keys = sharedPolicies(base, current);
+  const keys = sharedPolicies(base.result, current.result);
   const rows = badputPairs(base, current);
+  // Every cell's difference is over the same seeds: any one says the basis.
+  const first = rows.flatMap((r) => keys.map((k) => r.cells[k]?.d)).find((d) => d !== undefined);
   return (
-    <table className="compare-ettr" data-testid="compare-badput">
+    <table className="compare-ettr compare-badput" data-testid="compare-badput">
       <caption>
-        Where the time goes: each category&apos;s mean share of wall time, baseline → this (
-        {count(base.seeds)} and {count(current.seeds)} runs)
+        Where the time goes: each category&apos;s mean share of wall time, baseline → this, and the difference
+        ± 95% half-width{" "}
+        <span className="muted" data-testid="compare-badput-basis">
+          ({first ? badputBasis(first, current.result.seeds, base.result.seeds) : "no category lost time"})
+        </span>
       </caption>
       <thead>
         <tr>
@@ -185,7 +219,7 @@ function BadputTable({ scenario }: { scenario: Scenario }) {
               const c = r.cells[k];
               return (
                 <td key={k} data-testid={`compare-badput-${k}-${r.category}`}>
-                  {c ? shareText(c.base, c.current) : "—"}
+                  {c ? <ShareCell cell={c} /> : "—"}
                 </td>
               );
             })}

@@ -13,11 +13,7 @@ import { useAppStore } from "../../state/store.ts";
 import { count, pct } from "../format.ts";
 import { Term } from "../glossary/Term.tsx";
 import { bandPair } from "./bandPair.ts";
-
-/** Decimals that show a half-width: 1 down to ±0.1 point, then 2 (a tighter band needs them). */
-export function digitsFor(halfPoints: number): number {
-  return halfPoints >= 0.095 ? 1 : 2;
-}
+import { deltaText, digitsFor } from "./deltaWords.ts";
 
 /** "82.2% ± 0.1 (95%, 400 runs)": what a person quotes. */
 export function ciText(e: Pick<EttrEstimate, "mean" | "half" | "n">): string {
@@ -25,14 +21,6 @@ export function ciText(e: Pick<EttrEstimate, "mean" | "half" | "n">): string {
   if (e.n < 2) return `${pct(e.mean)} (1 run, no interval yet)`;
   const d = digitsFor(e.half * 100);
   return `${pct(e.mean, d)} ± ${(e.half * 100).toFixed(d)} (95%, ${count(e.n)} runs)`;
-}
-
-/** "+3.1 ± 0.4 points": a difference of ETTR and its 95 % error, in points. */
-export function deltaText(d: { mean: number; half: number }): string {
-  const dig = digitsFor(d.half * 100);
-  const v = (d.mean * 100).toFixed(dig);
-  const signed = v.startsWith("-") ? `−${v.slice(1)}` : `+${v}`;
-  return `${signed} ± ${(d.half * 100).toFixed(dig)} points`;
 }
 
 /**

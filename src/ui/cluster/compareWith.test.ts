@@ -1,7 +1,7 @@
 /**
  * The comparison panel's numbers: its differences are those of the two scenarios run apart, seed
  * by seed, and the difference and error it writes are the ones each card's band writes for the
- * same pair (rendered, as a person reads them).
+ * same pair (rendered, as a person reads them); each badput share's difference and error too.
  */
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
@@ -11,9 +11,11 @@ import { runScenario } from "../../sim/engine.ts";
 import { McStream, meanAndHalf } from "../../sim/monteCarlo/mcStream.ts";
 import { seedOf } from "../../sim/monteCarlo/mcSummary.ts";
 import { runChunk } from "../../sim/monteCarlo/monteCarlo.ts";
+import { closedFormsOf } from "../../sim/policies/policyForms.ts";
 import { parseScenario, type Scenario } from "../../sim/scenario/index.ts";
 import { mcStore } from "../../state/mcStore.ts";
 import { appStore } from "../../state/store.ts";
+import { shareText } from "./badputPairs.ts";
 import { bandPair } from "./bandPair.ts";
 import { CompareWith, scenarioFromFile, scenarioFromLink } from "./CompareWith.tsx";
 import { McBand } from "./McBand.tsx";
@@ -27,14 +29,15 @@ const A = parseScenario({
 const B = parseScenario({ ...A, version: undefined, sync: { ...A.sync, restartSeconds: 900 } });
 
 /** The page's streaming Monte Carlo of s, to its cap, chunk by chunk in order. */
-function snapshotOf(s: Scenario, cap: number) {
+function streamOf(s: Scenario, cap: number): McStream {
   const stream = new McStream(s, { precision: 1e-9, cap });
   for (let job = stream.next(); job; job = stream.next()) {
     stream.put(job.index, runChunk(s, job.chunk));
     if (stream.stop) break;
   }
-  return stream.snapshot();
+  return stream;
 }
+const snapshotOf = (s: Scenario, cap: number) => streamOf(s, cap).snapshot();
 
 const text = (html: string, testId: string): string => {
   const m = new RegExp(`data-testid="${testId}"[^>]*>(.*?)</(td|dd)>`).exec(html);
@@ -87,6 +90,50 @@ describe("Compare with…", () => {
     }
     expect(panel).toContain('data-path="sync.restartSeconds"');
     expect(panel.match(/data-path=/g)).toHaveLength(1);
+  });
+
+  it("writes each badput share both ways with the difference and error of the per-seed differences", () => {
+    const [sa, sb] = [streamOf(A, N), streamOf(B, N)];
+    appStore.setState({ scenario: B, mc: sb.result(closedFormsOf(B)) });
+    mcStore.setState({
+      ...mc,
+      baseResult: sa.result(closedFormsOf(A)),
+      baseBadput: { scenario: A, samples: sa.badputSamples() },
+      currentBadput: { scenario: B, samples: sb.badputSamples() },
+    });
+    vi.spyOn(appStore, "getInitialState").mockImplementation(() => appStore.getState());
+    vi.spyOn(mcStore, "getInitialState").mockImplementation(() => mcStore.getState());
+    const panel = renderToStaticMarkup(createElement(CompareWith));
+    expect(panel).toContain('data-testid="compare-badput"');
+    expect(panel).toMatch(/data-testid="compare-badput-basis"[^>]*>\(paired by seed, 30 runs\)/);
+    for (const p of B.policies) {
+      const runs = Array.from({ length: N }, (_, i) => [
+        runScenario(A, { seed: seedOf(A, i) })[p]!.badput.recovery,
+        runScenario(B, { seed: seedOf(B, i) })[p]!.badput.recovery,
+      ]);
+      const base = meanAndHalf(Float64Array.from(runs, (r) => r[0]!)).mean;
+      const current = meanAndHalf(Float64Array.from(runs, (r) => r[1]!)).mean;
+      const d = {
+        kind: "paired" as const,
+        n: N,
+        firstSeed: 11,
+        aMean: current,
+        bMean: base,
+        ...meanAndHalf(Float64Array.from(runs, ([a, b]) => b! - a!)),
+      };
+      expect(text(panel, `compare-badput-${p}-recovery`)).toBe(shareText({ base, current, d }));
+    }
+    // The synchronous job's recovery is what the slower restart changes, by more than its error;
+    // FT-HSDP's replicas do not restart the job.
+    expect(text(panel, "compare-badput-synchronous-recovery")).toMatch(
+      /^1\.\d% → 3\.\d% \(\+1\.\d ± 0\.\d points\)$/,
+    );
+    expect(text(panel, "compare-badput-ftHsdp-recovery")).toBe("none in either");
+    // Per-run shares of another scenario than the result's: the table waits rather than pair them.
+    mcStore.setState({ currentBadput: { scenario: A, samples: sa.badputSamples() } });
+    const waiting = renderToStaticMarkup(createElement(CompareWith));
+    expect(waiting).toContain('data-testid="compare-badput-waiting"');
+    expect(waiting).not.toContain('data-testid="compare-badput"');
   });
 
   it("takes a pasted link's scenario, and refuses a bad link or file by name", () => {
