@@ -109,7 +109,6 @@ export function runDiloco(
   let degraded = 0;
   let healthySum = 0;
   let spareWait = 0;
-  let longestWait = 0;
   let request = 0;
   let roundsCommitted = 0;
   let roundsDiscarded = 0;
@@ -150,11 +149,20 @@ export function runDiloco(
       if (phase[r] === HEALTHY && Number.isNaN(rec.idleSince[r]!)) rec.idleFrom(r, now);
   };
 
+  // enter and leave run at every phase end and failure, and take and return no doubles: V8 boxes a
+  // double passed to or returned from a call it does not inline (a heap allocation each time, and
+  // whether it inlines them varies from process to process), so the time of the event being
+  // handled is clock[0], set once a pass, a failure's detection time clock[1], and the longest
+  // spare wait longest[0] (as ftHsdp.ts keeps its doubles).
+  const clock = new Float64Array(2);
+  const longest = new Float64Array(1);
   /**
-   * Enter phase p at now (its end in phaseEnd[r] is set here); zero-length phases pass through.
-   * Returns 1 when the replica is healthy again (the caller counts it up).
+   * Enter phase p at clock[0] (its end in phaseEnd[r] is set here; a detect lasts clock[1], and
+   * NEXT_PHASE never leads to detect, so only a failure's caller sets it); zero-length phases
+   * pass through. Returns 1 when the replica is healthy again (the caller counts it up).
    */
-  const enter = (r: number, p: number, now: number, detect: number): number => {
+  const enter = (r: number, p: number): number => {
+    const now = clock[0]!;
     for (;;) {
       if (p === DONE) {
         phase[r] = HEALTHY;
@@ -165,7 +173,7 @@ export function runDiloco(
       }
       const end =
         p === FtPhase.detect
-          ? now + detect
+          ? now + clock[1]!
           : p === FtPhase.waitSpare
             ? pool && waitUntil[r]! > now
               ? waitUntil[r]!
@@ -183,12 +191,13 @@ export function runDiloco(
       p = NEXT_PHASE[p]!;
     }
   };
-  /** Leaves r's phase at now; returns how long it waited for a spare (−1: it was not waiting). */
-  const leave = (r: number, now: number): number => {
+  /** Leaves r's phase at clock[0]; a wait for a spare that ends is a candidate for the longest. */
+  const leave = (r: number): void => {
+    const now = clock[0]!;
     const p = phase[r]!;
     inPhase[p]!--;
     rec?.leave(r, now);
-    return p === FtPhase.waitSpare ? now - waitStart[r]! : -1;
+    if (p === FtPhase.waitSpare) longest[0] = Math.max(longest[0]!, now - waitStart[r]!);
   };
 
   rec?.curve.point(0, 0);
@@ -269,6 +278,7 @@ export function runDiloco(
       t = next;
     }
     if (next >= H) break;
+    clock[0] = next;
     let startNow = false;
 
     if (nextSlow === next && slowEv !== null && slowN < slowEv.count) {
@@ -314,8 +324,8 @@ export function runDiloco(
     } else if (nextPhaseEnd === next && queue.size > 0) {
       const r = queue.top();
       const p = phase[r]!;
-      longestWait = Math.max(longestWait, leave(r, next));
-      down -= enter(r, NEXT_PHASE[p]!, next, 0);
+      leave(r);
+      down -= enter(r, NEXT_PHASE[p]!);
     } else if (jobOn && jobEnd === next) {
       rec?.job(FtJobState.jobRestart, jobPieceStart, next);
       if (stallOf && jobOwner >= 0) stallOf[jobOwner]! += next - jobPieceStart;
@@ -332,7 +342,7 @@ export function runDiloco(
           const r = owed.at(k);
           down++;
           rec?.idleTo(r, next);
-          down -= enter(r, FtPhase.waitSpare, next, 0);
+          down -= enter(r, FtPhase.waitSpare);
         }
       }
     } else if (stalled && stallEnd === next) {
@@ -385,7 +395,7 @@ export function runDiloco(
         // the last checkpoint rolls back (checkpointMinutes 0: nothing committed rolls back).
         while (queue.size > 0) {
           const r = queue.top();
-          longestWait = Math.max(longestWait, leave(r, next));
+          leave(r);
           phase[r] = HEALTHY;
           queue.remove(r);
         }
@@ -443,12 +453,13 @@ export function runDiloco(
       const first = trace.replica[i]!;
       const count = trace.replicaCount[i]!;
       const detect = trace.ftDetectSeconds[i]!;
+      clock[1] = detect;
       const before = discarded;
       for (let j = 0; j < count; j++) {
         const r = first + j < R ? first + j : (first + j) % R;
         if (phase[r] !== HEALTHY) {
-          longestWait = Math.max(longestWait, leave(r, next));
-          down -= enter(r, FtPhase.detect, next, detect);
+          leave(r);
+          down -= enter(r, FtPhase.detect);
           continue;
         }
         if (syncOn && next < commitAt && healthySince[r]! <= syncStart) {
@@ -510,7 +521,7 @@ export function runDiloco(
         }
         down++;
         rec?.idleTo(r, next);
-        down -= enter(r, FtPhase.detect, next, detect);
+        down -= enter(r, FtPhase.detect);
       }
       if (rec) rec.lostPerFailure[i] = (discarded - before) / R;
       i++;
@@ -560,15 +571,18 @@ export function runDiloco(
   }
 
   // The horizon: rounds under way count their participants' steps so far as committed (§1's
-  // "pending progress counts").
-  if (syncOn) committed += syncCount * Hs;
-  if (curOn) committed += roundWork(H, curStart, nonLag, lagN);
-  // A sync that ends exactly at the horizon commits (as a write ending there completes).
-  if (syncOn && commitAt <= H) {
-    roundsCommitted++;
-    if (syncCkpt) checkpoints++;
-    rec?.resolve(syncRow, H, RoundOutcome.committed);
-  }
+  // "pending progress counts"), and a sync that ends exactly there commits (as a write ending there
+  // completes). Written so that every run takes the same operations, adding 0 where nothing is
+  // under way (committed + 0 is committed): an operation only some runs reach has no type feedback
+  // in the optimised code, and its deoptimisation there sent the next run through the
+  // interpreter (76 deopts in 1,300 default runs, --trace-deopt). No round computes: lagN is 0.
+  committed += (syncOn ? syncCount : 0) * Hs;
+  committed += roundWork(H, curStart, curOn ? nonLag : 0, lagN);
+  // commitAt is +∞ unless a sync is in flight.
+  const commitsAtHorizon = commitAt <= H ? 1 : 0;
+  roundsCommitted += commitsAtHorizon;
+  checkpoints += syncCkpt ? commitsAtHorizon : 0;
+  if (rec && commitsAtHorizon) rec.resolve(syncRow, H, RoundOutcome.committed);
   // The shared state as the next run expects it: no laggard, no slow replica.
   freeLaggards(lagN);
   for (let k = 0; k < slowSize; k++) {
@@ -583,7 +597,7 @@ export function runDiloco(
   if (stallOf && stallOn && stallOwner >= 0) stallOf[stallOwner]! += H - stallFrom;
   if (pool)
     for (let r = 0; r < R; r++)
-      if (phase[r] === FtPhase.waitSpare) longestWait = Math.max(longestWait, H - waitStart[r]!);
+      if (phase[r] === FtPhase.waitSpare) longest[0] = Math.max(longest[0]!, H - waitStart[r]!);
 
   const nCauses = s.failures.causes.length;
   const causeStall = new Float64Array(nCauses);
@@ -607,7 +621,7 @@ export function runDiloco(
     secondsWithKDown: kDown,
     jobRestarts,
     spareWaitSeconds: spareWait,
-    longestSpareWaitSeconds: longestWait,
+    longestSpareWaitSeconds: longest[0]!,
     pool,
     causeStallSeconds: causeStall,
     badputSeconds: bad,
