@@ -15,11 +15,11 @@ import { APP_URL } from "./simCommand.ts";
 
 export const PAPERS_HELP = `usage: npm run papers -- [--json | --write]
 
-Each published claim (FT-HSDP, Llama 3, Kokolis et al., ByteRobust, AIReSim, Greyhound) beside
-the model's value on the scenario that encodes the source's assumptions: the mean over the row's
-runs with its 95 % interval, and the verdict (within the published figure's interval, or off by
-how much, with the likeliest reason). Every row's link opens the Cluster view on its scenario,
-running the same seeds.
+Each published claim (FT-HSDP, Llama 3, Kokolis et al., ByteRobust, AIReSim, Greyhound,
+Decoupled DiLoCo) beside the model's value on the scenario that encodes the source's
+assumptions: the mean over the row's runs with its 95 % interval, and the verdict (within the
+published figure's interval, or off by how much, with the likeliest reason). Every row's link
+opens the Cluster view on its scenario, running the same seeds.
 
   --json    one JSON object: {"rows": [{id, claim, source, published, metric, model, verdict, link}]}
   --write   record the values the Papers view shows (src/sim/papers/papers-recorded.json)

@@ -5,8 +5,10 @@
  * agreement is by construction, not a prediction. Figures quoted from a summary rather than the
  * source's text say "as quoted" or "reported".
  */
-import { LLAMA3_CAUSES } from "../presets.ts";
-import type { ScenarioInput } from "../scenario/index.ts";
+// The registry of policies: the words below read a preset's scenario completed by parseScenario.
+import "../policies/index.ts";
+import { LLAMA3_CAUSES, presetById } from "../presets.ts";
+import { derived, parseScenario, type ScenarioInput } from "../scenario/index.ts";
 import type { Claim, ClaimSource } from "./claimTypes.ts";
 
 const FT_HSDP: ClaimSource = {
@@ -40,6 +42,12 @@ const GREYHOUND: ClaimSource = {
   where: "USENIX ATC '25, arXiv 2410.12588",
 };
 
+const DECOUPLED_DILOCO: ClaimSource = {
+  title: 'Decoupled DiLoCo Team (Google DeepMind), "Decoupled DiLoCo for Resilient Distributed Pre-training"',
+  year: 2026,
+  where: "arXiv 2604.21428, as press summaries report it (not the paper's own table)",
+};
+
 /** The interval a figure printed to `step` allows (44 % to the nearest point: 43.5–44.5). */
 function rounded(value: number, step: number, text: string): Claim["published"] {
   return { low: value - step / 2, high: value + step / 2, text };
@@ -70,6 +78,24 @@ const KOKOLIS_ASSUMES =
 /** Node-hours between failures that each quoted MTTF implies: a per-node rate makes them equal. */
 const nodeHours = (gpus: number, mttfHours: number) =>
   Math.round((gpus / 8) * mttfHours).toLocaleString("en-US");
+
+/** A preset's scenario, by id: the claim runs the very scenario the preset opens, not a copy of its numbers. */
+function presetScenario(id: string): ScenarioInput {
+  const preset = presetById(id);
+  if (!preset) throw new RangeError(`a claim names preset ${id}, which presets.ts does not hold`);
+  return preset.scenario;
+}
+
+/** Decoupled DiLoCo's regime: the preset "Failures every few minutes", read back for the words below. */
+const MINUTES = presetScenario("diloco-failures-minutes");
+const minutes = parseScenario(MINUTES);
+const minutesMtbf = derived(minutes).mtbfSeconds;
+/** What one failure costs the synchronous job (detection + restart), and its ETTR under Poisson arrivals, e^(−λD). */
+const minutesSyncStall = minutes.detection.failStopSeconds + minutes.sync.restartSeconds;
+const minutesSyncEttr = Math.exp(-minutesSyncStall / minutesMtbf);
+/** λD that a synchronous ETTR of 27 % needs. */
+const lambdaD27 = -Math.log(0.27);
+const MINUTES_ASSUMES = `the figures as press summaries report them, not the paper's own table; "goodput" read as ETTR (the share of wall time that trains) and "data parallelism" as our synchronous job; the preset "${presetById("diloco-failures-minutes")!.title}": ${minutes.cluster.gpus.toLocaleString("en-US")} GPUs in ${minutes.cluster.replicas} replicas failing every ${(minutesMtbf / 60).toFixed(1)} min (${minutes.failures.perHostDay} per host-day, Poisson), DiLoCo rounds of H = ${minutes.diloco.syncEvery} steps of ${minutes.training.stepSeconds} s with a ${minutes.diloco.syncSeconds} s outer sync not overlapped, step equivalence q = ${minutes.diloco.stepEquivalence} (no price in convergence charged); the failure rate, H, the sync time and q = ${minutes.diloco.stepEquivalence} are ours, not the paper's (its abstract speaks of millions of simulated chips); recoveries as FT-HSDP's headline (detection ${minutes.detection.failStopSeconds} s, job restart ${minutes.sync.restartSeconds} s, replica restart ${minutes.ft.replicaRestartSeconds} s); every failure breaks one host`;
 
 export const CLAIMS: readonly Claim[] = [
   {
@@ -292,5 +318,27 @@ export const CLAIMS: readonly Claim[] = [
       "the episode rate, 0.0068 per host-day, was chosen so that slow hosts alone make this job 1.34× slower",
     whyOff:
       "The rate was chosen for 1.34× from a steady-state formula (some host slow 75 % of the time); the simulated runs differ from it by the episodes that straddle the horizon and by chance.",
+  },
+  {
+    id: "decoupled-diloco-dp",
+    claim: "Goodput of data-parallel training under high simulated failure rates: 27 %.",
+    source: DECOUPLED_DILOCO,
+    published: rounded(27, 1, "27 %"),
+    metric: { kind: "ettr", policy: "synchronous" },
+    scenario: MINUTES,
+    runs: 100,
+    assumptions: `${MINUTES_ASSUMES}.`,
+    whyOff: `Our failure rate, not the paper's: a failure every ${(minutesMtbf / 60).toFixed(1)} min, each stopping the synchronous job for ${minutesSyncStall / 60} min (detection and restart), leaves it training e^(−λD) = ${(100 * minutesSyncEttr).toFixed(1)} % of the time; its lost time is the restarts (68 %) and the detections (28 %). 27 % needs λD ≈ ${lambdaD27.toFixed(2)}: the same ${minutesSyncStall / 60}-min recoveries with a failure every ${(minutesSyncStall / lambdaD27 / 60).toFixed(1)} min, or ${((lambdaD27 * minutesMtbf) / 60).toFixed(1)}-min recoveries at our rate. The summaries give neither the paper's failure rate nor its recovery times.`,
+  },
+  {
+    id: "decoupled-diloco",
+    claim: "Goodput of Decoupled DiLoCo under the same high simulated failure rates: 88 %.",
+    source: DECOUPLED_DILOCO,
+    published: rounded(88, 1, "88 %"),
+    metric: { kind: "ettr", policy: "diloco" },
+    scenario: MINUTES,
+    runs: 100,
+    assumptions: `${MINUTES_ASSUMES}; our DiLoCo is torchft's, synchronous once per round.`,
+    whyOff: `Our DiLoCo is torchft's, not the decoupled one: the struck replica is down for its detection and the ${Math.round(minutes.ft.replicaRestartSeconds / 60)}-min replica restart (22 % of the replicas' time), its round is discarded (10 %), and every replica waits for each outer sync (9 %). The paper's abstract has learners send parameter fragments asynchronously to a synchronizer that goes around failed or slow ones, with no global downtime. The failure rate is ours too: at one that gives data parallelism its 27 % (a failure every ~${(minutesSyncStall / lambdaD27 / 60).toFixed(1)} min), this DiLoCo keeps ~72 %, ~81 % with the sync overlapped by 5 steps.`,
   },
 ];
