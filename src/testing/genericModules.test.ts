@@ -51,6 +51,7 @@ const GENERIC = [
   "src/ui/timeline/rackTrack.ts",
   "src/ui/timeline/slowTrack.ts",
   "src/ui/timeline/slowHostsTrack.ts",
+  "src/ui/timeline/overReplicaLanes.ts",
   "src/ui/timeline/replayOverlay.ts",
   "src/ui/timeline/Timeline.tsx",
   "src/ui/timeline/Replay.tsx",

@@ -12,7 +12,7 @@
 
 import { rackOf, struckReplicaRanges } from "../../sim/failures/failureTrace.ts";
 import { lowerBound } from "../../sim/sorted.ts";
-import { type ReplicaRecording, ScopeCode, type Trace } from "../../sim/types.ts";
+import { ScopeCode, type Trace } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import {
   buildLaneIndex,
@@ -24,28 +24,12 @@ import {
   SPARSE_EVENT_PX,
   type View,
 } from "./lod.ts";
+import { OverReplicaLanes } from "./overReplicaLanes.ts";
 import { formatClock } from "./timeAxis.ts";
-import {
-  BUILT_IN_SPACE,
-  datasetKey,
-  type Layout,
-  laneAt,
-  type ReplicaBand,
-  rackMarksId,
-  replicaBand,
-  replicaLanesId,
-} from "./timelineLayout.ts";
+import { datasetKey, type Layout, type ReplicaBand, rackMarksId } from "./timelineLayout.ts";
 import { drawMarkers } from "./timelineMarks.ts";
 import type { Palette } from "./timelinePalette.ts";
-import type {
-  HoverInfo,
-  PolicyLane,
-  PolicyTrackType,
-  Track,
-  TrackFrame,
-  TrackInput,
-  TrackPointer,
-} from "./timelineTrack.ts";
+import type { HoverInfo, PolicyTrackType, TrackFrame, TrackPointer } from "./timelineTrack.ts";
 import { failureKind } from "./timelineTracks.ts";
 
 /** Failures that struck several replicas at once: rack scope with replicaCount > 1. */
@@ -336,28 +320,8 @@ export class RackTrack {
 }
 
 /** Rack marks as a track: drawn over its policy's replica lanes' band, adding to what they say on hover. */
-class RackMarks implements Track {
-  readonly id: string;
+class RackMarks extends OverReplicaLanes {
   index: RackTrack | null = null;
-  private readonly lanesId: string;
-
-  constructor(
-    private readonly run: TrackInput,
-    private readonly lane: PolicyLane<ReplicaRecording>,
-  ) {
-    this.id = rackMarksId(lane.key);
-    this.lanesId = replicaLanesId(lane.key);
-  }
-
-  private band(L: Layout): ReplicaBand {
-    const b = replicaBand(L, this.lanesId, this.run.scenario.cluster.replicas);
-    if (!b) throw new Error(`the layout has no slot for "${this.lanesId}"`);
-    return b;
-  }
-
-  space() {
-    return BUILT_IN_SPACE.over(this.lanesId);
-  }
 
   /** The events, then their lanes under the layout's grouping: a step each. */
   buildSteps(L: Layout) {
@@ -379,7 +343,7 @@ class RackMarks implements Track {
     this.built().regroup(this.band(L));
   }
 
-  drawSteps(f: TrackFrame) {
+  override drawSteps(f: TrackFrame) {
     const racks = this.built();
     const B = this.band(f.layout);
     return [() => racks.draw(f.ctx, B, f.view, f.runs, f.palette)];
@@ -387,8 +351,7 @@ class RackMarks implements Track {
 
   /** A rack event that struck several replicas: say so, on every lane it struck. */
   hover(p: TrackPointer, below: HoverInfo | null) {
-    const lane = laneAt(this.band(p.layout), p.py);
-    const rack = this.built().hover(lane, p.t, p.tol, below?.failure ?? null);
+    const rack = this.built().hover(this.laneUnder(p), p.t, p.tol, below?.failure ?? null);
     if (!below || !rack) return below;
     return { ...below, lines: [...below.lines, rack.line], failure: rack.failure };
   }
@@ -406,5 +369,5 @@ class RackMarks implements Track {
 export const rackTrack: PolicyTrackType<"replicas"> = {
   id: "rackMarks",
   kind: "replicas",
-  create: (run, lane) => new RackMarks(run, lane),
+  create: (run, lane) => new RackMarks(rackMarksId(lane.key), run, lane),
 };

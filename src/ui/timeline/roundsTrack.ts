@@ -21,18 +21,10 @@ import {
 } from "../../sim/types.ts";
 import { count } from "../format.ts";
 import { spanSeconds } from "./jobTrack.ts";
-import { type LaneIndex, laneIndexByKey, laneRuns, singleLane } from "./lod.ts";
+import { type LaneIndex, laneRuns, singleLane } from "./lod.ts";
+import { LaneSpans, OverReplicaLanes } from "./overReplicaLanes.ts";
 import { formatClock } from "./timeAxis.ts";
-import {
-  BUILT_IN_SPACE,
-  datasetKey,
-  GUTTER,
-  type Layout,
-  laneAt,
-  type ReplicaBand,
-  replicaBand,
-  replicaLanesId,
-} from "./timelineLayout.ts";
+import { BUILT_IN_SPACE, datasetKey, GUTTER, type Layout } from "./timelineLayout.ts";
 import { fillRuns, fillTraining } from "./timelineMarks.ts";
 import type {
   HoverInfo,
@@ -90,12 +82,7 @@ export function roundMarks(r: RoundIntervals): { start: Float64Array; end: Float
       kind.push(SYNC);
     }
   }
-  const order = sortedOrder(start);
-  return {
-    start: Float64Array.from(order, (i) => start[i] as number),
-    end: Float64Array.from(order, (i) => end[i] as number),
-    kind: Uint8Array.from(order, (i) => kind[i] as number),
-  };
+  return spansIn(sortedOrder(start), start, end, kind);
 }
 
 /** Row order by start (stable): the level of detail reads each lane in start order. */
@@ -105,6 +92,14 @@ function sortedOrder(start: ArrayLike<number>): number[] {
   for (let i = 1; i < start.length && sorted; i++) sorted = (start[i] as number) >= (start[i - 1] as number);
   if (!sorted) order.sort((a, b) => (start[a] as number) - (start[b] as number) || a - b);
   return order;
+}
+
+function spansIn(order: number[], start: number[], end: number[], kind: number[]) {
+  return {
+    start: Float64Array.from(order, (i) => start[i] as number),
+    end: Float64Array.from(order, (i) => end[i] as number),
+    kind: Uint8Array.from(order, (i) => kind[i] as number),
+  };
 }
 
 /**
@@ -138,9 +133,7 @@ export function replicaRoundWork(r: RoundIntervals): {
   const order = sortedOrder(start);
   return {
     replica: Int32Array.from(order, (i) => replica[i] as number),
-    start: Float64Array.from(order, (i) => start[i] as number),
-    end: Float64Array.from(order, (i) => end[i] as number),
-    kind: Uint8Array.from(order, (i) => kind[i] as number),
+    ...spansIn(order, start, end, kind),
   };
 }
 
@@ -268,93 +261,64 @@ class RoundsLane implements Track {
 }
 
 /** Idle waits and discarded work over a policy's replica lanes, under its recovery phases. */
-class RoundWork implements Track {
-  readonly id: string;
-  private readonly lanesId: string;
+class RoundWork extends OverReplicaLanes {
   private work: ReturnType<typeof replicaRoundWork> | null = null;
-  private byLane: LaneIndex | null = null;
-  private group = 0;
+  private spans: LaneSpans | null = null;
 
   constructor(
-    private readonly run: TrackInput,
+    id: string,
+    run: TrackInput,
     lane: PolicyLane<ReplicaRecording>,
     private readonly rounds: RoundIntervals,
   ) {
-    this.id = roundWorkId(lane.key);
-    this.lanesId = replicaLanesId(lane.key);
-  }
-
-  private band(L: Layout): ReplicaBand {
-    const b = replicaBand(L, this.lanesId, this.run.scenario.cluster.replicas);
-    if (!b) throw new Error(`the layout has no slot for "${this.lanesId}"`);
-    return b;
-  }
-
-  space() {
-    return BUILT_IN_SPACE.over(this.lanesId);
+    super(id, run, lane);
   }
 
   buildSteps(L: Layout) {
     return [
       () => {
-        this.work = replicaRoundWork(this.rounds);
+        const w = replicaRoundWork(this.rounds);
+        this.spans = new LaneSpans(w.replica, w.start, w.end);
+        this.work = w;
       },
-      () => this.regroup(this.band(L)),
+      () => this.spans?.regroup(this.band(L)),
     ];
   }
 
-  private regroup(B: ReplicaBand): void {
-    if (B.group === this.group || !this.work) return;
-    const w = this.work;
-    this.byLane = laneIndexByKey(w.replica, B.group, B.lanes, w.start, w.end);
-    this.group = B.group;
-  }
-
   relayout(L: Layout) {
-    this.regroup(this.band(L));
+    this.spans?.regroup(this.band(L));
   }
 
-  background({ ctx, layout: L, view, runs, palette: p, hatch }: TrackFrame) {
-    const w = this.work;
-    const byLane = this.byLane;
-    if (!w || !byLane) throw new Error("the round work's build steps have not run");
-    const B = this.band(L);
-    const styles = { [IDLE]: p.idle, [LOST]: hatch.get(ctx, p) };
-    for (let lane = 0; lane < B.lanes; lane++) {
-      runs.clear();
-      laneRuns(byLane, lane, w.start, w.end, (i) => w.kind[i] as number, view, runs);
-      fillRuns(ctx, runs, B.y + lane * B.laneH, B.laneH, styles);
-    }
+  private built() {
+    if (!this.work || !this.spans) throw new Error("the round work's build steps have not run");
+    return { w: this.work, spans: this.spans };
   }
 
-  drawSteps() {
-    return [];
+  background(f: TrackFrame) {
+    const { w, spans } = this.built();
+    spans.fill(f, this.band(f.layout), (i) => w.kind[i] as number, {
+      [IDLE]: f.palette.idle,
+      [LOST]: f.hatch.get(f.ctx, f.palette),
+    });
   }
 
   /** On a lane: an idle wait or discarded work of its replicas at the pointer's time. */
   hover(ptr: TrackPointer, below: HoverInfo | null) {
-    const w = this.work;
-    const byLane = this.byLane;
-    if (!below || !w || !byLane) return below;
-    const lane = laneAt(this.band(ptr.layout), ptr.py);
-    const stop = byLane.offsets[lane + 1] as number;
-    for (let q = byLane.offsets[lane] as number; q < stop; q++) {
-      const i = byLane.rows[q] as number;
-      if ((w.start[i] as number) > ptr.t) break;
-      if ((w.end[i] as number) <= ptr.t) continue;
-      const what =
-        w.kind[i] === LOST
-          ? "discarded: the round it was computing when it failed"
-          : "idle: recovered, waiting for the next round";
-      return {
-        ...below,
-        lines: [
-          ...below.lines,
-          `Replica ${w.replica[i]} ${what}, ${spanSeconds(w.start[i] as number, w.end[i] as number)}`,
-        ],
-      };
-    }
-    return below;
+    if (!below) return below;
+    const { w, spans } = this.built();
+    const i = spans.at(this.laneUnder(ptr), ptr.t)[0];
+    if (i === undefined) return below;
+    const what =
+      w.kind[i] === LOST
+        ? "discarded: the round it was computing when it failed"
+        : "idle: recovered, waiting for the next round";
+    return {
+      ...below,
+      lines: [
+        ...below.lines,
+        `Replica ${w.replica[i]} ${what}, ${spanSeconds(w.start[i] as number, w.end[i] as number)}`,
+      ],
+    };
   }
 }
 
@@ -377,6 +341,8 @@ export const roundWorkTrack: PolicyTrackType<"replicas"> = {
   kind: "replicas",
   create: (run, lane) => {
     const r = roundsOf(lane);
-    return r && r.idle.replica.length + r.discarded.replica.length > 0 ? new RoundWork(run, lane, r) : null;
+    return r && r.idle.replica.length + r.discarded.replica.length > 0
+      ? new RoundWork(roundWorkId(lane.key), run, lane, r)
+      : null;
   },
 };
