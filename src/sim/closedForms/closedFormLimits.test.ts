@@ -6,7 +6,7 @@
  * simulation's finite horizon puts it, as its note says.
  */
 import { describe, expect, it } from "vitest";
-import { resultTable } from "../../cli/simCommand.ts";
+import { resultTable } from "../../cli/simOutput.ts";
 import { monteCarlo } from "../monteCarlo/monteCarlo.ts";
 import { closedFormsOf } from "../policies/policyForms.ts";
 import { presetById } from "../presets.ts";
