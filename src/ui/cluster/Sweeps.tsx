@@ -7,7 +7,6 @@
  * ask); the chart is SweepChart.tsx.
  */
 import { useMemo } from "react";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
 import {
   axisInfo,
   buildSweep,
@@ -26,6 +25,7 @@ import { useAppStore } from "../../state/store.ts";
 import { poolSize } from "../../state/sweepPool.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { duration } from "../format.ts";
+import { LinkRunAsk, RunControls } from "./RunControls.tsx";
 import { SweepChart } from "./SweepChart.tsx";
 
 export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | null> }) {
@@ -132,39 +132,29 @@ export function Sweeps({ svgRef }: { svgRef: React.RefObject<SVGSVGElement | nul
           disabled={running}
           onChange={(seeds) => setSweepOptions({ seeds })}
         />
-        <button type="button" className="primary" onClick={runSweep} disabled={running}>
-          Run sweep
-        </button>
-        <button type="button" onClick={cancelSweep} disabled={!running}>
-          Cancel
-        </button>
-        <progress
-          aria-label="Sweep progress"
-          data-testid="sweep-progress"
-          max={1}
-          value={frac}
-          className={running ? "" : "idle"}
+        <RunControls
+          what="Sweep"
+          runLabel="Run sweep"
+          cancelLabel="Cancel"
+          running={running}
+          frac={frac}
+          onRun={runSweep}
+          onCancel={cancelSweep}
+          testPrefix="sweep"
+          status={
+            sweep.status === "idle" && linkWaiting
+              ? "The link's sweep starts once the page has drawn its run…"
+              : statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)
+          }
         />
-        <span className="muted" data-testid="sweep-status" aria-live="polite">
-          {sweep.status === "idle" && linkWaiting
-            ? "The link's sweep starts once the page has drawn its run…"
-            : statusText(sweep.status, frac, sweep.elapsedMs, sweep.results.length, sweep.seeds)}
-        </span>
       </div>
       {sweep.confirm && (
-        <p className="sweep-confirm" role="alert" data-testid="sweep-confirm">
-          This link runs its sweep: {sweep.points} points × {sweep.seeds.toLocaleString("en-US")} seeds, about{" "}
-          {costWords(sweep.confirm)} to simulate, about {duration(sweep.confirm.seconds)} on one core.{" "}
-          {sweep.confirm.budget > MONTE_CARLO_BUDGET_FAILURES
-            ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
-            : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
-          <button type="button" onClick={() => answerSweep(true)}>
-            Run it
-          </button>{" "}
-          <button type="button" onClick={() => answerSweep(false)}>
-            Not now
-          </button>
-        </p>
+        <LinkRunAsk
+          testId="sweep-confirm"
+          cost={sweep.confirm}
+          onAnswer={answerSweep}
+          head={`This link runs its sweep: ${sweep.points} points × ${sweep.seeds.toLocaleString("en-US")} seeds, about ${costWords(sweep.confirm)} to simulate, about ${duration(sweep.confirm.seconds)} on one core.`}
+        />
       )}
       {info.help && (
         <p className="muted small" data-testid="sweep-axis-help">

@@ -10,7 +10,6 @@
 import { scaleLinear } from "d3-scale";
 import type { CSSProperties } from "react";
 import { useRef } from "react";
-import { MONTE_CARLO_BUDGET_FAILURES } from "../../sim/monteCarlo/budget.ts";
 import { policyOf } from "../../sim/policies/index.ts";
 import type { PolicyKey } from "../../sim/policies/policyKeys.ts";
 import {
@@ -23,12 +22,13 @@ import {
   tornadoSentence,
 } from "../../sim/sweep/tornado.ts";
 import { useLinkWaiting } from "../../state/linkRun.ts";
-import { costWords, LINK_RUN_ASK_SECONDS } from "../../state/linkRunCost.ts";
+import { costWords } from "../../state/linkRunCost.ts";
 import { tornadoStore, useTornadoStore } from "../../state/tornadoStore.ts";
 import { NumberField } from "../form/NumberField.tsx";
 import { duration } from "../format.ts";
 import { policyStyle } from "../policyColour.ts";
 import { useWidth } from "../useWidth.ts";
+import { LinkRunAsk, RunControls } from "./RunControls.tsx";
 
 const BAR = 9;
 const GAP = 3;
@@ -88,46 +88,30 @@ export function Tornado() {
           testId="tornado-seeds"
           onChange={(maxSeeds) => setSettings({ maxSeeds })}
         />
-        <button
-          type="button"
-          className="primary"
-          onClick={() => run()}
-          disabled={running}
-          data-testid="tornado-run"
-        >
-          Run tornado
-        </button>
-        <button type="button" onClick={cancel} disabled={!running} data-testid="tornado-cancel">
-          Stop tornado
-        </button>
-        <progress
-          aria-label="Tornado progress"
-          data-testid="tornado-progress"
-          max={1}
-          value={frac}
-          className={running ? "" : "idle"}
+        <RunControls
+          what="Tornado"
+          runLabel="Run tornado"
+          cancelLabel="Stop tornado"
+          running={running}
+          frac={frac}
+          onRun={() => run()}
+          onCancel={cancel}
+          testPrefix="tornado"
+          buttonIds
+          status={
+            status === "idle" && linkWaiting
+              ? "The link's tornado starts once the page has drawn its run…"
+              : statusText(status, progress, elapsedMs, result, plan?.scenarios.length ?? 0)
+          }
         />
-        <span className="muted" data-testid="tornado-status" aria-live="polite">
-          {status === "idle" && linkWaiting
-            ? "The link's tornado starts once the page has drawn its run…"
-            : statusText(status, progress, elapsedMs, result, plan?.scenarios.length ?? 0)}
-        </span>
       </div>
       {confirm && (
-        <p className="sweep-confirm" role="alert" data-testid="tornado-confirm">
-          This link runs its tornado: {plan?.scenarios.length ?? "its"} scenarios × up to{" "}
-          {settings.maxSeeds.toLocaleString("en-US")} seeds, about {costWords(confirm)} to simulate, up to{" "}
-          {duration(confirm.seconds)} on one core (the precision stop may end it sooner).{" "}
-          {confirm.budget > MONTE_CARLO_BUDGET_FAILURES
-            ? `That is past the budget of ${MONTE_CARLO_BUDGET_FAILURES.toLocaleString("en-US")} failures (the command line's too).`
-            : `A link asks before a run estimated past ${LINK_RUN_ASK_SECONDS} s.`}{" "}
-          <button type="button" onClick={() => answer(true)}>
-            Run it
-          </button>{" "}
-          <button type="button" onClick={() => answer(false)}>
-            Not now
-          </button>
-        </p>
+        <LinkRunAsk
+          testId="tornado-confirm"
+          cost={confirm}
+          onAnswer={answer}
+          head={`This link runs its tornado: ${plan?.scenarios.length ?? "its"} scenarios × up to ${settings.maxSeeds.toLocaleString("en-US")} seeds, about ${costWords(confirm)} to simulate, up to ${duration(confirm.seconds)} on one core (the precision stop may end it sooner).`}
+        />
       )}
       {error && <p className="error-text">{error}</p>}
       {result && plan && <TornadoChart result={result} policies={plan.policies} />}
