@@ -69,7 +69,7 @@ const feed = feedBits;
  * them (ffa85a55…) still pins the same runs.
  */
 const LATER_GROUPS = GROUPS.filter((g) =>
-  Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((spec) => spec.since6),
+  Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((spec) => spec.since === 6),
 );
 /** Version 6's metrics and badput categories, which every version-5 policy reports as 0. */
 const LATER_METRICS = ["roundsCommitted", "roundsDiscarded", "meanParticipants"];

@@ -97,24 +97,19 @@ function sameValue(a: unknown, b: unknown): boolean {
     : false;
 }
 
-/** The fields that mark a version (since2 / since3 / since4, and enums with later values), listed once. */
+/** The fields that mark a version (a `since`, or an enum with later values), listed once. */
 const VERSIONED: { group: ScenarioGroup; key: string; spec: FieldSpec }[] = GROUPS.flatMap((group) =>
   Object.entries(FIELD_SPECS[group] as Record<string, FieldSpec>)
     .filter(
       ([, spec]) =>
-        spec.since2 ||
-        spec.since3 ||
-        spec.since4 ||
-        spec.since5 ||
-        spec.since6 ||
-        (spec.kind === "enum" && (spec.valuesSince2 || spec.valuesSince4)),
+        spec.since !== undefined || (spec.kind === "enum" && (spec.valuesSince2 || spec.valuesSince4)),
     )
     .map(([key, spec]) => ({ group, key, spec })),
 );
 
-/** The version a field came with (its since-flag; 1 for a field of version 1). */
+/** The version a field came with (1 for a field of version 1). */
 function sinceOf(spec: FieldSpec): ScenarioVersion {
-  return spec.since6 ? 6 : spec.since5 ? 5 : spec.since4 ? 4 : spec.since3 ? 3 : spec.since2 ? 2 : 1;
+  return spec.since ?? 1;
 }
 
 /** The version an enum's value came with, or null when it is one of version 1's. */

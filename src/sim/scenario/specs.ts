@@ -99,16 +99,11 @@ interface Described {
   label: string;
   unit?: string;
   help: string;
-  /** Came with version 2: a version-1 scenario may not set it. */
-  since2?: true;
-  /** Came with version 3 (docs/model.md §4): setting it makes the scenario version 3. */
-  since3?: true;
-  /** Came with version 4 (docs/model.md §5): setting it makes the scenario version 4. */
-  since4?: true;
-  /** Came with version 5 (docs/model.md §6): setting it makes the scenario version 5. */
-  since5?: true;
-  /** Came with version 6 (docs/model.md §7): setting it makes the scenario version 6. */
-  since6?: true;
+  /**
+   * The version the field came with (absent: version 1). Set off its default, it makes the
+   * scenario that version: 2, and 3 to 6 (docs/model.md §4 to §7).
+   */
+  since?: 2 | 3 | 4 | 5 | 6;
 }
 
 /** The sections of the cluster view's knobs panel, in the order it shows them (src/ui/cluster/knobLayout.ts titles them). */
@@ -179,7 +174,7 @@ const cluster: GroupSpecs<"cluster"> = {
     max: 1024,
     label: "Hosts per rack",
     help: "Hosts one rack-scope failure takes down together (a ToR switch, a rack's power); hosts must divide by it.",
-    since2: true,
+    since: 2,
     knob: { section: "cluster" },
   },
   placement: {
@@ -187,7 +182,7 @@ const cluster: GroupSpecs<"cluster"> = {
     values: ["packed", "striped"],
     label: "Placement",
     help: "Packed: a replica is a block of adjacent hosts. Striped: host h serves replica h mod R, so one rack touches many replicas.",
-    since2: true,
+    since: 2,
     knob: { section: "cluster", options: { packed: "Packed", striped: "Striped" } },
   },
 };
@@ -249,7 +244,7 @@ const failures: GroupSpecs<"failures"> = {
     max: 5,
     label: "Weibull shape (k)",
     help: "k < 1: bursts of correlated failures; k = 1: exponential; k > 1: more regular than random.",
-    since2: true,
+    since: 2,
     knob: {
       section: "failures",
       // Only Weibull arrivals have a shape.
@@ -275,7 +270,7 @@ const failures: GroupSpecs<"failures"> = {
     itemNoun: "cause",
     label: "Cause mix",
     help: "What each failure is, drawn by share; empty = every failure strikes one host.",
-    since2: true,
+    since: 2,
     item: {
       name: { kind: "text", minLength: 1, maxLength: 40, label: "Name", help: "Shown as text." },
       share: {
@@ -332,7 +327,7 @@ const failures: GroupSpecs<"failures"> = {
     },
     label: "Lemon hosts",
     help: "Slots that fail more often than the rest (a replacement in a lemon slot is a lemon too: the cabling, power or position is the fault).",
-    since4: true,
+    since: 4,
     knob: { section: "failures", enabledWhen: (s) => s.failures.arrivals !== "log" },
   },
   log: {
@@ -341,7 +336,7 @@ const failures: GroupSpecs<"failures"> = {
     maxHostsPerEvent: MAX_LOG_HOSTS_PER_EVENT,
     label: "Replayed log",
     help: "{hosts, days, events: [[tSeconds, causeIndex, host, …], …]}: the failures a replay strikes (arrivals = log).",
-    since4: true,
+    since: 4,
     knob: { section: "failures", enabledWhen: (s) => s.failures.arrivals === "log" },
   },
 };
@@ -477,7 +472,7 @@ const ft: GroupSpecs<"ft"> = {
     label: "FTAR hang timeout",
     unit: "s",
     help: "FTAR drops a hung member after min(this, hang detection); 0 = none (torchft: 60 s).",
-    since2: true,
+    since: 2,
     knob: { section: "ft" },
   },
   checkpointMinutes: {
@@ -489,7 +484,7 @@ const ft: GroupSpecs<"ft"> = {
     label: "Checkpoint interval",
     unit: "min",
     help: "Used only to recover from a job-scope failure; 0 = such a failure loses no work (optimistic).",
-    since2: true,
+    since: 2,
     knob: { section: "ft" },
   },
   checkpointWriteSeconds: {
@@ -501,7 +496,7 @@ const ft: GroupSpecs<"ft"> = {
     label: "Checkpoint write",
     unit: "s",
     help: "Blocking write: a global stall.",
-    since2: true,
+    since: 2,
     knob: { section: "ft" },
   },
   stepOverheadPercent: {
@@ -513,7 +508,7 @@ const ft: GroupSpecs<"ft"> = {
     label: "FTAR step overhead",
     unit: "%",
     help: "How much slower a step is with FTAR than with NCCL's all-reduce (the paper: parity at 8 ranks, near parity at 16).",
-    since3: true,
+    since: 3,
     knob: { section: "ft", enabledWhen: (s) => s.policies.includes("ftHsdp") },
   },
   restrike: {
@@ -521,7 +516,7 @@ const ft: GroupSpecs<"ft"> = {
     values: ["stall", "quiet"],
     label: "Restrike",
     help: "A failure of a replica already outside the quorum: stall = everyone waits again (§1's rule); quiet = only that replica starts over.",
-    since3: true,
+    since: 3,
     knob: {
       section: "ft",
       options: { stall: "Stall everyone", quiet: "Quiet" },
@@ -536,7 +531,7 @@ const spares: GroupSpecs<"spares"> = {
     values: ["unlimited", "limited"],
     label: "Spare pool",
     help: "Whether replacement hosts can run out.",
-    since2: true,
+    since: 2,
     knob: { section: "spares", options: { unlimited: "Unlimited", limited: "Limited" } },
   },
   hosts: {
@@ -546,7 +541,7 @@ const spares: GroupSpecs<"spares"> = {
     max: 100_000,
     label: "Spare hosts",
     help: "Spares at the start (with a limited pool).",
-    since2: true,
+    since: 2,
     knob: { section: "spares" },
   },
   repairHours: {
@@ -559,7 +554,7 @@ const spares: GroupSpecs<"spares"> = {
     label: "Repair time",
     unit: "h",
     help: "A broken host is repaired this long after its failure and joins the pool (the median with lognormal repairs).",
-    since2: true,
+    since: 2,
     knob: { section: "spares" },
   },
   repairLaw: {
@@ -567,7 +562,7 @@ const spares: GroupSpecs<"spares"> = {
     values: ["fixed", "lognormal"],
     label: "Repair law",
     help: "Fixed: every repair takes the repair time. Lognormal: repair time × e^(σZ), heavy-tailed (mean = median × e^(σ²/2)).",
-    since4: true,
+    since: 4,
     knob: {
       section: "spares",
       options: { fixed: "Fixed", lognormal: "Lognormal" },
@@ -581,7 +576,7 @@ const spares: GroupSpecs<"spares"> = {
     max: 4,
     label: "Repair spread (σ)",
     help: "σ of ln(repair time) with lognormal repairs.",
-    since4: true,
+    since: 4,
     knob: {
       section: "spares",
       enabledWhen: (s) => s.spares.pool === "limited" && s.spares.repairLaw === "lognormal",
@@ -600,7 +595,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
     label: "In-memory checkpoint interval",
     unit: "min",
     help: "Training between two copies into a peer's CPU memory; 0 = every step at no cost (nothing rolls back).",
-    since3: true,
+    since: 3,
     knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
   },
   writeSeconds: {
@@ -612,7 +607,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
     label: "In-memory write",
     unit: "s",
     help: "Blocking copy into a peer host's CPU memory (another rack).",
-    since3: true,
+    since: 3,
     knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
   },
   restartSeconds: {
@@ -624,7 +619,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
     label: "Restart from memory",
     unit: "s",
     help: "Restart after a host or rack failure: no storage load.",
-    since3: true,
+    since: 3,
     knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
   },
   persistEvery: {
@@ -634,7 +629,7 @@ const inMemory: GroupSpecs<"inMemory"> = {
     max: 100_000,
     label: "Persist every",
     help: "Every n-th in-memory checkpoint is also saved to storage in the background: what a job-scope failure rolls back to.",
-    since3: true,
+    since: 3,
     knob: { section: "sync", enabledWhen: (s) => s.policies.includes("inMemory") },
   },
 };
@@ -648,7 +643,7 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
     max: 100_000,
     label: "Standby hosts",
     help: "Warm hosts that hold the job's code and process groups and do not train (GB200 NVL72 racks keep 8 of 72 GPUs warm).",
-    since3: true,
+    since: 3,
     knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
   },
   migrateSeconds: {
@@ -660,7 +655,7 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
     label: "Live migration",
     unit: "s",
     help: "Standbys take over the broken slots; the lost ranks' state is rebuilt from their data-parallel peers. The whole job waits.",
-    since3: true,
+    since: 3,
     knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
   },
   refillMinutes: {
@@ -672,7 +667,7 @@ const hotSpare: GroupSpecs<"hotSpare"> = {
     label: "Standby refill",
     unit: "min",
     help: "Until a used standby's replacement is prepared and ready.",
-    since3: true,
+    since: 3,
     knob: { section: "spares", enabledWhen: (s) => s.policies.includes("hotSpare") },
   },
 };
@@ -687,7 +682,7 @@ const slow: GroupSpecs<"slow"> = {
     label: "Slow episodes",
     unit: "per host-day",
     help: "Episodes per host per day in which a host stays alive but runs slow (a throttled GPU, a flapping link); 0 = none.",
-    since5: true,
+    since: 5,
     knob: { section: "slow" },
   },
   medianMinutes: {
@@ -698,7 +693,7 @@ const slow: GroupSpecs<"slow"> = {
     label: "Episode length (median)",
     unit: "min",
     help: "Each episode's length is lognormal with this median (Greyhound: ~10–25 min typical, up to hours).",
-    since5: true,
+    since: 5,
     knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
   },
   sigma: {
@@ -708,7 +703,7 @@ const slow: GroupSpecs<"slow"> = {
     max: 4,
     label: "Length spread (σ)",
     help: "σ of the length's logarithm; 0 = every episode lasts the median. The mean is median × e^(σ²/2).",
-    since5: true,
+    since: 5,
     knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
   },
   factor: {
@@ -719,7 +714,7 @@ const slow: GroupSpecs<"slow"> = {
     label: "Slowdown",
     unit: "×",
     help: "While slow, that host's steps take this many times as long; a synchronous step waits for the slowest host.",
-    since5: true,
+    since: 5,
     knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
   },
   evictAfterMinutes: {
@@ -731,7 +726,7 @@ const slow: GroupSpecs<"slow"> = {
     label: "Evict after",
     unit: "min",
     help: "A host still slow this long into its episode is evicted: a host failure found at once (a replica failure for FT-HSDP); 0 = never.",
-    since5: true,
+    since: 5,
     knob: { section: "slow", enabledWhen: (s) => s.slow.perHostDay > 0 },
   },
 };
@@ -749,7 +744,7 @@ const diloco: GroupSpecs<"diloco"> = {
     label: "Sync every (H)",
     unit: "steps",
     help: "Inner steps each replica takes alone between two outer syncs; 1 is data parallelism's cadence.",
-    since6: true,
+    since: 6,
     knob: { section: "diloco", enabledWhen: runsDiloco },
   },
   syncSeconds: {
@@ -760,7 +755,7 @@ const diloco: GroupSpecs<"diloco"> = {
     label: "Outer sync (T)",
     unit: "s",
     help: "One outer sync: the all-reduce of the pseudo-gradients among the round's participants and the outer step.",
-    since6: true,
+    since: 6,
     knob: { section: "diloco", enabledWhen: runsDiloco },
   },
   overlapSteps: {
@@ -771,7 +766,7 @@ const diloco: GroupSpecs<"diloco"> = {
     label: "Overlap (τ)",
     unit: "steps",
     help: "Streaming DiLoCo: the sync runs while the next τ inner steps compute, so replicas block for max(0, T − τ·step); below H.",
-    since6: true,
+    since: 6,
     knob: { section: "diloco", enabledWhen: runsDiloco },
   },
   stepEquivalence: {
@@ -782,7 +777,7 @@ const diloco: GroupSpecs<"diloco"> = {
     minExclusive: true,
     label: "Step equivalence (q)",
     help: "What one inner step is worth in synchronous steps of progress (a convergence penalty): shown and applied, not simulated.",
-    since6: true,
+    since: 6,
     knob: { section: "diloco", enabledWhen: runsDiloco },
   },
 };

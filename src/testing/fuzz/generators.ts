@@ -123,14 +123,14 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
   if (d.chance(0.2)) out.name = d.chance(0.8) ? `fuzz ${d.int(0, 999)}` : d.pick(ODD_STRINGS);
   for (const g of GROUPS) {
     // A group that came whole with version 6 draws from the later stream.
-    const newest = Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((s) => s.since6);
+    const newest = Object.values(FIELD_SPECS[g] as Record<string, FieldSpec>).every((s) => s.since === 6);
     if (newest) continue;
     if (!d.chance(0.5)) continue;
     const group: Record<string, unknown> = {};
     for (const [k, spec] of Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>)) {
       // Version 4's, 5's and 6's fields less often: each is one more way to be refused, and most
       // cases should still reach the engine.
-      if (d.chance(spec.since4 || spec.since5 || spec.since6 ? 0.05 : 0.4))
+      if (d.chance((spec.since ?? 1) >= 4 ? 0.05 : 0.4))
         group[k] = k === "causes" ? causes(d) : fieldValue(d, spec);
     }
     if (d.chance(0.05)) group[d.pick(ODD_KEYS)] = junk(d);
@@ -147,7 +147,7 @@ export function scenarioObject(d: Draw): Record<string, unknown> {
   capFailures(out);
   for (const g of GROUPS) {
     const specs = Object.entries(FIELD_SPECS[g] as Record<string, FieldSpec>);
-    if (!specs.every(([, s]) => s.since6) || !d.later.chance(0.05)) continue;
+    if (!specs.every(([, s]) => s.since === 6) || !d.later.chance(0.05)) continue;
     const group: Record<string, unknown> = {};
     for (const [k, spec] of specs) if (d.later.chance(0.4)) group[k] = fieldValue(d.later, spec);
     out[g] = d.later.chance(0.97) ? group : junk(d.later);
