@@ -159,19 +159,7 @@ export interface Scenario {
   diloco: DilocoGroup;
 }
 
-export type ScenarioGroup =
-  | "cluster"
-  | "training"
-  | "failures"
-  | "detection"
-  | "sync"
-  | "ft"
-  | "spares"
-  | "inMemory"
-  | "hotSpare"
-  | "slow"
-  | "diloco";
-export const GROUPS: readonly ScenarioGroup[] = [
+export const GROUPS = [
   "cluster",
   "training",
   "failures",
@@ -183,7 +171,9 @@ export const GROUPS: readonly ScenarioGroup[] = [
   "hotSpare",
   "slow",
   "diloco",
-];
+] as const;
+/** A group's name: the list's, so that the type and the list cannot name different groups. */
+export type ScenarioGroup = (typeof GROUPS)[number];
 
 /** A partial scenario: any field may be left out and is then taken from the defaults. */
 export type ScenarioInput = {
