@@ -1,6 +1,6 @@
 /**
  * `npm run bench:band`: edit → first numeric Monte Carlo band, in a real headless Chromium on the
- * headline cluster (98,304 GPUs, 30 days; issue 19's target: ≤ 100 ms p95). Each edit types a
+ * headline cluster (98,304 GPUs, 30 days; target: ≤ 100 ms p95). Each edit types a
  * Replicas value and presses Enter (the moment the field commits it); the time is from that
  * keydown to the animation frame after every policy's band ([data-testid=ettr-mc-<policy>]) went
  * from the placeholder to numbers (a partial band counts, "…" does not). Between edits it waits

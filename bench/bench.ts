@@ -1,15 +1,15 @@
 /**
- * `npm run bench`: how fast the cluster engine is (issue 2's targets: one 30-day run of the
+ * `npm run bench`: how fast the cluster engine is (its targets: one 30-day run of the
  * default scenario under 2 ms, 1,000 seeds under 2 s, in Node). Each case is warmed up, then
  * timed several times; the table shows the median, and bench/results.json keeps every figure.
- * Timings live here only, never in pass/fail tests. Issue 26's two figures are rows of the table:
+ * Timings live here only, never in pass/fail tests. Two more targets are rows of the table:
  * fitting a 100,000-event log and replaying a 20,000-event one, each under 1 s ("failures" is
  * the fault starts fitted, for the fit).
  *
- * Then the ratios issue 17 asks for, printed directly: all four policies on the headline cluster
- * against the default run (≤ 3×), and the default run against the engine of BENCH_BASE (default
- * c579a6e, main at the start of round 6: "no slower"), measured side by side (engineAb.ts); and
- * issue 28's: the default run with slow hosts on against it (≤ 1.5×).
+ * Then the target ratios, printed directly: all four policies on the headline cluster against
+ * the default run (≤ 3×), the default run against the engine of BENCH_BASE (default c579a6e, main
+ * on 2026-12-01: "no slower"), measured side by side (engineAb.ts), and the default run with slow
+ * hosts on against it (≤ 1.5×).
  */
 
 import { writeFileSync } from "node:fs";
@@ -85,9 +85,9 @@ const llama = parseScenario({
   spares: { pool: "limited", hosts: 8, repairHours: 48 },
 });
 
-// §4: all four policies on the headline cluster (issue 17's ratio: at most 3× the default run).
+// §4: all four policies on the headline cluster (target: at most 3× the default run).
 const four = parseScenario({ policies: ["synchronous", "ftHsdp", "inMemory", "hotSpare"] });
-// §6: the default run with the Greyhound preset's slow hosts on (issue 28: at most 1.5× without).
+// §6: the default run with the Greyhound preset's slow hosts on (target: at most 1.5× without).
 const slowOn = parseScenario({ slow: presetById("slow-greyhound")?.scenario.slow });
 // §7: the default run with DiLoCo added beside the default pair (target: at most 1.3× without).
 const withDiloco = parseScenario({ policies: ["synchronous", "ftHsdp", "diloco"] });

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:cli`: `npm run sim -- <default> --seeds N` on 1 core and on 2 cores (issue 8's
+ * `npm run bench:cli`: `npm run sim -- <default> --seeds N` on 1 core and on 2 cores (the
  * target: at least 1.8× faster with 2 at N = 1,000), and what bounds that ratio. The command runs
  * as npm's script does (node scripts/sim.mjs: the bundled CLI, built beforehand), without npm's
  * own start-up, pinned with taskset to CPU 0, then to CPUs 0–1, alternating; the CLI sees the
@@ -30,7 +30,7 @@ import { DEFAULT_SCENARIO } from "../src/sim/scenario/index.ts";
 import { defaultScenarioFiles, median } from "./common.ts";
 
 const SEEDS = 1000;
-/** Issue 19: at 10,000 seeds, 2 cores at least 1.7× as fast as 1. */
+/** The second target: at 10,000 seeds, 2 cores at least 1.7× as fast as 1. */
 const MORE_SEEDS = 10_000;
 const MORE_TARGET = 1.7;
 const TARGET = 1.8;

@@ -2,15 +2,15 @@
  * `npm run bench:cluster`: the Cluster view in a real headless Chromium on the costliest scenarios
  * the validator accepts, and the largest main-thread task (PerformanceObserver "longtask") from
  * opening the link until the recorded run is drawn, then while zooming in and out over the
- * timeline (the issue's rule: no task over 200 ms for any accepted input). Scenarios:
+ * timeline (the rule: no task over 200 ms for any accepted input). Scenarios:
  *   - the failure bound: a million expected failures in one run (MAX_EXPECTED_FAILURES);
  *   - every v2 part at once on 100,000 replicas: striped racks, a cause mix of every scope,
  *     FT checkpoints and a limited spare pool (many lanes, rack marks and pool events).
  * Then the Perfetto export of the longest run (365 days, ~29,000 failures): the largest task from the
- * click until the file's size is said (issue 18 item 7). Then 32 "Add cause" clicks on the default scenario, the most rows a mix may have (each click
+ * click until the file's size is said. Then 32 "Add cause" clicks on the default scenario, the most rows a mix may have (each click
  * validates the mix and reruns the scenario): the largest task from the first click until the
  * last row's run is shown. Then links that run a sweep or a tornado on open (`sw=…,run`,
- * `tn=…,run`, issue 30 item 17): the largest task from opening until the curve or the bars are
+ * `tn=…,run`): the largest task from opening until the curve or the bars are
  * drawn, and when the link's run started against the first paint. From a Chromium trace, each row's largest task by wall time and the one
  * with the most CPU time, each with both times and its name: the User Timing marks inside it (a
  * run's arrival and commit, the timeline's build and draw steps, the Monte Carlo's start), then

@@ -4,7 +4,7 @@
  * and fresh processes of the two alternate (base, this, base, this, ...), so that the machine's
  * load falls on both alike. Per run: CPU time (process.cpuUsage, which other processes' load
  * inflates less than wall-clock time) and wall-clock time; the figure is the ratio of medians.
- * Used by `npm run bench` (BENCH_BASE, default c579a6e, the start of round 6; none skips it).
+ * Used by `npm run bench` (BENCH_BASE, default c579a6e, main on 2026-12-01; none skips it).
  */
 
 import { spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fit`: issue 26's target, fitting a 100,000-event log in under 1 s on the 2-core
+ * `npm run bench:fit`: the target, fitting a 100,000-event log in under 1 s on the 2-core
  * machine (in the page this runs in the fit worker, so the main thread never holds it), on the
  * log of fitLog.ts (`npm run bench` states the same figure in its table). Timed: parse (JSON and checks) + every figure of §5 + the fitted
  * scenario, median and max of REPEATS after one warm-up. Writes bench/fit-results.json.

@@ -9,8 +9,8 @@
  * the shared mode (8 devices × in + out = 1 GiB resident), 4 MiB for the separate mode (every hop is
  * a host round trip) and 16 MiB for the CPU fallback, so the whole run takes a few minutes on two
  * cores. A hardware adapter gets the full 4 KiB–256 MiB range, capped by its limits.
- * BENCH_QUICK=1: a smoke run (small sizes only). BENCH_TARGET=1: only the cases the issue sets
- * targets for (shared mode, 8 devices, 64 MiB per device).
+ * BENCH_QUICK=1: a smoke run (small sizes only). BENCH_TARGET=1: only the cases with
+ * targets (shared mode, 8 devices, 64 MiB per device).
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";

@@ -2,7 +2,7 @@
  * `npm run bench:paste`: the step view in a real headless Chromium, pasting the largest lists the
  * view accepts (src/step/modelList.ts: MAX_PARAMS entries, MAX_PASTE_CHARS characters) with
  * alternating dtypes (every gradient in another bucket than the last: the worst case for the
- * Gantt). Three pastes: the issue's 200,000-parameter list (15 MB), the same list with names
+ * Gantt). Three pastes: a 200,000-parameter list (15 MB), the same list with names
  * long enough to make it exactly MAX_PASTE_CHARS long, and a 1,000,000-parameter list (about
  * 77 MB: longer than MAX_PASTE_CHARS), which the view refuses by name. Records the largest main-thread task
  * (PerformanceObserver "longtask") from the paste until the view shows the model, and the wall
@@ -206,7 +206,7 @@ async function main() {
     const cases = [
       await measure(browser, url, "the issue's list", pasteText(PARAMS)),
       await measure(browser, url, "the longest paste accepted", pasteText(PARAMS, MAX_PASTE_CHARS)),
-      // Issue 21's 1M-parameter paste: past MAX_PASTE_CHARS, so refused by name, at a bounded cost.
+      // The 1M-parameter paste: past MAX_PASTE_CHARS, so refused by name, at a bounded cost.
       await measure(
         browser,
         url,

@@ -4,12 +4,12 @@
  * cluster (the default scenario: 98,304 GPUs, 12 replicas, 30 days, about 2,400 failures a run)
  * with both policies. Two readings, each printed with its ratio:
  *
- * (a) the whole command, start-up included (how issue 19 first measured its 29×): `node
+ * (a) the whole command, start-up included (the reading that first gave 29×): `node
  *     scripts/sim.mjs <default> --seeds 1000 --json` against `python3 clustersim.py <default>
  *     100`, each timed from spawn to exit, divided by its seeds. The one-core figure pins the CLI
  *     with taskset to CPU 0 (Python is single-threaded: the fair per-core comparison); the
  *     every-core one is the command as a user runs it.
- * (b) per run, start-up excluded on both sides (the issue's target, "the engine ≥ 50× the Python
+ * (b) per run, start-up excluded on both sides (the target, "the engine ≥ 50× the Python
  *     reference per run"): the engine's Monte Carlo in a warm process pinned to CPU 0 (the bundled
  *     CLI's code, 300 runs of warm-up, then 1,000 timed), against Python's marginal time per run,
  *     (T(2N) − T(N)) / N from the medians of whole commands with N and 2N seeds (its interpreter
@@ -116,7 +116,7 @@ const rows = {
     ratio: pyMarginal / enginePerRun,
   },
   target: TARGET,
-  targetRefersTo: "perRun.ratio (issue 19: the engine ≥ 50× the Python reference per run)",
+  targetRefersTo: "perRun.ratio (the target: the engine ≥ 50× the Python reference per run)",
   meanEttr: {
     python: { synchronous: pyMeans.synchronous?.mean, ftHsdp: pyMeans.ftHsdp?.mean },
     cli: {

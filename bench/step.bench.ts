@@ -1,5 +1,5 @@
 /**
- * `npm run bench:step`: the step model's targets (issue 3): bucket assignment plus timeline for a
+ * `npm run bench:step`: the step model's targets: bucket assignment plus timeline for a
  * 405B-shaped transformer under 50 ms; the 40-size bucket-cap sweep under 1 s.
  */
 import { DEFAULT_STEP_CONFIG, presetInfo } from "../src/step/presetCatalog.ts";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:tornado`: issue 19's target, a full tornado of 12 knobs × 2 points × the selected
+ * `npm run bench:tornado`: the target, a full tornado of 12 knobs × 2 points × the selected
  * policies (the default two) on the headline cluster at ±1 point precision (95 %) in ≤ 10 s on 2
  * cores, with progress and cancel. It runs the page's own loop (src/sim/sweep/tornadoRounds.ts: rounds
  * of common seeds until every bar end is within ±1 point, cap 400 seeds) and the page worker's

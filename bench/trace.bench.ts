@@ -1,5 +1,5 @@
 /**
- * `npm run bench:trace`: the trace importer's targets (issue 27): a 200 MB (uncompressed) Kineto
+ * `npm run bench:trace`: the trace importer's targets: a 200 MB (uncompressed) Kineto
  * trace read and measured in ≤ 5 s, with memory ≤ 3× the file. The trace is generated into a temp
  * dir (src/testing/ddpTrace.ts, DDP-shaped: 64 buckets per step, steps until ~200 MB), then read
  * the way `npm run trace` reads it (1 MiB pieces, streamed, src/cli/trace.ts). Memory is the

@@ -1,7 +1,7 @@
 /**
- * Issue 21: bad input never changes what is shown. Each test is one reproducer of the issue,
- * driven the way a person does: a refusal keeps the last good state (results, link, history) and
- * says why beside the control.
+ * Bad input never changes what is shown. Each test reproduces one case where it did, driven the way
+ * a person does: a refusal keeps the last good state (results, link, history) and says why beside
+ * the control.
  */
 // The test realm validates scenarios against the plug-in list, as the page and the CLI do.
 import "../src/testing/registerPlugins.ts";
@@ -81,7 +81,7 @@ test("a cause name past 40 characters is refused beside its row, not cut without
   await mix.getByTestId("causes.0.name").fill(name);
   await expect(mix.getByTestId("causes.0.name")).toHaveValue(name);
   await expect(mix.getByTestId("causes.0.error")).toContainText(
-    // Counted and cut in code points, as the check counts (issue 30): the emoji is one character.
+    // Counted and cut in code points, as the check counts: the emoji is one character.
     'failures.causes[0].name: got "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa😀…" (41 characters); must be a string of 1–40 characters',
   );
   expect(page.url()).toBe(url);

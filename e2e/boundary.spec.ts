@@ -1,5 +1,5 @@
 /**
- * Issue 29 item 6: a view or a panel that throws says what failed, in place, and the rest goes
+ * A view or a panel that throws says what failed, in place, and the rest goes
  * on working. Each test breaks one thing on purpose, the way it can break for real: a canvas the
  * browser will not give (the timeline draws in animation frames, outside React's render), and a
  * view's script that fails to load.

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 
 /**
- * Every claim on screen is true for the scenario on screen (issue 18.2, 18.3): sentences about
+ * Every claim on screen is true for the scenario on screen: sentences about
  * the current scenario follow it, and a closed form shows a number only where it applies.
  */
 

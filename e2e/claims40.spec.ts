@@ -137,7 +137,7 @@ test("a replay says why its Failures exceed the log's events, and how long its l
   // The number on the cards is the one the line explains.
   const card = page.getByRole("article", { name: "FT-HSDP results" });
   await expect(card.getByTestId("card-failures-ftHsdp")).toHaveText((shown ?? 0).toLocaleString("en-US"));
-  // And the card itself says why, beside the number (issue 40, item 3).
+  // And the card itself says why, beside the number.
   await expect(card.getByTestId("failures-note-ftHsdp")).toHaveText(
     `from the log's ${(events ?? 0).toLocaleString("en-US")} events: ${(split ?? 0).toLocaleString("en-US")} struck hosts not side by side, one failure per run of adjacent hosts`,
   );

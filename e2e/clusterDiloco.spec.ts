@@ -1,5 +1,5 @@
 /**
- * DiLoCo in the Cluster view (issue 36, item 2): picked in the strategy picker, it gets a rounds
+ * DiLoCo in the Cluster view: picked in the strategy picker, it gets a rounds
  * lane (inner steps, outer syncs, discarded rounds) and its replicas' idle waits and discarded
  * work over their lanes, entries in the legend, an outer-sync segment in "Where the time goes",
  * and its link opens fresh to the same numbers; a sweep of its round length shows the trade. What the page should show is computed here by the

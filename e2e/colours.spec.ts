@@ -1,5 +1,5 @@
 /**
- * Issue 29 item 2: a policy's colour is one presentation unit (its registry entry), read by every
+ * A policy's colour is one presentation unit (its registry entry), read by every
  * chart. With all four strategies selected, each policy's computed colour is the same on its
  * results card, its badput bar, the timeline's spare-pool legend, the goodput curve, the sweep's
  * line and the tornado's swatch, and the four differ, in the light and the dark theme.

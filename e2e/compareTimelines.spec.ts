@@ -1,8 +1,8 @@
 /**
- * "Compare with…" stacks the pinned baseline's timeline under the one on screen, on one time axis
- * (issue 39 item 2): the baseline's canvas draws the baseline's own run (its failures where the
- * engine puts them), shows the same window as the scenario on screen's, follows its zoom, and the
- * page's link reopens both.
+ * "Compare with…" stacks the pinned baseline's timeline under the one on screen, on one time axis:
+ * the baseline's canvas draws the baseline's own run (its failures where the engine puts them),
+ * shows the same window as the scenario on screen's, follows its zoom, and the page's link reopens
+ * both.
  */
 import "../src/testing/registerPlugins.ts";
 import { expect, type Locator, type Page, test } from "@playwright/test";

@@ -1,5 +1,5 @@
 /**
- * Issue 19 items 1 and 4: each ETTR with its 95 % interval and run count, the precision that
+ * Each ETTR with its 95 % interval and run count, the precision that
  * stops the Monte Carlo and the cap, and a pinned baseline with its deltas, all in the link.
  */
 

@@ -1,5 +1,5 @@
 /**
- * How long to wait before dropping a slow replica (issue 28), where the model gives a U: the
+ * How long to wait before dropping a slow replica, where the model gives a U: the
  * "Slow hosts, few replicas: when to evict" preset (4 replicas, a 20-minute replica restart, 1.3×
  * episodes with a median of 10 min and σ = 2). Its sweep of "Evict after" on the page peaks for
  * FT-HSDP between evicting after 1 min and after 2 h (measured with 200 seeds: 78.3 % at 1 min,

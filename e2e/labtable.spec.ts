@@ -1,5 +1,5 @@
 /**
- * The lab's results table (issue 30, item 8): one unit a column, in its header, and nothing
+ * The lab's results table: one unit a column, in its header, and nothing
  * clipped at 1280 × 720 or 390 × 844, every cell measured against the table's container. The rows
  * come with a link (`lres=`), built as the lab measures them (algbw = S / t, busbw from nccl-tests'
  * factor), so the table holds MB/s and GB/s figures at once without running a kernel.

@@ -1,7 +1,7 @@
 /**
- * A link that runs its sweep or tornado on open starts that work after the page's first frame
- * (issue 30 item 17): the "link-run:start" mark comes after the first contentful paint. How long
- * its tasks take is measured, not asserted: `npm run bench:cluster` (its link rows).
+ * A link that runs its sweep or tornado on open starts that work after the page's first frame: the
+ * "link-run:start" mark comes after the first contentful paint. How long its tasks take is
+ * measured, not asserted: `npm run bench:cluster` (its link rows).
  */
 // The test realm validates scenarios against the plug-in list, as the page and the CLI do.
 import "../src/testing/registerPlugins.ts";
@@ -36,7 +36,7 @@ test("a link's sweep starts after the first frame, and runs", async ({ page }) =
   expect(paint).not.toBeNull();
   expect(start).not.toBeNull();
   expect(start as number).toBeGreaterThan(paint as number);
-  // The threshold past which such a link asks first is stated beside the sweep (issue 30 item 13).
+  // The threshold past which such a link asks first is stated beside the sweep.
   await expect(page.getByTestId("link-run-threshold")).toHaveText(
     `A link that runs a sweep or a tornado on open asks first when its estimate passes ${LINK_RUN_ASK_SECONDS} s on one core.`,
   );

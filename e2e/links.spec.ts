@@ -354,7 +354,7 @@ test("the story's Copy link and its chapter link carry the chapter and bk=: open
   await page.getByLabel("bucket_cap_mb").selectOption("512");
   await expect(numbers).not.toHaveText(at25 ?? "");
   const seen = await numbers.textContent();
-  // The chapter link follows the address, not the chapter alone (issue 30 item 8: it missed bk=).
+  // The chapter link follows the address, not the chapter alone (it once missed bk=).
   await expect(page.getByTestId("chapter-link")).toHaveAttribute("href", /[#&]bk=512(&|$)/);
   const copied = await copyLink(page);
   expect(copied).toMatch(/[#&]ch=gradients(&|$)/);

@@ -1,5 +1,5 @@
 /**
- * The page shows any selection of strategies (issue 17 item 1): a link selecting all four draws
+ * The page shows any selection of strategies: a link selecting all four draws
  * one lane group per selected policy, in the link's order, and its replay and failure log work;
  * a link selecting only in-memory checkpoints draws that one lane. No console errors.
  */

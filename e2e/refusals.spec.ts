@@ -1,5 +1,5 @@
 /**
- * Issue 30, items 9–18: a refusal names the key and changes nothing else; the last good state
+ * A refusal names the key and changes nothing else; the last good state
  * stays on screen (results and link included); what is used with a correction is said.
  */
 // The test realm validates scenarios against the plug-in list, as the page and the CLI do.

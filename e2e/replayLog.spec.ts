@@ -1,5 +1,5 @@
 /**
- * §5 in the page: a run's failures replayed (issue 26). A replay link opens a replay that says so
+ * §5 in the page: a run's failures replayed. A replay link opens a replay that says so
  * and shows one value per strategy, no band; its link, copied and opened fresh, gives the same
  * numbers; "Back to drawn arrivals" returns to a Monte Carlo band.
  */

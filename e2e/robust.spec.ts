@@ -1,6 +1,6 @@
 /**
- * Issue 12: nothing freezes, nothing lies. Each test here drives the built app the way a person
- * does and checks one finding of the issue.
+ * Nothing freezes, nothing lies. Each test here drives the built app the way a person does and
+ * checks one problem that was found in it.
  */
 import { readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -36,12 +36,12 @@ test("the first page load fetches under 420 KB of script: the entry, its preload
   );
   // 350 KB: React and the app's shell, the scenario's schema and link codec, and the Monte Carlo's
   // merge for the streaming bands (mcSummary.ts, mcStream.ts), which import neither the engine nor
-  // any policy's code (they load with the Cluster view and the workers): 331 KB measured in round 7,
-  // against 357 KB when the merge still imported the policies; 339 KB in round 8, in steps.
-  // 360 KB since round 9: 357,442 bytes measured, the shell now holding the error boundaries,
+  // any policy's code (they load with the Cluster view and the workers): 331 KB measured once the
+  // merge no longer imported the policies (357 KB before); 339 KB later, in steps.
+  // 360 KB next: 357,442 bytes measured, the shell now holding the error boundaries,
   // the address's key-by-key refusal checks and the display-settings table; the policy registry
   // (35 KB, every policy's code) stays out: the Cluster tab's words load after the first frame.
-  // Round 10: 361,932 bytes after the merge (sweep bounds, failure-log kinds, the Story's links);
+  // Then 361,932 bytes after the merge (sweep bounds, failure-log kinds, the Story's links);
   // the glossary's definitions now load with the first opened term: 357,217.
   // 370 KB since version 6: 363,600 bytes measured, the schema holding the diloco group's fields
   // and its checks, the address parts' one table and start, and the Papers tab; still no view,

@@ -1,5 +1,5 @@
 /**
- * Slow hosts in the Cluster view (issue 28, docs/model.md §6), as a person meets them: the
+ * Slow hosts in the Cluster view (docs/model.md §6), as a person meets them: the
  * Greyhound preset's results, the badput bars' "Slow hosts" part in its own colour, and the
  * failure log's slow episodes as rows of their own, filtered by kind; with eviction on, the
  * evictions as rows of their own too. The filter is in the link.

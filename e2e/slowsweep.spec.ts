@@ -1,5 +1,5 @@
 /**
- * How long to wait before dropping a slow replica (issue 28): the Greyhound preset's sweep of
+ * How long to wait before dropping a slow replica: the Greyhound preset's sweep of
  * "Evict after" on the page. What the model gives (measured with 100 seeds, 12 points: no U): a
  * synchronous job loses at every delay (each eviction is a host failure, a whole-job restart), so
  * its curve rises towards never evicting; FT-HSDP gains most from evicting at once (a replica

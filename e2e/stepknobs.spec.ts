@@ -1,6 +1,6 @@
 /**
- * One step's knobs take what its own link takes (issue 30, item 16), the bucket slider ends at the
- * cap its label names (item 8), and figures with nothing to divide by say "—" rather than NaN.
+ * One step's knobs take what its own link takes, the bucket slider ends at the
+ * cap its label names, and figures with nothing to divide by say "—" rather than NaN.
  */
 import { expect, type Page, test } from "@playwright/test";
 import { STEP_RANGES } from "../src/step/stepRanges.ts";

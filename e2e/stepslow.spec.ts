@@ -1,5 +1,5 @@
 /**
- * The One step view's slow rank (issue 28 item 3), as a person uses it: pick a slow backward or a
+ * The One step view's slow rank, as a person uses it: pick a slow backward or a
  * slow link, read the longer step, the hatched waits and the sentence of what it added; copy the
  * link and open it afresh. The expected figures come from the step model itself, run here on the
  * same preset and settings, and written as the view writes them.

@@ -59,7 +59,7 @@ test("presenter mode: the whole story by keyboard, large type, each figure and i
         .evaluate((p) => Number.parseFloat(getComputedStyle(p).fontSize));
       expect(size, `body text on ${id}`).toBeGreaterThanOrEqual(20);
       // The app's knobs are hidden; the chapter's own control stays, on screen with its figure
-      // (issue 18.6: chapter 5's bucket size, chapter 6's ring), and chart text reads from afar.
+      // (chapter 5's bucket size, chapter 6's ring), and chart text reads from afar.
       for (const knob of await page.locator("[data-control]:not(.story-chapter [data-control])").all())
         await expect(knob).toBeHidden();
       const figure = await chapter(page).locator(".story-figure").first().boundingBox();
@@ -263,7 +263,7 @@ test("a teacher builds a classroom link by ticking controls, and it opens with t
   await page.goto("/#v=cluster");
   await expect(page.getByTestId("ettr-ftHsdp")).toHaveText(/%$/);
   await page.getByText("Classroom link: hide controls").click();
-  // The checklist names controls in words (issue 18.6), never by their internal ids.
+  // The checklist names controls in words, never by their internal ids.
   await expect(page.locator(".classroom-link ul")).not.toContainText("knobs.");
   await page.getByRole("checkbox", { name: /^Presets/ }).check();
   await page.getByRole("checkbox", { name: "Detection", exact: true }).check();

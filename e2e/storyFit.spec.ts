@@ -1,5 +1,5 @@
 /**
- * Issue 30 item 3 and issue 28 item 4: in presenter mode at 1280×720 every chapter's figures and
+ * In presenter mode at 1280×720 every chapter's figures and
  * controls are on screen, step by step (chapter 7 a part at a time), and no chart text is cut by
  * its chart's edge; chapter 4's instruction sits above its answers; chapter 3's colours mean one
  * thing each, with a legend; chapter 7's slow hosts are the engine's runs.

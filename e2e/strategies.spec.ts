@@ -1,5 +1,5 @@
 /**
- * Strategies side by side (issue 17 items 5 and 7), as a person meets them on the Cluster view:
+ * Strategies side by side, as a person meets them on the Cluster view:
  * pick strategies, read a card and a "where the time goes" bar for each, share the link, set the
  * price of a GPU-hour, load a strategy preset.
  */
@@ -89,7 +89,7 @@ test("a segment says its name, share and hours on hover and on focus", async ({ 
 test("unpicking FT-HSDP leaves the synchronous job alone on the page: one card, one lane", async ({
   page,
 }) => {
-  // The page draws any selection (issue 17 item 1): nothing is refused.
+  // The page draws any selection: nothing is refused.
   await openTeaching(page);
   await page.getByTestId("strategy-ftHsdp").click();
   await expect(page.getByTestId("strategy-ftHsdp")).not.toBeChecked();

@@ -1,5 +1,5 @@
 /**
- * The sweep's own inputs (issue 30, items 11 and 8): a To past what the axis can sweep is refused
+ * The sweep's own inputs: a To past what the axis can sweep is refused
  * by name with the axis's range and changes nothing; a point loaded into the knobs reads at a
  * knob's precision, not the 17 digits of 1440 / (hosts × MTBF).
  */

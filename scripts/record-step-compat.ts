@@ -1,5 +1,5 @@
 /**
- * Records what step links produced BEFORE the slow rank (issue 28 item 3) touched the step model:
+ * Records what step links produced BEFORE the slow rank touched the step model:
  * src/step/compat/step-recorded.json, compared bit for bit by stepCompat.test.ts.
  *
  * It was run once, on commit d18b5c1 (the last commit before the slow rank). Do not re-run it to

@@ -1,10 +1,10 @@
 /**
- * Records the points of every sweep axis that round 5's links could name (gpus, mtbf, replicas
+ * Records the points of every sweep axis an old link could name (gpus, mtbf, replicas
  * and the eight recovery knobs), from every preset and the default scenario, with and without a
  * range: src/sim/compat/sweep-axes-recorded.json. Run once, before the axes came from the field
  * table; never regenerated (sweepAxesCompat.test.ts checks that an old sw= link sweeps the same
  * scenarios, bit for bit). Its whole-scenario digests were since turned into digests of each
- * point's difference from the defaults by scripts/rehash-sweep-axes.ts (issue 29 item 7).
+ * point's difference from the defaults by scripts/rehash-sweep-axes.ts.
  */
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";

@@ -1,6 +1,6 @@
 /**
- * Records what version-1 scenarios and links produced BEFORE cluster model v2 (issue 8) and link
- * format 2 (issue 9) touched the engine or the codec: src/sim/compat/v1-recorded.json.
+ * Records what version-1 scenarios and links produced BEFORE cluster model v2 and link
+ * format 2 touched the engine or the codec: src/sim/compat/v1-recorded.json.
  *
  * It was run once, on commit 9578a9c (the last commit of the v1 engine), and its output is kept
  * as the reference that `v1Compat.test.ts` compares against bit for bit. Do not re-run it to make

@@ -1,5 +1,5 @@
 /**
- * Records what version-2 scenarios and links produced BEFORE version 3 (issue 17: policies as
+ * Records what version-2 scenarios and links produced BEFORE version 3 (policies as
  * plug-ins, in-memory checkpoints, hot spares, FT-HSDP's own costs) touched the engine:
  * src/sim/compat/v2-recorded.json, compared bit for bit by v2Compat.test.ts.
  *

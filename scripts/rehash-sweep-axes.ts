@@ -1,10 +1,10 @@
 /**
  * Rewrites src/sim/compat/sweep-axes-recorded.json's digests from the whole completed scenario of
- * each point to its difference from the defaults (compat/scenarioDiff.ts; issue 29 item 7), from
- * the code: every recorded sweep is built again, its whole-scenario digests must equal the recorded
- * ones (so the code is still round 5's, and the new digests stand for the same scenarios), then each
- * point's difference is digested. Run once (`npx tsx scripts/rehash-sweep-axes.ts`), at the commit
- * that made the change; the x values and the cases are kept as recorded.
+ * each point to its difference from the defaults (compat/scenarioDiff.ts), from the code: every
+ * recorded sweep is built again, its whole-scenario digests must equal the recorded ones (so the
+ * code still sweeps as the old axes did, and the new digests stand for the same scenarios), then
+ * each point's difference is digested. Run once (`npx tsx scripts/rehash-sweep-axes.ts`), at the
+ * commit that made the change; the x values and the cases are kept as recorded.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,7 +1,7 @@
 // Entry of `npm run sim`: the CLI as plain JavaScript, bundled by esbuild once per change of its
 // sources. Loading the TypeScript through tsx costs a few hundred ms in the main thread and as
 // much again in each Monte Carlo worker thread, about as long as a 1,000-seed run: the bundle is
-// what lets a second core pay off (issue 8, `npm run bench:cli`).
+// what lets a second core pay off (`npm run bench:cli`).
 //
 // The bundles live in .cache/sim/<key>/, where the key hashes the contents of every project file
 // the last build read (esbuild's metafile), package-lock.json (the packages bundled in), esbuild's

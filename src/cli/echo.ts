@@ -45,7 +45,7 @@ function cut(text: string, max: number): { head: string; rest: number } {
 
 /**
  * Escapes first, then cuts: the bound is on what is printed, so a value of escapes (each control
- * character grows six times) makes no longer a line than plain text (issue 30: 4,000 ESCs made a
+ * character grows six times) makes no longer a line than plain text (4,000 ESCs once made a
  * 24 KB line). An escape is never split.
  */
 function bounded(text: string, max: number): string {

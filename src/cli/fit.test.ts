@@ -61,7 +61,7 @@ const KEYS = [
 ];
 
 describe("npm run fit", { timeout: 30_000 }, () => {
-  it("--json prints exactly issue 26's keys, the figures the library computes", () => {
+  it("--json prints exactly the keys listed, the figures the library computes", () => {
     const r = runFit(eventList, "--hosts", "400", "--json");
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);

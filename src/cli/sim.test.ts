@@ -231,7 +231,7 @@ describe("simCommand", () => {
       /bad share link: .*cluster\.replicas: 12,288 hosts do not split into 7 equal replicas/,
     ],
     ["a share link of another format", ["#s=9.abc"], /bad share link: .*format/],
-    // Issue 30: a scenario the CLI cannot see is refused by its key, not run as the defaults.
+    // A scenario the CLI cannot see is refused by its key, not run as the defaults.
     [
       "a scenario in the query",
       [`${APP_URL}?s=${goodLink.split("#s=")[1]}`],

@@ -1,8 +1,8 @@
 /**
  * Where a byte sequence stops being UTF-8. A file of another encoding decoded leniently turns its
- * bytes into U+FFFD and runs as something else; the CLI refuses it instead, naming the offset
- * (issue 30). The rules are the Unicode standard's well-formed sequences (Table 3-7): no overlong
- * forms, no surrogates, nothing past U+10FFFF.
+ * bytes into U+FFFD and runs as something else; the CLI refuses it instead, naming the offset. The
+ * rules are the Unicode standard's well-formed sequences (Table 3-7): no overlong forms, no
+ * surrogates, nothing past U+10FFFF.
  */
 
 /** The byte offset of the first ill-formed sequence in `bytes[0, length)`, or -1 when it is all UTF-8. */

@@ -177,7 +177,7 @@ describe("clusterTrace, version 2: spare waits and job tracks", () => {
   });
 });
 
-describe("clusterTrace of a long run: bounded cost (issue 18.7)", () => {
+describe("clusterTrace of a long run: bounded cost", () => {
   // The longest accepted run on the headline cluster: a year, ~29,000 failures. Spreading its
   // arrays into push() overflowed the stack ("Maximum call stack size exceeded").
   const year = parseScenario({ training: { days: 365 } });

@@ -1,5 +1,5 @@
 /**
- * The display settings, as one table (issue 29 item 5): settings that change what the page shows
+ * The display settings, as one table: settings that change what the page shows
  * or how long it runs, never an engine number, so they are not scenario fields. Each says its
  * range, unit, link key, default and (where the CLI has it) its flag; the check, the words of a
  * refusal, the link's reader and its writer all follow from its row, so the range lives in one

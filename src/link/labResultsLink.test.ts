@@ -43,7 +43,7 @@ describe("the lab's results in a link (lres=)", () => {
     expect(() => decodeLabResults(bad)).toThrow(/0\.devices/);
   });
 
-  it("refuses a row the lab cannot have measured, naming the row and the invariant (issue 30)", () => {
+  it("refuses a row the lab cannot have measured, naming the row and the invariant", () => {
     const refused = (r: Partial<LinkedRow>, why: RegExp) =>
       expect(() => decodeLabResults(encodeLabResults([row, { ...row, ...r }]))).toThrow(why);
     refused({ efficiency: 1e12 }, /row 2 cannot be a measurement: efficiency is 1\.00e\+14 %/);

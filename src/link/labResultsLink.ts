@@ -105,7 +105,7 @@ const near = (a: number, b: number) => Math.abs(a - b) <= RELATIVE_SLACK * Math.
 
 /**
  * Why a linked row cannot be what the lab measured, or null: it is checked against the lab's own
- * invariants, not only as numbers (issue 30). The lab runs 2–16 devices; algbw = S / t and
+ * invariants, not only as numbers. The lab runs 2–16 devices; algbw = S / t and
  * busbw = algbw · (nccl-tests' factor) (src/gpu/collectives.ts, in GB/s); a ✓ means the worst
  * error is within the tolerance at that element.
  */

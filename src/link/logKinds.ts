@@ -1,5 +1,5 @@
 /**
- * The Cluster view's failure-log filter (issue 28): which kinds of row it lists, and `fl=`, its
+ * The Cluster view's failure-log filter: which kinds of row it lists, and `fl=`, its
  * link key. Absent, every kind (so a link from before lists what it listed); otherwise the kinds
  * shown, comma-separated in this order, or `none`.
  */

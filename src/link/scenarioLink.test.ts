@@ -100,7 +100,7 @@ describe("share links", () => {
   it("are written in format 2, whose check fails for a changed character", () => {
     const param = encodeScenarioParam(parseScenario({ seed: 785482256 }));
     expect(param.startsWith("2.")).toBe(true);
-    // The example of issue 9: in format 1, seed 785482256 silently became 705482256.
+    // In format 1 a changed character went unnoticed: seed 785482256 silently became 705482256.
     const i = param.length - 8;
     const changed = `${param.slice(0, i)}${param[i] === "A" ? "B" : "A"}${param.slice(i + 1)}`;
     expect(() => decodeScenarioParam(changed)).toThrow(/integrity check/);

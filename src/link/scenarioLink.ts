@@ -207,7 +207,7 @@ export function decodeScenarioParam(param: string): Scenario {
  * Pull the `s=` key out of anything a person may paste: a full URL, a hash, or the value. A link
  * whose scenario sits where the page does not read it (`?s=` in the query), or under a key the
  * page does not know (`#S=`, `#%73=`, `#sx=`), or with a piece that is not key=value, is refused
- * naming it: running the defaults instead would print numbers of another scenario (issue 30).
+ * naming it: running the defaults instead would print numbers of another scenario.
  */
 function scenarioParam(link: string): string | null {
   const hashAt = link.indexOf("#");

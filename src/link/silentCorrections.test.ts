@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 18: what a link or a scenario says about its input is true of it — a link cut
+ * What a link or a scenario says about its input is true of it — a link cut
  * to its tag says it is cut, and a name's length is counted the way the check counts it.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 3: accepted input at the edges of the ranges gives finite numbers and an ETTR of
+ * Accepted input at the edges of the ranges gives finite numbers and an ETTR of
  * at most 1; refused input is named without "got NaN" or "got Infinity".
  */
 import { describe, expect, it } from "vitest";

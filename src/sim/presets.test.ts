@@ -57,7 +57,7 @@ describe("presets", () => {
   });
 });
 
-describe("the strategy presets (issue 17 item 7)", () => {
+describe("the strategy presets", () => {
   const withCheckpoints = (id: string) => parseScenario(presetById(id)?.scenario);
 
   it("headline with job failures gives both policies the same checkpoint cadence", () => {
@@ -116,7 +116,7 @@ describe("the strategy presets (issue 17 item 7)", () => {
   });
 });
 
-describe("slow hosts, few replicas: when to evict (issue 28)", () => {
+describe("slow hosts, few replicas: when to evict", () => {
   const preset = presetById("slow-evict-when");
   const base = parseScenario(preset?.scenario);
   const AXIS = "slow.evictAfterMinutes";
@@ -207,7 +207,7 @@ describe("slow hosts, few replicas: when to evict (issue 28)", () => {
   });
 });
 
-describe("the DiLoCo presets (issue 36 item 5)", () => {
+describe("the DiLoCo presets", () => {
   /** Mean ETTR per policy over seeds 1..n (independent runs, as the Monte Carlo's). */
   function meanEttr(s: Scenario, n: number): Record<string, number> {
     const out: Record<string, number> = {};

@@ -115,7 +115,7 @@ export const STRATEGY_PRESETS: readonly Preset[] = [
 ];
 
 /**
- * "Across four datacenters" (issue 36 item 5): the link between sites, and what it costs each
+ * "Across four datacenters": the link between sites, and what it costs each
  * strategy, computed from stated assumptions (presets.test.ts checks them against One step's
  * outer-sync formula, src/step/outerSync.ts).
  */
@@ -146,7 +146,7 @@ export function acrossSitesStepOverheadPercent(a = ACROSS_SITES): number {
 const DILOCO_SOURCE =
   "DiLoCo (Douillard et al., arXiv 2311.08105): 8 workers match synchronous training with 500× less communication. Decoupled DiLoCo (arXiv 2604.21428, as press summaries report it): 88 % goodput against 27 % for data parallelism under high simulated failure rates; the bandwidth needed between 8 sites falls from 198 Gb/s to 0.84 Gb/s. torchft's DiLoCo: a round's local steps are discarded on any error (FACTS: pytorch/torchft local_sgd.py).";
 
-/** §7's presets: DiLoCo beside FT-HSDP (issue 36 item 5). */
+/** §7's presets: DiLoCo beside FT-HSDP. */
 export const DILOCO_PRESETS: readonly Preset[] = [
   {
     id: "diloco-four-sites",
@@ -360,7 +360,7 @@ export const PRESETS: readonly Preset[] = [
     },
   },
   {
-    // Issue 28: where the model gives a U. Per slow episode of length L, evicting after T costs
+    // Where the model gives a U. Per slow episode of length L, evicting after T costs
     // FT-HSDP about a·E[min(L, T)] + P(L > T)·E, with a = 1 − 1/factor (the whole ring runs at the
     // slow pace) and E the eviction (here 20 min of a quarter of the job + the 2-min rejoin:
     // 7 min). Waiting pays while episodes end at a rate above a/E (1 in 30 min), so with a short

@@ -58,7 +58,7 @@ export interface AddressPart {
   readonly keys: readonly AddressKey[];
   /**
    * Set the store from the hash (absent keys: the defaults). Throw LinkError when a value is bad,
-   * having changed nothing: a refusal keeps the last good state (issue 30). Return a sentence
+   * having changed nothing: a refusal keeps the last good state. Return a sentence
    * when a value was used with a correction the person should know of (a widened window, say).
    */
   read(values: ReadonlyMap<string, string>): string | undefined;
@@ -92,7 +92,7 @@ export const addressStore = createStore<AddressState>()((set) => ({
 
 /**
  * A key's check that needs no store: run when the address is read while the key's view has not
- * loaded yet, so a bad key is named on open, not when its view is first shown (issue 30).
+ * loaded yet, so a bad key is named on open, not when its view is first shown.
  */
 export type AddressCheck = (value: string, params: ReadonlyMap<string, string>) => void;
 const checks = new Map<AddressKey, AddressCheck>();

@@ -1,6 +1,6 @@
 /**
  * The store-free checks of the keys whose views load on demand, so a bad key is named when the
- * link is opened, not when its view is first shown (issue 30). Loaded after the first frame
+ * link is opened, not when its view is first shown. Loaded after the first frame
  * (main.tsx): the codecs it pulls in are not on the first page load's path. Each check throws
  * the message its part throws, so a key is named once when its view loads later.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 30: a refusal names the key and changes nothing else. Each key is judged on its own, a
+ * A refusal names the key and changes nothing else. Each key is judged on its own, a
  * refused key keeps what was on screen (the last good state, not the defaults), a run a link asks
  * for is not started on a state the link did not mean, and what is used with a correction is said.
  */

@@ -149,7 +149,7 @@ let baseJob: McJob | null = null;
 
 /**
  * The stream a new one of this scenario goes on from (its runs are kept: new settings never throw
- * runs away, issue 30), or undefined for another scenario.
+ * runs away), or undefined for another scenario.
  */
 function resumable(job: McJob | null, scenario: Scenario): McStream | undefined {
   return job && job.stream.scenario === scenario ? job.stream : undefined;

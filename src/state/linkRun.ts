@@ -1,8 +1,8 @@
 /**
- * Work a link asks for on open (`sw=…,run`, `tn=…,run`) begins after the page's first frame and
- * its own first work (the recorded run committed, then drawn in slices), and plans in slices:
- * begun at once, it ran inside the page's first tasks and stretched them to 382–559 ms (issue 30
- * item 17). The bench (bench/cluster.ts) reads the "link-run:start" mark against the first paint.
+ * Work a link asks for on open (`sw=…,run`, `tn=…,run`) begins after the page's first frame and its
+ * own first work (the recorded run committed, then drawn in slices), and plans in slices: begun at
+ * once, it ran inside the page's first tasks and stretched them to 382–559 ms. The bench
+ * (bench/cluster.ts) reads the "link-run:start" mark against the first paint.
  */
 import { useStore } from "zustand";
 import { createStore } from "zustand/vanilla";

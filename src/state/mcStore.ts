@@ -1,6 +1,6 @@
 /**
  * The Monte Carlo's stated precision and cap, the pinned baseline, and the streaming bands of the
- * scenario on screen and of the baseline (issue 19). The settings are display settings, not
+ * scenario on screen and of the baseline. The settings are display settings, not
  * engine fields: they live in the address (`mcp=` precision in points, `mcn=` cap, `base=` the
  * baseline's scenario, encoded as `s=` is), each left out at its default, so a link from before
  * opens with the defaults and its recorded run unchanged. clusterRunner.ts fills the bands.
@@ -105,7 +105,7 @@ export const mcStore = createStore<McState>()((set) => ({
 
 /** Registers the Monte Carlo's parts (mcp=, mcn=, base=) and writes the address on their changes (startState.ts). */
 export function startMcAddress(): void {
-  // Two parts, judged apart: a bad mcn= keeps a good mcp= and back (issue 30).
+  // Two parts, judged apart: a bad mcn= keeps a good mcp= and back.
   registerAddressPart({
     keys: ["mcp"],
     read: (values) => {

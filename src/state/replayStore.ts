@@ -7,7 +7,7 @@
  *
  * The clock is `advance(ms)`: play() calls it from requestAnimationFrame, tests call it directly.
  *
- * Navigation wins over the replay (issue 30): a window the person chose (Whole run, a zoom, a pan,
+ * Navigation wins over the replay: a window the person chose (Whole run, a zoom, a pan,
  * a failure-log row, a link) pauses a playing replay, which otherwise turned the page back to its
  * cursor at its next frame. Only the pages the replay turns itself leave it playing.
  */

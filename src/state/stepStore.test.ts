@@ -154,7 +154,7 @@ describe("step store", () => {
   });
 });
 
-describe("one list, one step (issue 18.4)", () => {
+describe("one list, one step", () => {
   it.each([
     ["resnet50", "resnet50.json"],
     ["gpt2_medium_like", "gpt2_medium_like.json"],

@@ -158,7 +158,7 @@ function killedInto(s: TrainState, p: TrainProgress): Partial<TrainState> {
 
 export const trainStore = createTrainStore();
 
-// tm= and t= are judged apart: a bad tm= keeps a good t= and back (issue 30). tm= is read first.
+// tm= and t= are judged apart: a bad tm= keeps a good t= and back. tm= is read first.
 registerAddressPart({
   keys: ["tm"],
   read: (values) => {

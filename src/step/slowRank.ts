@@ -1,5 +1,5 @@
 /**
- * A slow rank in one step (issue 28, docs/model.md §6 at the scale of one step): one rank alive
+ * A slow rank in one step (docs/model.md §6 at the scale of one step): one rank alive
  * but slow, either its backward compute taking `factor`× as long (a throttled GPU) or its link on
  * the all-reduce ring carrying `factor`× fewer bytes per second (a flapping NIC, a congested port).
  * Synchronous data parallelism waits for it: a bucket's reduction combines every rank's gradients,

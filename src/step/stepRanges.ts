@@ -1,7 +1,7 @@
 /**
  * The one range table of the One step settings: the knobs (src/ui/step/StepControls.tsx) and the
  * link's decoder (src/link/stepLink.ts) both take their bounds from here, so a knob never writes
- * into `st=` what the link then refuses (issue 30: Forward 5,000,000 ms, α 2 s and B 2 PB/s were
+ * into `st=` what the link then refuses (Forward 5,000,000 ms, α 2 s and B 2 PB/s were once
  * accepted by the knobs and refused on reopening). The CLI's flags (src/cli/step.ts), the compute
  * estimated for a pasted list (presetCatalog.ts) and a link fitted to a trace (trace/linkFit.ts)
  * are bounded by it too. In the units the settings hold.
@@ -28,7 +28,7 @@ export const STEP_RANGES = {
   gpusPerReplica: { min: 1, max: 1024, integer: true },
   replicas: { min: 1, max: 100_000, integer: true },
   /**
-   * A slow rank's factor (issue 28): its backward takes factor×, or its link carries ÷ factor.
+   * A slow rank's factor: its backward takes factor×, or its link carries ÷ factor.
    * It spans what docs/model.md §6 allows a slow host (1–100); a step's cost does not depend on it.
    */
   slowFactor: { min: 1, max: 100 },

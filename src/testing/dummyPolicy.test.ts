@@ -1,5 +1,5 @@
 /**
- * A policy is a plug-in (issue 17 item 1): a fake third policy, "noop" (a whole-job policy that
+ * A policy is a plug-in: a fake third policy, "noop" (a whole-job policy that
  * loses nothing), registered through the registry from this file alone, reaches the CLI's JSON,
  * the CSV, the Perfetto export and the page's results (metrics table, failure log) and timeline
  * (its own lane, its replay moment), with no other file touched. Then it is removed again and

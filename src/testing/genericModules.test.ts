@@ -1,5 +1,5 @@
 /**
- * The generic modules name no policy (issue 17 item 1): they iterate the scenario's selection
+ * The generic modules name no policy: they iterate the scenario's selection
  * (policies.ts's selectedPolicies / a trace's `policies`) and read a policy's recording by its
  * kind, so a new policy reaches them with no edit. A policy's key may appear only in its own
  * files (synchronous.ts, ftHsdp.ts, inMemory.ts, hotSpare.ts, wholeJob.ts), the registry (policies.ts, policyKeys.ts), the closed

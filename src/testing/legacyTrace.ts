@@ -1,5 +1,5 @@
 /**
- * The trace's shape before recordings were filed per policy (round 5): the synchronous and
+ * The trace's shape before recordings were filed per policy: the synchronous and
  * FT-HSDP views by name. Tests written against that shape read a recorded run through this view,
  * so their assertions stay the same while the engine's trace is generic.
  */

@@ -1,5 +1,5 @@
 /**
- * A second replica-level policy is one registration (issue 29 item 1): "ftTwin", a test double
+ * A second replica-level policy is one registration: "ftTwin", a test double
  * that is FT-HSDP with replica restarts twice as long, registered from this file alone, gets
  * replica lanes, a job lane and rack marks of its own (ids `replicas:ftTwin`, …, each in its own
  * slot with its own height) beside FT-HSDP's, and reaches the whole Cluster view, the timeline's

@@ -1,5 +1,5 @@
 /**
- * A policy's colour as every chart reads it (issue 29 item 2): the registry's entry
+ * A policy's colour as every chart reads it: the registry's entry
  * (policies.ts's `colour`, a theme variable of styles.css and its fallback) set on an element as
  * the CSS custom property `--policy`, which the element's CSS (and its children's) reads with
  * `var(--policy)`. React sets it through the CSSOM, which the page's CSP allows (an inline style

@@ -1,6 +1,6 @@
 /**
  * Sentences that describe the scenario on screen, computed from it, so that what the page says
- * and what it shows cannot disagree (issue 18.2): with the default checkpoint interval of 0 the
+ * and what it shows cannot disagree: with the default checkpoint interval of 0 the
  * synchronous job checkpoints at every step at no cost and rolls nothing back, and no sentence may
  * claim otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * The closed forms hold where they say, and say where they do not (issue 30 item 4): FT-HSDP's
+ * The closed forms hold where they say, and say where they do not: FT-HSDP's
  * forms include FTAR's step overhead, the first-order forms check the assumption they state
  * (λ(S + T), replicas short of minReplicas, λ(u₀ + C + W)), every form is a long-run rate shown
  * only over a horizon long enough for one, and the fixed preset's value sits where the

@@ -102,7 +102,7 @@ describe("engine Monte Carlo vs FT-HSDP's first-order form, where λT/R is small
 
 describe("engine Monte Carlo vs the fixed-arrival forms (exact when recoveries never overlap)", () => {
   it.each([
-    // Issue 17: 5-minute checkpoints once showed 44 % (rollback ignored) beside a simulated 28 %.
+    // 5-minute checkpoints once showed 44 % (rollback ignored) beside a simulated 28 %.
     [
       "the paper's cluster, 5-minute checkpoints, 10 s writes: k·C/τ",
       { sync: { checkpointMinutes: 5, checkpointWriteSeconds: 10 } },

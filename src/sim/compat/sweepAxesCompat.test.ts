@@ -1,5 +1,5 @@
 /**
- * Old `sw=` links sweep the same scenarios: every axis round 5 had (cluster size, MTBF, replicas,
+ * Old `sw=` links sweep the same scenarios: every old axis (cluster size, MTBF, replicas,
  * the eight recovery knobs), from the default and every preset, 2, 7 and 20 points, without and
  * with a range, gives the x values and scenarios recorded before the axes came from the field
  * table (scripts/record-sweep-axes.ts). Each point is pinned by a digest of what it changes from
@@ -34,7 +34,7 @@ const digestOf = (base: Scenario, s: Scenario) =>
 const digest = (s: Scenario) => digestOf(DEFAULT_SCENARIO, s);
 const bases = [DEFAULT_SCENARIO, ...PRESETS.map((p) => parseScenario(p.scenario))];
 
-describe("round 5's sweep axes", () => {
+describe("the old sweep axes", () => {
   it("recorded every old axis", () => {
     expect(new Set(recorded.cases.map((c) => c.axis)).size).toBe(11);
     expect(recorded.cases.length).toBeGreaterThan(1000);

@@ -42,7 +42,7 @@ function recordedKeys(actual: unknown, expected: unknown): unknown {
 /**
  * The closed forms' plain numbers (version 1's fixed-arrival, e^(−λD) and Meta figures), path by
  * path; a recorded null was a NaN or an Infinity. The §3 forms with a note ({value, note}) are not
- * pinned: docs/model.md §3 corrected them (issue 17), so they move on purpose; they are formulas
+ * pinned: docs/model.md §3 corrected them, so they move on purpose; they are formulas
  * of the scenario, not what a link's run gave.
  */
 function closedFormNumbers(actual: unknown, expected: unknown, path = "closedForm"): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * `npm run fit -- LOG --json`: exactly the keys of issue 26, in its order. A figure the log
+ * `npm run fit -- LOG --json`: exactly the keys below, in their order. A figure the log
  * cannot give is null (the text report says why).
  */
 import type { LogFit } from "./fitLog.ts";

@@ -1,7 +1,7 @@
 /**
- * The difference of two Monte Carlos' ETTR, as a pinned baseline's card shows it (issue 30): paired
+ * The difference of two Monte Carlos' ETTR, as a pinned baseline's card shows it: paired
  * by seed over the seeds both ran, or unpaired when they share none. The same function gives the
- * comparison's badput differences (issue 39), one category's per-run shares at a time: nothing in
+ * comparison's badput differences, one category's per-run shares at a time: nothing in
  * it is particular to ETTR, hence its neutral name, pairedDifference; ettrDifference is the same
  * function under the name its first callers use. Apart from mcStream.ts, which is in the page's
  * first-load script: only the Cluster view's cards and comparison need this.

@@ -1,6 +1,6 @@
 /**
  * A Monte Carlo run to a stated precision, in chunks that any number of workers may compute in
- * any order: the page's streaming band (issue 19). Three rules make its result a function of the
+ * any order: the page's streaming band. Three rules make its result a function of the
  * scenario and the settings alone, never of the pool size or of which worker answered first:
  *
  * - the chunks are fixed by the scenario (chunkAt): chunk k always covers the same seeds;
@@ -9,7 +9,7 @@
  * - the stop is decided only at chunk ends, in order: the first chunk end with at least
  *   minRuns runs where every selected policy's 95 % half-width is within the precision, or the cap.
  *
- * A stream may start from another's runs of the same scenario (new settings, issue 30): it keeps
+ * A stream may start from another's runs of the same scenario (new settings): it keeps
  * them (at most the new cap) and goes on from there, so a looser precision keeps the runs a tighter
  * one computed and a tighter one continues from them; the summary of its n runs is still exactly
  * monteCarlo(s, n), only the count may be more than a fresh stream would stop at.
@@ -129,7 +129,7 @@ export type McStop = "precision" | "cap";
 
 /**
  * Per selected policy, each badput category's share of wall time in runs 0..n−1, in seed order
- * (for paired differences: the comparison's badput, issue 39). Read only.
+ * (for paired differences: the comparison's badput). Read only.
  */
 export type BadputSamples = Partial<Record<PolicyKey, Record<BadputCategory, Float64Array>>>;
 

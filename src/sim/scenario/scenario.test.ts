@@ -212,7 +212,7 @@ describe("scenario version 2 (docs/model.md §3)", () => {
     ]);
   });
 
-  // The bad inputs the issue lists: each refused with one message naming the entry and the field.
+  // Bad inputs: each refused with one message naming the entry and the field.
   it("a zero share names the entry and the field", () => {
     const causes = [cause(), cause(), cause(), cause({ share: 0 })];
     expect(problemsOf({ failures: { causes } })).toEqual([

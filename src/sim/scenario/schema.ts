@@ -237,7 +237,7 @@ const MAX_KEY_CHARS = 200;
 
 /**
  * An unknown key as a message quotes it: its control characters escaped first (visible in the page
- * and harmless in a terminal), then cut at 200 characters, never inside an escape (issue 30).
+ * and harmless in a terminal), then cut at 200 characters, never inside an escape.
  */
 export function quotedKey(k: string): string {
   const escaped = k.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

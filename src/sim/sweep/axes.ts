@@ -1,10 +1,10 @@
 /**
  * The catalogue of sweep axes. Every numeric field of the field table (specs.ts) is an axis, and
  * every enumerated one an axis of categories: a field's spec says how it sweeps (`sweep`: range,
- * log or linear), and a record field's members each do (`failures.badHosts.share`). Round 5's
- * eleven axes (cluster size, MTBF, replicas, eight recovery knobs) keep their ids, so an old
- * `sw=` link names the same axis (sweepAxesCompat.test.ts); every other field's axis is named
- * `group.key`. A scenario's causes add axes of their own (causeAxes.ts).
+ * log or linear), and a record field's members each do (`failures.badHosts.share`). The eleven axes
+ * from before the field table (cluster size, MTBF, replicas, eight recovery knobs) keep their ids,
+ * so an old `sw=` link names the same axis (sweepAxesCompat.test.ts); every other field's axis is
+ * named `group.key`. A scenario's causes add axes of their own (causeAxes.ts).
  */
 import {
   FIELD_SPECS,
@@ -41,7 +41,7 @@ export function numberSpecOf(f: AxisField): NumberSpec | null {
   return spec.kind === "int" || spec.kind === "number" ? spec : null;
 }
 
-/** Round 5's recovery knobs, each a field of the table: its range comes from the field's `sweep`. */
+/** The old axes' recovery knobs, each a field of the table: its range comes from the field's `sweep`. */
 export const LEGACY_KNOBS: Readonly<Record<KnobAxisId, { group: ScenarioGroup; key: string }>> = {
   failStopSeconds: { group: "detection", key: "failStopSeconds" },
   hangSeconds: { group: "detection", key: "hangSeconds" },
@@ -90,7 +90,7 @@ function knobInfo(id: KnobAxisId): SweepAxisInfo {
   };
 }
 
-/** Fields round 5's axes already sweep (cluster size, MTBF for the failure rate, replicas, the knobs). */
+/** Fields the old axes already sweep (cluster size, MTBF for the failure rate, replicas, the knobs). */
 const LEGACY_FIELDS = new Set([
   "cluster.gpus",
   "cluster.replicas",

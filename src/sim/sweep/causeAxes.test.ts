@@ -1,6 +1,6 @@
 /**
- * A cause's share and scope as sweep axes and tornado rows (issue 19 item 3), and the list of
- * every knob the issue names, checked against the axes a scenario offers: a field added to the
+ * A cause's share and scope as sweep axes and tornado rows, and a list of
+ * knobs that must be axes, checked against the axes a scenario offers: a field added to the
  * field table (or to a cause) without an axis fails here unless it is excluded with a reason.
  */
 
@@ -198,7 +198,7 @@ describe("the tornado over a cause mix", () => {
  * group or in a list's entries, must be an axis of some scenario that has it.
  */
 const NOT_AN_AXIS: Record<string, string> = {
-  // The failure rate is swept as the job's MTBF ("mtbf"), the axis round 5's links name.
+  // The failure rate is swept as the job's MTBF ("mtbf"), the axis old links name.
   "failures.perHostDay": "swept as the job's MTBF (axis mtbf)",
   // Text: a name moves no number.
   "failures.causes[].name": "text, shown as the cause's name; it changes no number",
@@ -212,7 +212,7 @@ const NOT_AN_AXIS: Record<string, string> = {
     "yes/no, and fixed by scope for job-wide causes; the scope axis moves it with the scope",
 };
 
-describe("every knob is an axis (issue 19 item 3)", () => {
+describe("every knob is an axis", () => {
   it("each numeric and enumerated field of the table, and of each cause, is an axis or excluded with a reason", () => {
     const withAll = parseScenario({
       policies: [...V3_POLICIES],
@@ -264,7 +264,7 @@ describe("every knob is an axis (issue 19 item 3)", () => {
     }
   }, 60_000);
 
-  it("the knobs the issue names are on the list the page offers", () => {
+  it("every knob listed here is among the axes the page offers", () => {
     const ids = sweepAxesFor(twoCauses).map((a) => a.id);
     for (const id of [
       "spares.hosts",

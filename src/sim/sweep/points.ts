@@ -1,8 +1,8 @@
 /**
  * The scenarios along one axis, each valid by construction (hosts divisible by replicas, min
- * replicas ≤ replicas, expected failures under the simulator's bound), so a sweep never
- * half-fails in the worker. Round 5's axes (cluster size, MTBF, replicas, the recovery knobs)
- * keep their own builders, so an old `sw=` link sweeps the same scenarios bit for bit
+ * replicas ≤ replicas, expected failures under the simulator's bound), so a sweep never half-fails
+ * in the worker. The axes from before the field table (cluster size, MTBF, replicas, the recovery
+ * knobs) keep their own builders, so an old `sw=` link sweeps the same scenarios bit for bit
  * (sweepAxesCompat.test.ts); every other field sweeps by its spec's `sweep`.
  */
 import {

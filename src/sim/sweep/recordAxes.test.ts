@@ -1,7 +1,7 @@
 /**
- * Lemon hosts' (share, factor) pair and lognormal repairs' σ as sweep axes and tornado rows
- * (issue 26): each half of the pair moves alone, and applies only while the other half is not
- * neutral (lemons at factor 1, or none at all, change no run).
+ * Lemon hosts' (share, factor) pair and lognormal repairs' σ as sweep axes and tornado rows: each
+ * half of the pair moves alone, and applies only while the other half is not neutral (lemons at
+ * factor 1, or none at all, change no run).
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SCENARIO, parseScenario } from "../scenario/index.ts";

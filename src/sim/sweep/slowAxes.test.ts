@@ -1,5 +1,5 @@
 /**
- * Every `slow` field is a sweep axis and a tornado row (issue 28), from the field table: on the
+ * Every `slow` field is a sweep axis and a tornado row, from the field table: on the
  * Greyhound preset (slow episodes on), each field's row moves that field only.
  */
 import { describe, expect, it } from "vitest";

@@ -149,7 +149,7 @@ export function planTornado(base: Scenario, amount: number): TornadoPlan {
 
 /**
  * planTornado one axis at a time: it yields after each, so a page may plan in slices between
- * frames (a tornado a link runs on open, issue 30 item 17); run to its end, it returns the plan.
+ * frames (a tornado a link runs on open); run to its end, it returns the plan.
  */
 export function* planTornadoSteps(base: Scenario, amount: number): Generator<undefined, TornadoPlan> {
   const rows: TornadoRowPlan[] = [];

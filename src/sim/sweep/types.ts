@@ -1,7 +1,10 @@
 /** What a sweep axis is, and a point of a sweep: shared by the catalogue, the cause axes and the points. */
 import type { Scenario, ScenarioGroup } from "../scenario/index.ts";
 
-/** Round 5's recovery knobs, which keep their own ids (an old `sw=` link names them): axes.ts maps each to its field. */
+/**
+ * The old axes' recovery knobs, which keep their own ids (an old `sw=` link names them): axes.ts
+ * maps each to its field.
+ */
 export type KnobAxisId =
   | "failStopSeconds"
   | "hangSeconds"

@@ -1,6 +1,6 @@
 /**
  * Old step links never change meaning. step-recorded.json holds what the step model produced
- * before the slow rank (issue 28, commit d18b5c1) for the defaults (an address without `st=`), a
+ * before the slow rank (commit d18b5c1) for the defaults (an address without `st=`), a
  * pasted list and 16 generated links over every preset, mode, algorithm and link
  * (scripts/record-step-compat.ts, run once). Each link, decoded and run today, must give every
  * recorded number back bit for bit, with the slow rank at its default (none).

@@ -23,7 +23,7 @@ export class TraceError extends Error {
   }
 }
 
-/** Files past this are refused before any work: 1 GiB, as the issue bounds it. */
+/** Files past this are refused before any work: 1 GiB. */
 export const MAX_TRACE_BYTES = 1024 * 1024 * 1024;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Issue 21's fuzz suite: bad input never changes what is shown. Seeded, deterministic cases
+ * A fuzz suite: bad input never changes what is shown. Seeded, deterministic cases
  * through the entry points a person's input takes, each checked against what a person relies on:
  * - typed knob values (every number knob and Job MTBF, each value typed key by key and committed
  *   once, as NumberField commits): a refusal keeps the scenario and the link; an accepted value

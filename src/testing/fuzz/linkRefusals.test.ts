@@ -1,5 +1,5 @@
 /**
- * Issue 30's fuzz families: a refusal names what it refused and changes nothing else.
+ * Fuzz families of refusals: a refusal names what it refused and changes nothing else.
  * - links with each key bad alone and in pairs, read after a good link: each read must say
  *   something (0 silent outcomes) and leave every part's state as the good link set it (the
  *   address composed from the stores is unchanged);

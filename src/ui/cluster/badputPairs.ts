@@ -1,5 +1,5 @@
 /**
- * The comparison's badput side by side (issue 39 item 2): for each strategy both scenarios run,
+ * The comparison's badput side by side: for each strategy both scenarios run,
  * each badput category's Monte Carlo mean share of wall time in the baseline and in the scenario
  * on screen, and the difference with its 95 % half-width. The difference is the ETTR's
  * (pairedDifference, ettrDifference.ts) on that category's per-run shares: paired by seed over

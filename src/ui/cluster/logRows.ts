@@ -1,5 +1,5 @@
 /**
- * The failure log's rows (issue 28): the run's failures, its slow episodes (§6) and the evictions
+ * The failure log's rows: the run's failures, its slow episodes (§6) and the evictions
  * of slow hosts, merged in time order and filtered by kind. An eviction is a failure row of the
  * trace marked `evicted` (it strikes a replica like any failure); a slow episode is a row of its
  * own, at its start. Kept as two typed columns, as the log is virtualised over thousands of rows.

@@ -4,7 +4,7 @@ import { inSentence, sweepPartialWords, sweepPeak, sweepPeakWords } from "./swee
 const at = (x: number) => `${x} min`;
 const xs = [1, 6.787, 17.68, 120];
 
-describe("where a sweep's curve peaks (issue 28)", () => {
+describe("where a sweep's curve peaks", () => {
   it("finds an interior peak above both ends, by how much", () => {
     expect(sweepPeak([0.78, 0.81, 0.82, 0.8])).toEqual({
       best: 2,

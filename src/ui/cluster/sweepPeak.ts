@@ -1,5 +1,5 @@
 /**
- * Where a sweep's curve peaks, in words (issue 28): per policy, the point with the highest mean
+ * Where a sweep's curve peaks, in words: per policy, the point with the highest mean
  * ETTR and whether it lies inside the range, above both ends. Read from the means on the chart,
  * so the sentence says what the curve shows and nothing more.
  */

@@ -1,7 +1,7 @@
 /**
- * One unit for a column of the lab's results table, chosen from the column's values (issue 30:
- * a column read "48.2 MB/s" over "1.20 GB/s", so its figures could not be compared by eye). The
- * unit goes in the header; each cell is a number in it, with the same decimals down the column.
+ * One unit for a column of the lab's results table, chosen from the column's values (a column once
+ * read "48.2 MB/s" over "1.20 GB/s", so its figures could not be compared by eye). The unit goes in
+ * the header; each cell is a number in it, with the same decimals down the column.
  */
 
 export interface Unit {

@@ -1,5 +1,5 @@
 /**
- * The slow rank's knob (issue 28): none, a rank whose backward is slow, or one whose link on the
+ * The slow rank's knob: none, a rank whose backward is slow, or one whose link on the
  * all-reduce ring is; and by how much, in the range the link's decoder and the CLI take
  * (STEP_RANGES.slowFactor, one table).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 8: the bucket slider's end is the cap its label names, and its steps are round
+ * The bucket slider's end is the cap its label names, and its steps are round
  * figures a sensible ratio apart (it ended at 510 MiB under "512 MiB", and stepped 0.01 MiB near
  * 0.5 MiB).
  */

@@ -1,7 +1,7 @@
 /**
  * The caps the bucket_cap_mb slider stops at: round figures about a fifth apart on a log scale
  * (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 a decade), PyTorch's default 25 among them, from the
- * range's first cap to its last exactly (issue 30: the slider ended at 510 MiB under a 512 MiB
+ * range's first cap to its last exactly (the slider once ended at 510 MiB under a 512 MiB
  * label, and stepped 0.01 MiB near its bottom, where two-significant-digit snapping of a fine log
  * scale left 50 stops between 0.5 and 1 MiB).
  */

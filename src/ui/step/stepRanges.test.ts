@@ -1,5 +1,5 @@
 /**
- * Issue 30, item 16: the One step knobs and the `st=` decoder share one range table, so what a
+ * The One step knobs and the `st=` decoder share one range table, so what a
  * knob accepts the link reopens, and what the link refuses the knob refuses.
  */
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Chapter 7's slow hosts (docs/model.md §6, issue 28 item 4): the same cluster without slow
+ * Chapter 7's slow hosts (docs/model.md §6): the same cluster without slow
  * episodes, with them waited out, and with the slow host evicted, synchronous and FT-HSDP, each
  * one run of the engine in the story's worker. Every number in the words is the scenario's or the
  * runs'.
