@@ -32,7 +32,9 @@ export const SERIAL_SPECS = [
   "links.spec.ts",
   "mobile.spec.ts",
   "robust.spec.ts",
+  "storyFtar.spec.ts",
   "train.spec.ts",
+  "trainDiloco.spec.ts",
 ];
 const serial = SERIAL_SPECS.map((f) => new RegExp(`(^|/)${f.replace(/[.]/g, "\\.")}$`));
 

@@ -157,17 +157,6 @@ test("the headline chapters show the paper's arithmetic and the random arrivals,
   await expect(page.getByTestId("replay-text")).toContainText("Detect (60 s)");
 });
 
-test("the FTAR chapter runs the lab's ring on arrival: a device killed, the ring re-formed, the average verified", async ({
-  page,
-}) => {
-  test.setTimeout(120_000);
-  await page.goto("/#v=story&ch=ftar-kernels");
-  const result = page.getByTestId("fault-result");
-  await expect(result).toContainText("verified equal to the survivors' average", { timeout: 90_000 });
-  await expect(result).toContainText("dropped 3");
-  await expect(page.getByRole("list", { name: "Fault demo log" })).toContainText("Re-forming the ring");
-});
-
 test("predict, then look: the answer appears only after the guess", async ({ page }) => {
   await page.goto("/#v=story&ch=predict");
   await loaded(page);
